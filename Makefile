@@ -1,0 +1,28 @@
+# kubesim: `make run` runs the main job, `make test` the whole test suite. Both install what is
+# missing (scripts/setup.sh), configure and build first.
+.PHONY: run test bench release setup clean
+
+BUILD_TEST  := build/test
+BUILD_REL   := build/release
+JOBS        ?= 2
+
+setup:
+	bash scripts/setup.sh
+
+test: setup
+	cmake -S . -B $(BUILD_TEST) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUBESIM_SANITIZE=address,undefined
+	cmake --build $(BUILD_TEST) -j$(JOBS)
+	ctest --test-dir $(BUILD_TEST) --output-on-failure -j$(JOBS)
+
+release: setup
+	cmake -S . -B $(BUILD_REL) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKUBESIM_BUILD_TESTS=OFF -DKUBESIM_BUILD_BENCH=ON
+	cmake --build $(BUILD_REL) -j$(JOBS)
+
+run: release
+	$(BUILD_REL)/tools/kubesim demo
+
+bench: release
+	for b in $(BUILD_REL)/bench/*_bench; do $$b; done
+
+clean:
+	rm -rf build
