@@ -1,0 +1,363 @@
+#include "api/object.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <thread>
+
+namespace kubesim::api {
+namespace {
+
+using nlohmann::json;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Pair;
+using ::testing::StartsWith;
+
+const char* const kDeployment = R"({
+  "apiVersion": "apps/v1",
+  "kind": "Deployment",
+  "metadata": {
+    "name": "web",
+    "namespace": "shop",
+    "generateName": "web-",
+    "uid": "6b1c3f7e-9d1f-4c55-9a53-0a1f2b3c4d5e",
+    "resourceVersion": "42",
+    "generation": 3,
+    "creationTimestamp": "2025-01-01T00:00:07Z",
+    "deletionTimestamp": "2025-01-01T00:01:00Z",
+    "deletionGracePeriodSeconds": 30,
+    "labels": {"tier": "frontend", "app": "web"},
+    "annotations": {"deployment.kubernetes.io/revision": "2"},
+    "finalizers": ["example.com/cleanup", "foregroundDeletion"],
+    "ownerReferences": [
+      {"apiVersion": "v1", "kind": "ConfigMap", "name": "cfg", "uid": "u-1"},
+      {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "rs", "uid": "u-2",
+       "controller": true, "blockOwnerDeletion": false}
+    ]
+  },
+  "spec": {"replicas": 2}
+})";
+
+ObjectPtr deployment() { return make_object(json::parse(kDeployment)); }
+
+TEST(ObjectTest, AccessorsOnRealisticObject) {
+  const ObjectPtr o = deployment();
+  EXPECT_EQ(o->api_version(), "apps/v1");
+  EXPECT_EQ(o->kind(), "Deployment");
+  EXPECT_EQ(o->gvk(), (GroupVersionKind{"apps", "v1", "Deployment"}));
+  EXPECT_EQ(o->name(), "web");
+  EXPECT_EQ(o->namespace_(), "shop");
+  EXPECT_EQ(o->generate_name(), "web-");
+  EXPECT_EQ(o->uid(), "6b1c3f7e-9d1f-4c55-9a53-0a1f2b3c4d5e");
+  EXPECT_EQ(o->resource_version(), "42");
+  EXPECT_EQ(o->generation(), 3);
+  EXPECT_EQ(o->creation_timestamp(), "2025-01-01T00:00:07Z");
+  EXPECT_EQ(o->deletion_timestamp(), "2025-01-01T00:01:00Z");
+  EXPECT_EQ(o->deletion_grace_period_seconds(), 30);
+  EXPECT_THAT(o->labels(), ElementsAre(Pair("app", "web"), Pair("tier", "frontend")));
+  EXPECT_EQ(o->label("app"), "web");
+  EXPECT_EQ(o->label("missing"), std::nullopt);
+  EXPECT_TRUE(o->labels().contains("tier"));
+  EXPECT_EQ(o->annotation("deployment.kubernetes.io/revision"), "2");
+  EXPECT_THAT(o->finalizers(), ElementsAre("example.com/cleanup", "foregroundDeletion"));
+  EXPECT_TRUE(o->has_finalizer("foregroundDeletion"));
+  EXPECT_FALSE(o->has_finalizer("orphan"));
+  ASSERT_EQ(o->owner_references().size(), 2u);
+  const OwnerReference& cm = o->owner_references()[0];
+  EXPECT_EQ(cm.api_version, "v1");
+  EXPECT_EQ(cm.kind, "ConfigMap");
+  EXPECT_EQ(cm.name, "cfg");
+  EXPECT_EQ(cm.uid, "u-1");
+  EXPECT_EQ(cm.controller, std::nullopt);
+  EXPECT_EQ(cm.block_owner_deletion, std::nullopt);
+  ASSERT_NE(o->controller_of(), nullptr);
+  EXPECT_EQ(o->controller_of()->name, "rs");
+  EXPECT_EQ(o->controller_of()->block_owner_deletion, false);
+  EXPECT_EQ(o->key().view(), "shop/web");
+  EXPECT_EQ(o->json()["spec"]["replicas"], 2);
+}
+
+TEST(ObjectTest, AccessorsOnMissingFields) {
+  for (const char* text : {"{}", R"({"metadata":null})", R"({"metadata":{}})",
+                           R"({"apiVersion":null,"metadata":{"name":null,"labels":null,)"
+                           R"("finalizers":null,"generation":null,"deletionTimestamp":null,)"
+                           R"("ownerReferences":null}})"}) {
+    SCOPED_TRACE(text);
+    auto r = Object::from_string(text);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const ObjectPtr& o = r.value();
+    EXPECT_EQ(o->api_version(), "");
+    EXPECT_EQ(o->kind(), "");
+    EXPECT_EQ(o->name(), "");
+    EXPECT_EQ(o->namespace_(), "");
+    EXPECT_EQ(o->uid(), "");
+    EXPECT_EQ(o->resource_version(), "");
+    EXPECT_EQ(o->generation(), 0);
+    EXPECT_EQ(o->creation_timestamp(), "");
+    EXPECT_EQ(o->deletion_timestamp(), std::nullopt);
+    EXPECT_EQ(o->deletion_grace_period_seconds(), std::nullopt);
+    EXPECT_TRUE(o->labels().empty());
+    EXPECT_TRUE(o->annotations().empty());
+    EXPECT_TRUE(o->finalizers().empty());
+    EXPECT_TRUE(o->owner_references().empty());
+    EXPECT_EQ(o->controller_of(), nullptr);
+    EXPECT_TRUE(o->key().empty());
+  }
+}
+
+TEST(ObjectTest, ClusterScopedKeyIsTheName) {
+  const ObjectPtr o = make_object({{"kind", "Node"}, {"metadata", {{"name", "node-1"}}}});
+  EXPECT_EQ(o->key().view(), "node-1");
+}
+
+TEST(ObjectTest, RejectsMalformedInput) {
+  struct Case {
+    const char* text;
+    const char* problem;
+  };
+  const Case cases[] = {
+      {R"({"a":)", "malformed JSON at byte 6"},
+      {"", "malformed JSON at byte 1"},
+      {R"({"a":1} x)", "malformed JSON at byte 9"},
+      {"[]", "the object must be a JSON object, got array"},
+      {"\"x\"", "the object must be a JSON object, got string"},
+      {R"({"kind":3})", "kind must be a string, got number"},
+      {R"({"apiVersion":{}})", "apiVersion must be a string, got object"},
+      {R"({"metadata":"x"})", "metadata must be an object, got string"},
+      {R"({"metadata":{"name":7}})", "metadata.name must be a string, got number"},
+      {R"({"metadata":{"namespace":[]}})", "metadata.namespace must be a string, got array"},
+      {R"({"metadata":{"resourceVersion":5}})", "metadata.resourceVersion must be a string"},
+      {R"({"metadata":{"generation":"1"}})", "metadata.generation must be an integer, got string"},
+      {R"({"metadata":{"generation":1.5}})", "metadata.generation must be an integer, got number"},
+      {R"({"metadata":{"generation":18446744073709551615}})",
+       "metadata.generation is out of the range of a 64-bit integer"},
+      {R"({"metadata":{"deletionGracePeriodSeconds":true}})",
+       "metadata.deletionGracePeriodSeconds must be an integer, got boolean"},
+      {R"({"metadata":{"labels":[]}})", "metadata.labels must be an object of strings, got array"},
+      {R"({"metadata":{"labels":{"app":1}}})",
+       R"(metadata.labels["app"] must be a string, got number)"},
+      {R"({"metadata":{"annotations":{"a":null}}})",
+       R"(metadata.annotations["a"] must be a string, got null)"},
+      {R"({"metadata":{"finalizers":"f"}})", "metadata.finalizers must be an array, got string"},
+      {R"({"metadata":{"finalizers":["a",2]}})", "metadata.finalizers[1] must be a string"},
+      {R"({"metadata":{"ownerReferences":{}}})", "metadata.ownerReferences must be an array"},
+      {R"({"metadata":{"ownerReferences":[1]}})", "metadata.ownerReferences[0] must be an object"},
+      {R"({"metadata":{"ownerReferences":[{"name":1}]}})",
+       "metadata.ownerReferences[0].name must be a string"},
+      {R"({"metadata":{"ownerReferences":[{},{"controller":"yes"}]}})",
+       "metadata.ownerReferences[1].controller must be a boolean, got string"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    const auto r = Object::from_string(c.text);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code, 400);
+    EXPECT_TRUE(is_bad_request(r.status()));
+    EXPECT_THAT(r.status().message, HasSubstr(c.problem));
+  }
+}
+
+TEST(ObjectTest, FromJsonRejectsNonObjects) {
+  const auto r = Object::from_json(json(5));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message, "invalid object: the object must be a JSON object, got number");
+}
+
+TEST(ObjectDeathTest, MakeObjectAbortsOnInvalidInput) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(make_object(json::array()), "make_object: invalid object");
+  const ObjectPtr o = deployment();
+  EXPECT_DEATH(o->edited([](json& j) { j["metadata"]["name"] = 1; }),
+               "metadata.name must be a string");
+}
+
+TEST(ObjectTest, EditsCopy) {
+  const ObjectPtr original = deployment();
+  const json before = original->json();
+
+  const ObjectPtr copy = original->with_resource_version("43");
+  EXPECT_NE(copy.get(), original.get());
+  EXPECT_EQ(copy->resource_version(), "43");
+  EXPECT_EQ(original->resource_version(), "42");
+  EXPECT_EQ(original->json(), before);
+  EXPECT_EQ(copy->name(), "web");
+  EXPECT_EQ(copy->json()["spec"], before["spec"]);
+
+  const ObjectPtr edited = original->edited([](json& j) { j["spec"]["replicas"] = 5; });
+  EXPECT_EQ(edited->json()["spec"]["replicas"], 5);
+  EXPECT_EQ(original->json()["spec"]["replicas"], 2);
+  EXPECT_EQ(edited->label("app"), "web");
+
+  const ObjectPtr shared = copy;  // sharing is by pointer; nothing copies the object
+  EXPECT_EQ(shared.get(), copy.get());
+  EXPECT_EQ(&shared->serialized(), &copy->serialized());
+}
+
+TEST(ObjectTest, CopyEditHelpers) {
+  const ObjectPtr o = deployment();
+  EXPECT_EQ(o->with_name("api")->name(), "api");
+  EXPECT_EQ(o->with_name("api")->key().view(), "shop/api");
+  EXPECT_EQ(o->with_namespace("other")->key().view(), "other/web");
+  EXPECT_EQ(o->with_namespace("")->key().view(), "web");
+  EXPECT_FALSE(o->with_namespace("")->json()["metadata"].contains("namespace"));
+  EXPECT_EQ(o->with_uid("u-9")->uid(), "u-9");
+  EXPECT_EQ(o->with_generation(4)->generation(), 4);
+  EXPECT_FALSE(o->with_generation(0)->json()["metadata"].contains("generation"));
+  EXPECT_EQ(o->with_creation_timestamp("2025-02-01T00:00:00Z")->creation_timestamp(),
+            "2025-02-01T00:00:00Z");
+  EXPECT_EQ(o->with_deletion_timestamp(std::nullopt)->deletion_timestamp(), std::nullopt);
+  EXPECT_EQ(o->with_deletion_timestamp("2025-03-01T00:00:00Z")->deletion_timestamp(),
+            "2025-03-01T00:00:00Z");
+  EXPECT_FALSE(o->with_resource_version("")->json()["metadata"].contains("resourceVersion"));
+
+  const ObjectPtr relabelled = o->with_labels({{"b", "2"}, {"a", "1"}});
+  EXPECT_THAT(relabelled->labels(), ElementsAre(Pair("a", "1"), Pair("b", "2")));
+  EXPECT_FALSE(o->with_labels({})->json()["metadata"].contains("labels"));
+
+  auto labels = o->labels().to_map();
+  labels["extra"] = "x";
+  EXPECT_EQ(o->with_labels(labels)->labels().size(), 3u);
+
+  const ObjectPtr annotated = o->with_annotation("note", "hi");
+  EXPECT_EQ(annotated->annotation("note"), "hi");
+  EXPECT_EQ(annotated->annotations().size(), 2u);
+  EXPECT_EQ(annotated->with_annotation("note", std::nullopt)->annotations().size(), 1u);
+  const ObjectPtr bare = o->with_annotations({});
+  EXPECT_FALSE(bare->json()["metadata"].contains("annotations"));
+  EXPECT_EQ(bare->with_annotation("k", "v")->annotation("k"), "v");
+  EXPECT_FALSE(
+      bare->with_annotation("k", std::nullopt)->json()["metadata"].contains("annotations"));
+
+  EXPECT_THAT(o->with_finalizers({"x"})->finalizers(), ElementsAre("x"));
+  EXPECT_FALSE(o->with_finalizers({})->json()["metadata"].contains("finalizers"));
+
+  // Edits on an object without metadata create it.
+  const ObjectPtr empty = make_object(json::object());
+  EXPECT_EQ(empty->with_name("n")->key().view(), "n");
+
+  // None of the above touched the original.
+  EXPECT_EQ(o->json(), json::parse(kDeployment));
+}
+
+TEST(ObjectTest, SerializedIsCompactJsonComputedOnce) {
+  const ObjectPtr o = deployment();
+  const std::string& s = o->serialized();
+  EXPECT_EQ(s, o->json().dump());
+  EXPECT_EQ(&s, &o->serialized());
+  EXPECT_EQ(o->serialized_size(), s.size());
+  EXPECT_EQ(json::parse(s), json::parse(kDeployment));
+}
+
+TEST(ObjectTest, SerializedIsSafeFromTwoThreads) {
+  const ObjectPtr o = deployment();
+  const std::string* seen[2] = {nullptr, nullptr};
+  std::thread a([&] { seen[0] = &o->serialized(); });
+  std::thread b([&] { seen[1] = &o->serialized(); });
+  a.join();
+  b.join();
+  EXPECT_EQ(seen[0], seen[1]);
+  EXPECT_EQ(*seen[0], o->json().dump());
+}
+
+TEST(ObjectTest, InvalidUtf8IsReplacedNotThrown) {
+  const ObjectPtr o = make_object({{"kind", "ConfigMap"}, {"data", {{"k", "\xff"}}}});
+  EXPECT_EQ(json::parse(o->serialized())["data"]["k"], "\xef\xbf\xbd");
+}
+
+TEST(ObjectTest, StaysSmall) {
+  // A guard against accidental bloat: the per-object index must stay a few hundred bytes.
+  EXPECT_LE(sizeof(Object), 400u);
+}
+
+ObjectPtr config_map(const std::string& name) {
+  return make_object({{"apiVersion", "v1"},
+                      {"kind", "ConfigMap"},
+                      {"metadata", {{"name", name}, {"namespace", "default"}}},
+                      {"data", {{"k", "v"}}}});
+}
+
+TEST(ObjectListTest, RendersKubernetesListForm) {
+  ObjectList list;
+  list.items = {config_map("a"), config_map("b")};
+  list.resource_version = "17";
+  list.continue_token = "tok\"en";
+  list.remaining_item_count = 3;
+  const std::string text = render_list_json(list, "v1", "ConfigMapList");
+  EXPECT_THAT(text, StartsWith(R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":)"
+                               R"({"resourceVersion":"17","continue":"tok\"en",)"
+                               R"("remainingItemCount":3},"items":[{)"));
+  const json j = json::parse(text);
+  EXPECT_EQ(j["kind"], "ConfigMapList");
+  EXPECT_EQ(j["apiVersion"], "v1");
+  EXPECT_EQ(j["metadata"],
+            json({{"resourceVersion", "17"}, {"continue", "tok\"en"}, {"remainingItemCount", 3}}));
+  ASSERT_EQ(j["items"].size(), 2u);
+  EXPECT_EQ(j["items"][0], list.items[0]->json());
+  EXPECT_EQ(j["items"][1], list.items[1]->json());
+  EXPECT_NE(text.find(list.items[1]->serialized()), std::string::npos);
+}
+
+TEST(ObjectListTest, EmptyListHasEmptyItemsAndMetadata) {
+  EXPECT_EQ(render_list_json({}, "apps/v1", "DeploymentList"),
+            R"({"kind":"DeploymentList","apiVersion":"apps/v1","metadata":{},"items":[]})");
+}
+
+// Strings drawn from ASCII (quotes, backslashes, control characters included) and a few
+// multi-byte code points, always valid UTF-8.
+rc::Gen<std::string> utf8_string() {
+  return rc::gen::map(
+      rc::gen::container<std::vector<char32_t>>(rc::gen::oneOf(
+          rc::gen::inRange<char32_t>(0, 0x80), rc::gen::element<char32_t>(0xe9, 0x4e2d, 0x1f600))),
+      [](const std::vector<char32_t>& cps) {
+        std::string out;
+        for (const char32_t c : cps) {
+          if (c < 0x80) {
+            out.push_back(static_cast<char>(c));
+          } else if (c < 0x800) {
+            out.push_back(static_cast<char>(0xc0 | (c >> 6)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
+          } else if (c < 0x10000) {
+            out.push_back(static_cast<char>(0xe0 | (c >> 12)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3f)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
+          } else {
+            out.push_back(static_cast<char>(0xf0 | (c >> 18)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3f)));
+            out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3f)));
+            out.push_back(static_cast<char>(0x80 | (c & 0x3f)));
+          }
+        }
+        return out;
+      });
+}
+
+RC_GTEST_PROP(ObjectProperty, SerializationRoundTrips, ()) {
+  const auto labels =
+      *rc::gen::container<std::map<std::string, std::string>>(utf8_string(), utf8_string());
+  const auto annotations =
+      *rc::gen::container<std::map<std::string, std::string>>(utf8_string(), utf8_string());
+  json j = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}};
+  json& m = j["metadata"];
+  m["name"] = *utf8_string();
+  m["namespace"] = *utf8_string();
+  m["generation"] = *rc::gen::arbitrary<std::int64_t>();
+  if (!labels.empty()) m["labels"] = labels;
+  if (!annotations.empty()) m["annotations"] = annotations;
+
+  const ObjectPtr o = make_object(j);
+  auto back = Object::from_json(json::parse(o->serialized()));
+  RC_ASSERT(back.ok());
+  RC_ASSERT(back.value()->json() == j);
+  RC_ASSERT(back.value()->key() == o->key());
+  RC_ASSERT(back.value()->labels().to_map() == o->labels().to_map());
+  RC_ASSERT(o->labels().size() == labels.size());
+  for (const auto& [k, v] : labels) RC_ASSERT(o->label(k) == std::optional<std::string_view>(v));
+  auto reparsed = Object::from_string(o->serialized());
+  RC_ASSERT(reparsed.ok());
+  RC_ASSERT(reparsed.value()->serialized() == o->serialized());
+}
+
+}  // namespace
+}  // namespace kubesim::api
