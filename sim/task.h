@@ -8,7 +8,9 @@
 // work goes through Loop::spawn or TaskGroup, never through a Task left running on its own.
 //
 // Coroutines that return Task take their parameters by value (a reference dangles after the
-// first suspension) and are never capturing lambdas.
+// first suspension) and are never capturing lambdas. Types meant to be passed to coroutines get a
+// user-provided constructor: GCC 12 destroys an aggregate-initialised temporary twice when it is
+// built inside a co_await expression.
 #ifndef KUBESIM_SIM_TASK_H_
 #define KUBESIM_SIM_TASK_H_
 

@@ -1,0 +1,74 @@
+// Client: the Kubernetes API as kubesim's components use it.
+//
+// One interface over every server: the in-process fake API server (fakeapi) and the REST client
+// (a `kubesim serve` or a real cluster). Calls are coroutines; expected API outcomes (NotFound,
+// Conflict, Gone, TooManyRequests, ...) come back as a Status in the Result, never as exceptions.
+// Every call takes a Context; when it is done before the answer arrives the call returns a
+// timeout Status (as client-go returns the context's error).
+//
+// Resources are named by GroupVersionResource; `ns` is the namespace for namespaced resources and
+// "" for cluster-scoped ones (for list, watch and delete_collection "" also means all
+// namespaces). Implementations take every argument by value: they are coroutines.
+#ifndef KUBESIM_API_CLIENT_H_
+#define KUBESIM_API_CLIENT_H_
+
+#include <string>
+
+#include "api/gvk.h"
+#include "api/object.h"
+#include "api/options.h"
+#include "api/result.h"
+#include "api/watch.h"
+#include "sim/context.h"
+#include "sim/task.h"
+
+namespace kubesim::api {
+
+class Client {
+ public:
+  virtual ~Client() = default;
+
+  virtual sim::Task<Result<ObjectPtr>> get(sim::Context ctx, GroupVersionResource resource,
+                                           std::string ns, std::string name, GetOptions options) = 0;
+
+  virtual sim::Task<Result<ObjectList>> list(sim::Context ctx, GroupVersionResource resource,
+                                             std::string ns, ListOptions options) = 0;
+
+  // Starts a watch; events then arrive through the stream.
+  virtual sim::Task<Result<WatchPtr>> watch(sim::Context ctx, GroupVersionResource resource,
+                                            std::string ns, ListOptions options) = 0;
+
+  virtual sim::Task<Result<ObjectPtr>> create(sim::Context ctx, GroupVersionResource resource,
+                                              std::string ns, ObjectPtr object,
+                                              CreateOptions options) = 0;
+
+  // Replaces the object; its metadata.resourceVersion is the optimistic-concurrency precondition
+  // (empty: unconditional). The status subresource is left as stored where the kind has one.
+  virtual sim::Task<Result<ObjectPtr>> update(sim::Context ctx, GroupVersionResource resource,
+                                              std::string ns, ObjectPtr object,
+                                              UpdateOptions options) = 0;
+
+  // Writes only the status of the object through the /status subresource.
+  virtual sim::Task<Result<ObjectPtr>> update_status(sim::Context ctx,
+                                                     GroupVersionResource resource, std::string ns,
+                                                     ObjectPtr object, UpdateOptions options) = 0;
+
+  virtual sim::Task<Result<ObjectPtr>> patch(sim::Context ctx, GroupVersionResource resource,
+                                             std::string ns, std::string name, PatchType type,
+                                             std::string patch, PatchOptions options) = 0;
+
+  // Deletes the object, or marks it with a deletionTimestamp while finalizers remain. Returns the
+  // object as it was deleted, or as it now stands with its deletionTimestamp.
+  virtual sim::Task<Result<ObjectPtr>> delete_(sim::Context ctx, GroupVersionResource resource,
+                                              std::string ns, std::string name,
+                                              DeleteOptions options) = 0;
+
+  virtual sim::Task<Result<void>> delete_collection(sim::Context ctx,
+                                                    GroupVersionResource resource, std::string ns,
+                                                    DeleteOptions options,
+                                                    ListOptions list_options) = 0;
+};
+
+}  // namespace kubesim::api
+
+#endif  // KUBESIM_API_CLIENT_H_

@@ -1,0 +1,99 @@
+// Request options of the Client interface, mirroring metav1's ListOptions, GetOptions,
+// CreateOptions, UpdateOptions, PatchOptions and DeleteOptions. Empty or unset fields mean what
+// they mean on the wire: the server's default.
+//
+// Each struct has a user-provided constructor on purpose: GCC 12 destroys an aggregate-initialised
+// temporary twice when it appears inside a co_await expression (`co_await c.get(..., {})`), and a
+// non-aggregate is immune. Set fields after construction.
+#ifndef KUBESIM_API_OPTIONS_H_
+#define KUBESIM_API_OPTIONS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kubesim::api {
+
+enum class ResourceVersionMatch { kUnset, kNotOlderThan, kExact };
+
+// "", "NotOlderThan", "Exact".
+std::string_view to_string(ResourceVersionMatch match);
+std::optional<ResourceVersionMatch> parse_resource_version_match(std::string_view text);
+
+struct ListOptions {
+  ListOptions() {}
+
+  std::string label_selector;  // label selector syntax, parsed by the server
+  std::string field_selector;
+  // "" = most recent; "0" = any (possibly cached); otherwise a revision, read with
+  // resource_version_match.
+  std::string resource_version;
+  ResourceVersionMatch resource_version_match = ResourceVersionMatch::kUnset;
+  std::int64_t limit = 0;  // 0 = no limit
+  std::string continue_token;
+  // Watch only.
+  bool allow_watch_bookmarks = false;
+  std::optional<bool> send_initial_events;
+  std::optional<std::int64_t> timeout_seconds;
+};
+
+struct GetOptions {
+  GetOptions() {}
+
+  std::string resource_version;
+};
+
+struct CreateOptions {
+  CreateOptions() {}
+
+  bool dry_run = false;
+  std::string field_manager;
+};
+
+struct UpdateOptions {
+  UpdateOptions() {}
+
+  bool dry_run = false;
+  std::string field_manager;
+};
+
+enum class PatchType { kJsonPatch, kMergePatch, kStrategicMergePatch };
+
+// The patch's Content-Type: "application/json-patch+json", "application/merge-patch+json",
+// "application/strategic-merge-patch+json".
+std::string_view content_type(PatchType type);
+std::optional<PatchType> patch_type_from_content_type(std::string_view content_type);
+
+struct PatchOptions {
+  PatchOptions() {}
+
+  bool dry_run = false;
+  std::string field_manager;
+};
+
+enum class PropagationPolicy { kUnset, kOrphan, kBackground, kForeground };
+
+// "", "Orphan", "Background", "Foreground".
+std::string_view to_string(PropagationPolicy policy);
+std::optional<PropagationPolicy> parse_propagation_policy(std::string_view text);
+
+struct Preconditions {
+  Preconditions() {}
+
+  std::optional<std::string> uid;
+  std::optional<std::string> resource_version;
+};
+
+struct DeleteOptions {
+  DeleteOptions() {}
+
+  std::optional<std::int64_t> grace_period_seconds;
+  Preconditions preconditions;
+  PropagationPolicy propagation_policy = PropagationPolicy::kUnset;
+  bool dry_run = false;
+};
+
+}  // namespace kubesim::api
+
+#endif  // KUBESIM_API_OPTIONS_H_
