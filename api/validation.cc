@@ -34,7 +34,13 @@ constexpr std::string_view kLabelValueMsg =
     "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
     "'.', and must start and end with an alphanumeric character";
 
+// util/validation's MaxLenError (DNS names) counts characters; the content package's (label
+// keys, label values, and the DNS subdomain a label key's prefix is checked as) counts bytes.
 std::string max_len_error(std::size_t length) {
+  return "must be no more than " + std::to_string(length) + " characters";
+}
+
+std::string max_bytes_error(std::size_t length) {
   return "must be no more than " + std::to_string(length) + " bytes";
 }
 
@@ -140,15 +146,24 @@ std::vector<std::string> is_dns1035_label(std::string_view value) {
   return errs;
 }
 
-std::vector<std::string> is_dns1123_subdomain(std::string_view value) {
+namespace {
+
+std::vector<std::string> dns1123_subdomain_errors(std::string_view value, bool in_bytes) {
   std::vector<std::string> errs;
   if (value.size() > kDns1123SubdomainMaxLength) {
-    errs.push_back(max_len_error(kDns1123SubdomainMaxLength));
+    errs.push_back(in_bytes ? max_bytes_error(kDns1123SubdomainMaxLength)
+                            : max_len_error(kDns1123SubdomainMaxLength));
   }
   if (!dns1123_subdomain_syntax(value)) {
     errs.push_back(regex_error(kDns1123SubdomainMsg, kDns1123SubdomainFmt, {"example.com"}));
   }
   return errs;
+}
+
+}  // namespace
+
+std::vector<std::string> is_dns1123_subdomain(std::string_view value) {
+  return dns1123_subdomain_errors(value, /*in_bytes=*/false);
 }
 
 std::vector<std::string> is_qualified_name(std::string_view value) {
@@ -166,13 +181,15 @@ std::vector<std::string> is_qualified_name(std::string_view value) {
     if (prefix.empty()) {
       errs.emplace_back("prefix part must be non-empty");
     } else {
-      for (std::string& msg : is_dns1123_subdomain(prefix)) errs.push_back("prefix part " + msg);
+      for (std::string& msg : dns1123_subdomain_errors(prefix, /*in_bytes=*/true)) {
+        errs.push_back("prefix part " + msg);
+      }
     }
   }
   if (name.empty()) {
     errs.emplace_back("name part must be non-empty");
   } else if (name.size() > kQualifiedNameMaxLength) {
-    errs.push_back("name part " + max_len_error(kQualifiedNameMaxLength));
+    errs.push_back("name part " + max_bytes_error(kQualifiedNameMaxLength));
   }
   if (!qualified_name_syntax(name)) errs.push_back("name part " + qualified_name_regex_error());
   return errs;
@@ -180,7 +197,7 @@ std::vector<std::string> is_qualified_name(std::string_view value) {
 
 std::vector<std::string> is_valid_label_value(std::string_view value) {
   std::vector<std::string> errs;
-  if (value.size() > kLabelValueMaxLength) errs.push_back(max_len_error(kLabelValueMaxLength));
+  if (value.size() > kLabelValueMaxLength) errs.push_back(max_bytes_error(kLabelValueMaxLength));
   if (!value.empty() && !qualified_name_syntax(value)) {
     errs.push_back(regex_error(kLabelValueMsg, kLabelValueFmt, {"MyValue", "my_value", "12345"}));
   }

@@ -71,6 +71,10 @@ inline constexpr std::size_t kDns1123SubdomainMaxLength = 253;
 inline constexpr std::size_t kQualifiedNameMaxLength = 63;
 inline constexpr std::size_t kLabelValueMaxLength = 63;
 
+// Length errors read as apimachinery's: "must be no more than N characters" for the DNS names
+// (util/validation), "... N bytes" for qualified names and label values (the content package,
+// whose own DNS subdomain check words a qualified name's "prefix part" in bytes too).
+
 // A lowercase RFC 1123 label: [a-z0-9]([-a-z0-9]*[a-z0-9])?, at most 63 bytes.
 std::vector<std::string> is_dns1123_label(std::string_view value);
 

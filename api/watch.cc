@@ -96,7 +96,7 @@ std::size_t WatchFeed::backlog() const { return pipe_ ? pipe_->events.size() : 0
 void WatchFeed::on_stop(std::function<void()> callback) const {
   if (!pipe_) return;
   if (pipe_->stopped) {
-    callback();
+    if (callback) callback();
     return;
   }
   pipe_->on_stop = std::move(callback);

@@ -82,10 +82,10 @@ class Channel {
       return true;
     }
     // The next value; nullopt when the channel is closed and drained or the context was done.
-    std::optional<T> await_resume() {
-      if (!value_ && !cancelled_) value_ = ch_->try_recv();  // woken by close: drain first
-      return std::move(value_);
-    }
+    // A receiver woken by close() has nothing to drain (receivers wait only while the buffer is
+    // empty, and nothing enters it after close), so it does not go back to the channel, which may
+    // therefore be destroyed right after close(), as an Event may be right after set().
+    std::optional<T> await_resume() { return std::move(value_); }
     void deliver(T value) {
       value_.emplace(std::move(value));
       wake();

@@ -1,5 +1,7 @@
 #include "sim/context.h"
 
+#include <utility>
+
 #include "sim/loop.h"
 
 namespace kubesim::sim {
@@ -17,7 +19,8 @@ class ContextState {
   void cancel(ContextError error) {
     if (err_ != ContextError::kNone) return;
     err_ = error;
-    if (loop_ != nullptr) loop_->cancel_timer(timer_);
+    // The timer is done with: forget the loop so that a done context may outlive it.
+    if (loop_ != nullptr) std::exchange(loop_, nullptr)->cancel_timer(timer_);
     parent_link_.unlink();
     waiters_.fire_all();
   }

@@ -7,6 +7,8 @@
 // awaitable takes a Context and wakes early, reporting cancellation, once it is done.
 //
 // Deadlines are instants on the Loop's true timeline, not on a Process's skewed clock.
+// A context whose deadline has not yet passed holds a timer on that Loop and must not outlive it;
+// once done (by deadline or cancel) it no longer refers to the Loop.
 #ifndef KUBESIM_SIM_CONTEXT_H_
 #define KUBESIM_SIM_CONTEXT_H_
 

@@ -29,7 +29,8 @@ class Process {
   Process(Loop& loop, std::string name);
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
-  // Cancels whatever the process still runs.
+  // Cancels whatever the process still runs. Its coroutines unwind later, when the Loop resumes
+  // them: code that may still be running then must not use the Process after a cancelled await.
   ~Process();
 
   const std::string& name() const { return name_; }

@@ -97,7 +97,8 @@ bool parse_rfc3339(const std::string& text, Time& out, std::int64_t epoch_unix_s
     const int sign = text[pos] == '+' ? 1 : -1;
     ++pos;
     int oh = 0, om = 0;
-    if (!digits(text, pos, 2, oh) || !expect(text, pos, ':') || !digits(text, pos, 2, om)) {
+    if (!digits(text, pos, 2, oh) || !expect(text, pos, ':') || !digits(text, pos, 2, om) ||
+        oh > 23 || om > 59) {
       return false;
     }
     offset = seconds(sign * (oh * 3600 + om * 60));
@@ -109,9 +110,13 @@ bool parse_rfc3339(const std::string& text, Time& out, std::int64_t epoch_unix_s
                                         std::chrono::month(static_cast<unsigned>(month)),
                                         std::chrono::day(static_cast<unsigned>(day))};
   if (!ymd.ok()) return false;
-  const nanoseconds since_unix = sys_days(ymd).time_since_epoch() + std::chrono::hours(hour) +
-                                 std::chrono::minutes(minute) + seconds(second) + frac - offset;
-  out = Time(since_unix - seconds(epoch_unix_seconds));
+  // Whole seconds first: a far-off year would overflow 64-bit nanoseconds.
+  const seconds since_epoch = sys_days(ymd).time_since_epoch() + std::chrono::hours(hour) +
+                              std::chrono::minutes(minute) + seconds(second) - offset -
+                              seconds(epoch_unix_seconds);
+  constexpr seconds kLimit = duration_cast<seconds>(nanoseconds::max()) - seconds(1);
+  if (since_epoch > kLimit || since_epoch < -kLimit) return false;
+  out = Time(since_epoch + frac);
   return true;
 }
 

@@ -38,7 +38,8 @@ std::string format_rfc3339(Time t, std::int64_t epoch_unix_seconds = kDefaultEpo
 std::string format_rfc3339_micro(Time t, std::int64_t epoch_unix_seconds = kDefaultEpochUnixSeconds);
 
 // Parses either form back (a "Z" or numeric offset suffix, optional fraction). Returns false and
-// leaves `out` untouched when `text` is not an RFC 3339 timestamp.
+// leaves `out` untouched when `text` is not an RFC 3339 timestamp or names an instant more than
+// about 292 years from the epoch, which Time cannot hold.
 bool parse_rfc3339(const std::string& text, Time& out,
                    std::int64_t epoch_unix_seconds = kDefaultEpochUnixSeconds);
 

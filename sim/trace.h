@@ -1,9 +1,9 @@
 // Trace: structured events of a run (virtual time, process, kind, fields), as JSON lines, with
 // a running hash that proves two runs identical.
 //
-// Each event is one line {"t":<ns>,"p":"<process>","k":"<kind>","f":{...}}; keys are sorted, so
-// the same events give the same bytes. The hash is FNV-1a 64 over every line and its newline.
-// Recording is off until enable(); when off, record() costs one branch.
+// Each event is one line {"f":{...},"k":"<kind>","p":"<process>","t":<ns>}: keys are sorted at
+// every level, so the same events give the same bytes. The hash is FNV-1a 64 over every line and
+// its newline. Recording is off until enable(); when off, record() costs one branch.
 #ifndef KUBESIM_SIM_TRACE_H_
 #define KUBESIM_SIM_TRACE_H_
 

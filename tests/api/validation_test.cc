@@ -41,7 +41,9 @@ TEST(Dns1123LabelTest, RejectsEverythingElse) {
 
 TEST(Dns1123LabelTest, MessagesUseApimachineryWording) {
   EXPECT_THAT(is_dns1123_label("a.b"), ElementsAre("must not contain dots"));
-  EXPECT_THAT(is_dns1123_label(repeat('a', 64)), ElementsAre("must be no more than 63 bytes"));
+  // util/validation's MaxLenError counts characters.
+  EXPECT_THAT(is_dns1123_label(repeat('a', 64)), ElementsAre("must be no more than 63 characters"));
+  EXPECT_THAT(is_dns1035_label(repeat('a', 64)), ElementsAre("must be no more than 63 characters"));
   EXPECT_THAT(
       is_dns1123_label("Ab"),
       ElementsAre("a lowercase RFC 1123 label must consist of lower case alphanumeric characters "
@@ -70,7 +72,7 @@ TEST(Dns1123SubdomainTest, RejectsBadSyntaxAndLength) {
     EXPECT_THAT(is_dns1123_subdomain(v), Not(IsEmpty())) << v;
   }
   EXPECT_THAT(is_dns1123_subdomain(repeat('a', 254)),
-              ElementsAre("must be no more than 253 bytes"));
+              ElementsAre("must be no more than 253 characters"));
   EXPECT_THAT(is_dns1123_subdomain("Example.com"),
               ElementsAre(HasSubstr(
                   "(e.g. 'example.com', regex used for validation is "
@@ -104,8 +106,11 @@ TEST(QualifiedNameTest, MessagesNameThePartAtFault) {
   EXPECT_THAT(is_qualified_name("example.com/"),
               ElementsAre("name part must be non-empty",
                           HasSubstr("name part must consist of alphanumeric characters")));
+  // The content package's MaxLenError counts bytes, its DNS subdomain check (the prefix) too.
   EXPECT_THAT(is_qualified_name(repeat('a', 64)),
               ElementsAre("name part must be no more than 63 bytes"));
+  EXPECT_THAT(is_qualified_name(repeat('a', 254) + "/x"),
+              ElementsAre("prefix part must be no more than 253 bytes"));
   EXPECT_THAT(is_qualified_name("Example.com/x"),
               ElementsAre(HasSubstr("prefix part a lowercase RFC 1123 subdomain")));
   EXPECT_THAT(is_qualified_name("a/b/c"),
