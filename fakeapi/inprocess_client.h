@@ -1,0 +1,100 @@
+// InProcessClient: api::Client for a simulated process, talking to an ApiServer in the same Loop.
+//
+// Each request crosses the process's NetworkLink twice (there and back), each crossing taking a
+// latency drawn from the link, so requests of different processes interleave at the server as
+// they would in a cluster. While the link is partitioned a request waits for it to heal, at most
+// `partition_timeout` (then it fails as a connection timeout would; a partition during the
+// answer loses the answer, though the server did the work). Watch events cross the link in
+// order, each taking a latency from the instant the server sent it (events travel together, not
+// one after another; the initial list or replay leaves with the watch's answer); a partition
+// stalls them and, past `watch_partition_timeout`, ends the watch, with or without traffic; and a
+// client whose unread and in-flight live events pass the server's max_backlog is cut off as the
+// server cuts off its own slow watchers. Fault rules of the server's FaultInjector apply:
+// errors, extra latency (once per request, on its way to the server), dropped and stalled
+// watches. When the call's context is done first (or already was), the result is a Status with
+// code 0 carrying the context's error, as client-go returns the context's error.
+#ifndef KUBESIM_FAKEAPI_INPROCESS_CLIENT_H_
+#define KUBESIM_FAKEAPI_INPROCESS_CLIENT_H_
+
+#include <optional>
+#include <string>
+
+#include "api/client.h"
+#include "fakeapi/server.h"
+#include "sim/process.h"
+
+namespace kubesim::fakeapi {
+
+struct InProcessClientOptions {
+  InProcessClientOptions() {}
+  sim::Duration partition_timeout = std::chrono::seconds(10);
+  sim::Duration watch_partition_timeout = std::chrono::seconds(30);
+  // How often a watch with no traffic looks at its link, so that a partition stalls and ends it
+  // within watch_partition_check + watch_partition_timeout even when nothing is sent.
+  sim::Duration watch_partition_check = std::chrono::seconds(5);
+};
+
+class InProcessClient final : public api::Client {
+ public:
+  // A client for `process` (its name, its link); the process must outlive the client.
+  InProcessClient(ApiServer& server, sim::Process& process, InProcessClientOptions options = {});
+  // A client with no process: no link, so no latency and no partitions; named "client".
+  explicit InProcessClient(ApiServer& server, std::string name = "client");
+
+  sim::Task<api::Result<api::ObjectPtr>> get(sim::Context ctx, api::GroupVersionResource resource,
+                                             std::string ns, std::string name,
+                                             api::GetOptions options) override;
+  sim::Task<api::Result<api::ObjectList>> list(sim::Context ctx, api::GroupVersionResource resource,
+                                               std::string ns, api::ListOptions options) override;
+  sim::Task<api::Result<api::WatchPtr>> watch(sim::Context ctx, api::GroupVersionResource resource,
+                                              std::string ns, api::ListOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> create(sim::Context ctx, api::GroupVersionResource resource,
+                                                std::string ns, api::ObjectPtr object,
+                                                api::CreateOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> update(sim::Context ctx, api::GroupVersionResource resource,
+                                                std::string ns, api::ObjectPtr object,
+                                                api::UpdateOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> update_status(sim::Context ctx,
+                                                       api::GroupVersionResource resource,
+                                                       std::string ns, api::ObjectPtr object,
+                                                       api::UpdateOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> patch(sim::Context ctx, api::GroupVersionResource resource,
+                                               std::string ns, std::string name,
+                                               api::PatchType type, std::string patch,
+                                               api::PatchOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> delete_(sim::Context ctx,
+                                                 api::GroupVersionResource resource,
+                                                 std::string ns, std::string name,
+                                                 api::DeleteOptions options) override;
+  sim::Task<api::Result<void>> delete_collection(sim::Context ctx,
+                                                 api::GroupVersionResource resource,
+                                                 std::string ns, api::DeleteOptions options,
+                                                 api::ListOptions list_options) override;
+
+  const std::string& name() const { return name_; }
+
+  // Internal: one request's identity, owned (coroutine frames outlive the caller's strings).
+  struct Request {
+    Verb verb = Verb::kGet;
+    std::string resource;
+    std::string ns;
+    std::string name;
+    // A get or list at a resourceVersion the server waits for (ApiServer::read_revision).
+    Revision wait_for = 0;
+  };
+
+ private:
+  friend class RoundTrip;
+
+  ApiServer* server_;
+  sim::Process* process_ = nullptr;
+  std::string name_;
+  InProcessClientOptions options_;
+};
+
+// The Status of a call whose context was done, or whose connection timed out.
+api::Status client_error(std::string message);
+
+}  // namespace kubesim::fakeapi
+
+#endif  // KUBESIM_FAKEAPI_INPROCESS_CLIENT_H_

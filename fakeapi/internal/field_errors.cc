@@ -1,0 +1,208 @@
+#include "fakeapi/internal/field_errors.h"
+
+#include <limits>
+#include <set>
+
+#include "api/validation.h"
+
+namespace kubesim::fakeapi::internal::validation {
+namespace {
+
+const Json kNull;
+
+template <class J>
+std::string dump_go(const J& value) {
+  const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '<':
+        out += "\\u003c";
+        break;
+      case '>':
+        out += "\\u003e";
+        break;
+      case '&':
+        out += "\\u0026";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const Json& member(const Json& j, std::string_view key) {
+  if (!j.is_object()) return kNull;
+  auto it = j.find(key);
+  return it == j.end() ? kNull : *it;
+}
+
+std::string string_member(const Json& j, std::string_view key) {
+  const Json& v = member(j, key);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+std::optional<std::int64_t> as_int(const Json& j) {
+  if (j.is_number_integer() && !j.is_number_unsigned()) return j.get<std::int64_t>();
+  if (j.is_number_unsigned()) {
+    const auto u = j.get<std::uint64_t>();
+    if (u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      return static_cast<std::int64_t>(u);
+    }
+  }
+  return std::nullopt;
+}
+
+bool non_empty(const Json& j) { return (j.is_object() || j.is_array()) && !j.empty(); }
+
+Json canonical(const Json& j) {
+  if (j.is_object()) {
+    Json out = Json::object();
+    for (const auto& [k, v] : j.items()) {
+      Json c = canonical(v);
+      if (c.is_null() || ((c.is_array() || c.is_object()) && c.empty())) continue;
+      out[k] = std::move(c);
+    }
+    return out;
+  }
+  if (j.is_array()) {
+    Json out = Json::array();
+    for (const auto& v : j) out.push_back(canonical(v));
+    return out;
+  }
+  return j;
+}
+
+bool semantically_equal(const Json& a, const Json& b) {
+  Json ca = canonical(a);
+  Json cb = canonical(b);
+  const bool a_empty = ca.is_null() || ((ca.is_object() || ca.is_array()) && ca.empty());
+  const bool b_empty = cb.is_null() || ((cb.is_object() || cb.is_array()) && cb.empty());
+  if (a_empty || b_empty) return a_empty == b_empty;
+  return ca == cb;
+}
+
+std::string child(std::string_view path, std::string_view name) {
+  std::string out(path);
+  if (!out.empty()) out += '.';
+  out += name;
+  return out;
+}
+
+std::string index(std::string_view path, std::size_t i) {
+  return std::string(path) + "[" + std::to_string(i) + "]";
+}
+
+std::string key(std::string_view path, std::string_view k) {
+  return std::string(path) + "[" + std::string(k) + "]";
+}
+
+std::string quote(std::string_view s) { return api::quote_for_message(s); }
+
+std::string render_int(std::int64_t v) { return std::to_string(v); }
+
+std::string render(const Json& value) {
+  if (value.is_string()) return quote(value.get_ref<const std::string&>());
+  if (value.is_null()) return "null";
+  return go_json(value);
+}
+
+std::string go_json(const Json& value) { return dump_go(value); }
+std::string go_json(const nlohmann::ordered_json& value) { return dump_go(value); }
+
+std::string go_string_slice(const std::vector<std::string>& values) {
+  std::string out = "[]string{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += quote(values[i]);
+  }
+  return out + "}";
+}
+
+void FieldErrors::add(std::string_view type, std::string path, std::string body) {
+  causes_.push_back(api::StatusCause{std::string(type), std::move(body), std::move(path)});
+}
+
+void FieldErrors::append(FieldErrors&& other) {
+  for (api::StatusCause& c : other.causes_) causes_.push_back(std::move(c));
+  other.causes_.clear();
+}
+
+void FieldErrors::required(std::string path, std::string_view detail) {
+  std::string body = "Required value";
+  if (!detail.empty()) body += ": " + std::string(detail);
+  add(api::kCauseTypeFieldValueRequired, std::move(path), std::move(body));
+}
+
+void FieldErrors::forbidden(std::string path, std::string_view detail) {
+  std::string body = "Forbidden";
+  if (!detail.empty()) body += ": " + std::string(detail);
+  add(api::kCauseTypeForbidden, std::move(path), std::move(body));
+}
+
+void FieldErrors::invalid(std::string path, std::string_view value, std::string_view detail) {
+  std::string body = "Invalid value: " + std::string(value);
+  if (!detail.empty()) body += ": " + std::string(detail);
+  add(api::kCauseTypeFieldValueInvalid, std::move(path), std::move(body));
+}
+
+void FieldErrors::not_supported(std::string path, std::string_view value,
+                                std::initializer_list<std::string_view> supported) {
+  std::string body = "Unsupported value: " + std::string(value);
+  if (supported.size() > 0) {
+    body += ": supported values: ";
+    bool first = true;
+    for (std::string_view s : supported) {
+      if (!first) body += ", ";
+      first = false;
+      body += quote(s);
+    }
+  }
+  add(api::kCauseTypeFieldValueNotSupported, std::move(path), std::move(body));
+}
+
+void FieldErrors::duplicate(std::string path, std::string_view value) {
+  add(api::kCauseTypeFieldValueDuplicate, std::move(path),
+      "Duplicate value: " + std::string(value));
+}
+
+void FieldErrors::not_found(std::string path, std::string_view value) {
+  add(api::kCauseTypeFieldValueNotFound, std::move(path), "Not found: " + std::string(value));
+}
+
+void FieldErrors::too_long(std::string path, std::int64_t max_bytes) {
+  std::string body = "Too long: may not be more than " + std::to_string(max_bytes) +
+                     (max_bytes == 1 ? " byte" : " bytes");
+  add(api::kCauseTypeTooLong, std::move(path), std::move(body));
+}
+
+api::Status invalid_status(const api::GroupKind& kind, std::string_view name,
+                           std::vector<api::StatusCause> causes) {
+  // utilerrors.Aggregate: duplicates dropped, one error bare, several in brackets.
+  std::vector<std::string> errors;
+  std::set<std::string> seen;
+  for (const api::StatusCause& c : causes) {
+    std::string e = c.field + ": " + c.message;
+    if (seen.insert(e).second) errors.push_back(std::move(e));
+  }
+  std::string message = kind.to_string() + " " + quote(name) + " is invalid";
+  if (errors.size() == 1) {
+    message += ": " + errors.front();
+  } else if (errors.size() > 1) {
+    message += ": [";
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      if (i > 0) message += ", ";
+      message += errors[i];
+    }
+    message += "]";
+  }
+  api::Status s = api::new_invalid(kind, name, std::move(causes));
+  s.message = std::move(message);
+  return s;
+}
+
+}  // namespace kubesim::fakeapi::internal::validation

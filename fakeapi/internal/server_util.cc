@@ -1,0 +1,143 @@
+#include "fakeapi/internal/server_util.h"
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+namespace kubesim::fakeapi::internal {
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+int decode_char(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '-') return 62;
+  if (c == '_') return 63;
+  return -1;
+}
+
+}  // namespace
+
+std::optional<Revision> parse_revision(std::string_view rv) {
+  if (rv.empty()) return std::nullopt;
+  Revision value = 0;
+  auto [ptr, ec] = std::from_chars(rv.data(), rv.data() + rv.size(), value);
+  if (ec != std::errc() || ptr != rv.data() + rv.size() || value < 0) return std::nullopt;
+  return value;
+}
+
+api::Status invalid_revision(std::string_view rv) {
+  api::Status s;
+  s.code = 500;
+  s.reason = api::StatusReason::kUnknown;
+  s.message = "resourceVersion: Invalid value: " + api::quote_for_message(rv) +
+              ": strconv.ParseUint: parsing " + api::quote_for_message(rv) + ": invalid syntax";
+  return s;
+}
+
+api::Status too_large_revision(Revision requested, Revision current) {
+  api::Status s = api::new_timeout("Too large resource version: " + std::to_string(requested) +
+                                       ", current: " + std::to_string(current),
+                                   1);
+  if (!s.details) s.details.emplace();
+  s.details->causes.push_back({"ResourceVersionTooLarge", "Too large resource version", ""});
+  return s;
+}
+
+namespace {
+
+// The etcd key kube-apiserver stores an object under; it appears in precondition errors.
+std::string registry_key(const ResourceInfo& info, std::string_view ns, std::string_view name) {
+  std::string key = "/registry/";
+  if (info.custom) key += info.gvr.group + "/";
+  key += info.gvr.resource + "/";
+  if (info.namespaced) key += std::string(ns) + "/";
+  key += name;
+  return key;
+}
+
+}  // namespace
+
+api::Status precondition_failed(const ResourceInfo& info, std::string_view ns, std::string_view name,
+                                const std::string& detail) {
+  return api::new_conflict(info.group_resource(), name,
+                           "StorageError: invalid object, Code: 4, Key: " +
+                               registry_key(info, ns, name) +
+                               ", ResourceVersion: 0, AdditionalErrorMsg: " + detail);
+}
+
+api::Status unknown_resource() {
+  api::Status s;
+  s.code = 404;
+  s.reason = api::StatusReason::kNotFound;
+  s.message = "the server could not find the requested resource";
+  return s;
+}
+
+std::string base64url_encode(std::string_view data) {
+  std::string out;
+  out.reserve((data.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < data.size(); i += 3) {
+    const unsigned v = (static_cast<unsigned char>(data[i]) << 16) |
+                       (static_cast<unsigned char>(data[i + 1]) << 8) |
+                       static_cast<unsigned char>(data[i + 2]);
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(kAlphabet[(v >> 6) & 63]);
+    out.push_back(kAlphabet[v & 63]);
+  }
+  if (i + 1 == data.size()) {
+    const unsigned v = static_cast<unsigned char>(data[i]) << 16;
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+  } else if (i + 2 == data.size()) {
+    const unsigned v = (static_cast<unsigned char>(data[i]) << 16) |
+                       (static_cast<unsigned char>(data[i + 1]) << 8);
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(kAlphabet[(v >> 6) & 63]);
+  }
+  return out;
+}
+
+std::optional<std::string> base64url_decode(std::string_view text) {
+  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
+  if (text.size() % 4 == 1) return std::nullopt;
+  std::string out;
+  unsigned buffer = 0;
+  int bits = 0;
+  for (char c : text) {
+    const int v = decode_char(c);
+    if (v < 0) return std::nullopt;
+    buffer = (buffer << 6) | static_cast<unsigned>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buffer >> bits) & 0xff));
+    }
+  }
+  return out;
+}
+
+std::string encode_continue(std::string_view next_key, Revision revision) {
+  const nlohmann::json token = {{"v", "meta.k8s.io/v1"}, {"rv", revision}, {"start", next_key}};
+  return base64url_encode(token.dump());
+}
+
+bool decode_continue(std::string_view token, std::string& start_key, Revision& revision) {
+  auto raw = base64url_decode(token);
+  if (!raw) return false;
+  auto j = nlohmann::json::parse(*raw, nullptr, false);
+  if (!j.is_object() || j.value("v", "") != "meta.k8s.io/v1") return false;
+  auto rv = j.find("rv");
+  auto start = j.find("start");
+  if (rv == j.end() || !rv->is_number_integer() || start == j.end() || !start->is_string()) return false;
+  revision = rv->get<Revision>();
+  start_key = start->get<std::string>();
+  return revision > 0 && !start_key.empty();
+}
+
+}  // namespace kubesim::fakeapi::internal

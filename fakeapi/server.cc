@@ -1,0 +1,409 @@
+#include "fakeapi/server.h"
+
+#include "api/fields.h"
+#include "api/labels.h"
+#include "fakeapi/internal/server_util.h"
+#include "fakeapi/validation.h"
+
+namespace kubesim::fakeapi {
+
+using internal::object_key;
+using internal::parse_revision;
+
+ApiServer::ApiServer(sim::Loop& loop, ServerOptions options)
+    : loop_(&loop),
+      options_(std::move(options)),
+      hub_(loop, store_, options_.watch),
+      faults_(loop) {
+  store_.set_listener([this](const Change& change) {
+    if (revision_times_.empty() || revision_times_.back().first != loop_->now()) {
+      revision_times_.emplace_back(loop_->now(), change.revision);
+    } else {
+      revision_times_.back().second = change.revision;
+    }
+    while (!revision_waiters_.empty() && revision_waiters_.begin()->first <= change.revision) {
+      revision_waiters_.begin()->second->set();
+      revision_waiters_.erase(revision_waiters_.begin());
+    }
+    hub_.dispatch(change);
+    if (!compaction_armed_) schedule_compaction();
+  });
+  const api::GroupVersionResource namespaces{"", "v1", "namespaces"};
+  for (const auto& ns : options_.initial_namespaces) {
+    auto created = create(namespaces, "",
+                          api::make_object({{"apiVersion", "v1"},
+                                            {"kind", "Namespace"},
+                                            {"metadata", {{"name", ns}}}}),
+                          api::CreateOptions());
+    (void)created;
+  }
+}
+
+ApiServer::~ApiServer() {
+  loop_->cancel_timer(compaction_timer_);
+  for (const auto& [name, timer] : crd_check_timers_) loop_->cancel_timer(timer);
+}
+
+api::Result<ApiServer::Resolved> ApiServer::resolve(const api::GroupVersionResource& gvr,
+                                                    std::string_view ns, bool collection) const {
+  const ResourceInfo* info = nullptr;
+  TableId table = 0;
+  if (last_resolved_ && last_resolved_->info->gvr == gvr) {
+    info = last_resolved_->info;
+    table = last_resolved_->table;
+  } else {
+    info = registry_.find(gvr);
+    if (info == nullptr) return internal::unknown_resource();
+    table = const_cast<Store&>(store_).table(info->group_resource());
+    last_resolved_ = Resolved{info, table, {}};
+  }
+  if (!info->namespaced && !ns.empty()) return internal::unknown_resource();
+  if (info->namespaced && ns.empty() && !collection) {
+    return api::new_bad_request("a namespace must be specified for " + gvr.resource);
+  }
+  Resolved r;
+  r.info = info;
+  r.table = table;
+  r.ns = std::string(ns);
+  return r;
+}
+
+api::Result<Revision> ApiServer::not_older_than(std::string_view rv) const {
+  if (rv.empty() || rv == "0") return store_.revision();
+  auto parsed = parse_revision(rv);
+  if (!parsed) return internal::invalid_revision(rv);
+  if (*parsed > store_.revision()) return internal::too_large_revision(*parsed, store_.revision());
+  return store_.revision();
+}
+
+Revision ApiServer::read_revision(const api::GetOptions& options) {
+  return parse_revision(options.resource_version).value_or(0);
+}
+
+Revision ApiServer::read_revision(const api::ListOptions& options) {
+  if (!options.continue_token.empty()) return 0;
+  return parse_revision(options.resource_version).value_or(0);
+}
+
+sim::Task<bool> ApiServer::wait_for_revision(Revision revision, sim::Context ctx) {
+  if (store_.revision() >= revision) co_return true;
+  auto reached = std::make_shared<sim::Event>(*loop_);
+  auto entry = revision_waiters_.emplace(revision, reached);
+  auto limit = sim::with_timeout(ctx, *loop_, options_.watch.fresh_wait);
+  const bool woken = co_await reached->wait(limit.ctx);
+  limit.cancel();
+  if (!woken) revision_waiters_.erase(entry);  // still there: only a write removes it
+  co_return woken;
+}
+
+Revision ApiServer::stale_revision(const RequestInfo& request) {
+  const FaultRule* rule = faults_.fire(FaultKind::kStaleRead, request);
+  if (rule == nullptr) return store_.revision();
+  const sim::Time then = loop_->now() - rule->stale_by;
+  Revision at = store_.compacted();
+  for (const auto& [t, rev] : revision_times_) {
+    if (t > then) break;
+    at = rev;
+  }
+  return std::max(at, store_.compacted());
+}
+
+std::function<bool(const api::Object&)> ApiServer::predicate(const ResourceInfo& info,
+                                                             const api::ListOptions& options,
+                                                             api::Status& error) const {
+  std::optional<api::LabelSelector> labels;
+  std::optional<api::FieldSelector> fields;
+  if (!options.label_selector.empty()) {
+    auto parsed = api::parse_label_selector(options.label_selector);
+    if (!parsed) {
+      error = api::new_bad_request("unable to parse requirement: " + parsed.error().message);
+      return {};
+    }
+    if (!parsed.value().empty()) labels = parsed.value();
+  }
+  if (!options.field_selector.empty()) {
+    auto parsed = api::parse_field_selector(options.field_selector);
+    if (!parsed) {
+      error = api::new_bad_request(parsed.error().message);
+      return {};
+    }
+    for (const auto& req : parsed.value().requirements()) {
+      if (!info.supports_field(req.field)) {
+        error = api::new_bad_request("field label not supported: " + req.field);
+        return {};
+      }
+    }
+    if (!parsed.value().empty()) fields = parsed.value();
+  }
+  if (!labels && !fields) return {};
+  const ResourceInfo* resource = &info;
+  return [labels = std::move(labels), fields = std::move(fields), resource](const api::Object& obj) {
+    if (labels && !labels->matches([&](std::string_view key) { return obj.label(key); })) {
+      return false;
+    }
+    if (fields) {
+      auto lookup = [&](std::string_view path) -> std::optional<std::string> {
+        return field_value(*resource, obj.json(), path);
+      };
+      if (!fields->matches(lookup)) return false;
+    }
+    return true;
+  };
+}
+
+api::Result<api::ObjectPtr> ApiServer::get(const api::GroupVersionResource& gvr, std::string_view ns,
+                                           std::string_view name, const api::GetOptions& options) {
+  auto r = resolve(gvr, ns, false);
+  if (!r) return r.status();
+  Revision at = store_.revision();
+  if (options.resource_version == "0") {
+    at = stale_revision({Verb::kGet, gvr.resource, ns, name, caller_});
+  } else {
+    auto checked = not_older_than(options.resource_version);
+    if (!checked) return checked.status();
+  }
+  const std::string& key = internal::object_key_into(key_buffer_, *r->info, ns, name);
+  api::ObjectPtr obj = at == store_.revision() ? store_.get(r->table, key) : store_.get_at(r->table, key, at);
+  if (!obj) return api::new_not_found(r->info->group_resource(), name);
+  return obj;
+}
+
+}  // namespace kubesim::fakeapi
+
+namespace kubesim::fakeapi {
+namespace {
+
+api::Status invalid_list_options(std::vector<api::StatusCause> causes) {
+  return api::new_invalid(api::GroupKind{"meta.k8s.io", "ListOptions"}, "", std::move(causes));
+}
+
+api::StatusCause forbidden(std::string field, std::string message) {
+  return {"FieldValueForbidden", "Forbidden: " + message, std::move(field)};
+}
+
+// kube-apiserver's ValidateListOptions for lists and watches.
+std::vector<api::StatusCause> validate_list_options(const api::ListOptions& o, bool watch) {
+  using api::ResourceVersionMatch;
+  std::vector<api::StatusCause> causes;
+  const auto match = o.resource_version_match;
+  if (watch) {
+    if (o.send_initial_events && match != ResourceVersionMatch::kNotOlderThan) {
+      causes.push_back(forbidden("resourceVersionMatch",
+                                 "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+    }
+    if (match != ResourceVersionMatch::kUnset) {
+      if (!o.send_initial_events) {
+        causes.push_back(forbidden("resourceVersionMatch",
+                                   "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+      }
+      if (match != ResourceVersionMatch::kNotOlderThan) {
+        causes.push_back({"FieldValueNotSupported",
+                          "Unsupported value: \"Exact\": supported values: \"NotOlderThan\"",
+                          "resourceVersionMatch"});
+      }
+      if (!o.continue_token.empty()) {
+        causes.push_back(forbidden("resourceVersionMatch",
+                                   "resourceVersionMatch is forbidden when continue is provided"));
+      }
+    }
+    return causes;
+  }
+  if (match != ResourceVersionMatch::kUnset) {
+    if (o.resource_version.empty()) {
+      causes.push_back(forbidden("resourceVersionMatch",
+                                 "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+    }
+    if (!o.continue_token.empty()) {
+      causes.push_back(forbidden("resourceVersionMatch",
+                                 "resourceVersionMatch is forbidden when continue is provided"));
+    }
+    if (match == ResourceVersionMatch::kExact && o.resource_version == "0") {
+      causes.push_back(forbidden("resourceVersionMatch",
+                                 "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+    }
+  }
+  if (o.send_initial_events) {
+    causes.push_back(forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+  }
+  return causes;
+}
+
+constexpr char kContinueTooOld[] =
+    "The provided continue parameter is too old to display a consistent list result. You can "
+    "start a new list without the continue parameter, or use the continue token in this response "
+    "to retrieve the remainder of the results. Continuing with the provided token results in an "
+    "inconsistent list - objects that were created, modified, or deleted between the time the "
+    "first chunk was returned and now may show up in the list.";
+
+}  // namespace
+
+api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gvr,
+                                             std::string_view ns, const api::ListOptions& options) {
+  using api::ResourceVersionMatch;
+  auto r = resolve(gvr, ns, true);
+  if (!r) return r.status();
+  if (auto causes = validate_list_options(options, false); !causes.empty()) {
+    return invalid_list_options(std::move(causes));
+  }
+  api::Status error;
+  auto pred = predicate(*r->info, options, error);
+  if (error.code != 0) return error;
+
+  const std::string& rv = options.resource_version;
+  const RequestInfo request{Verb::kList, gvr.resource, ns, "", caller_};
+  Revision at = store_.revision();
+  std::string start;
+  std::int64_t limit = options.limit;
+  if (!options.continue_token.empty()) {
+    if (!rv.empty() && rv != "0") {
+      return api::new_bad_request("specifying resource version is not allowed when using continue");
+    }
+    if (!internal::decode_continue(options.continue_token, start, at)) {
+      return api::new_bad_request("invalid continue token");
+    }
+    if (at < store_.compacted() || faults_.fire(FaultKind::kForceGone, request) != nullptr) {
+      return api::new_resource_expired(kContinueTooOld);
+    }
+  } else if (rv == "0" && options.resource_version_match != ResourceVersionMatch::kExact) {
+    // Served from the watch cache: any revision will do, and the cache does not paginate.
+    at = stale_revision(request);
+    limit = 0;
+  } else if (!rv.empty()) {
+    auto parsed = parse_revision(rv);
+    if (!parsed) {
+      // storage.ValidateListOptions wraps the versioner's error in a BadRequest.
+      return api::new_bad_request("invalid resource version: " + internal::invalid_revision(rv).message);
+    }
+    if (*parsed > store_.revision()) return internal::too_large_revision(*parsed, store_.revision());
+    const bool exact = options.resource_version_match == ResourceVersionMatch::kExact ||
+                       (options.resource_version_match == ResourceVersionMatch::kUnset && limit > 0);
+    if (exact) {
+      if (*parsed < store_.compacted()) {
+        return api::new_resource_expired("The resourceVersion for the provided list is too old.");
+      }
+      at = *parsed;
+    }
+  }
+
+  api::ObjectList out;
+  out.resource_version = std::to_string(at);
+  const std::string prefix = r->info->namespaced && !ns.empty() ? std::string(ns) + "/" : std::string();
+  std::string last_key;
+  bool more = false;
+  std::int64_t remaining = 0;
+  store_.scan(r->table, at, prefix, start, [&](const std::string& key, const api::ObjectPtr& obj) {
+    if (limit > 0 && static_cast<std::int64_t>(out.items.size()) >= limit) {
+      // As etcd3's GetList: any key after the last one returned means more, selected or not,
+      // and only an unfiltered list counts them.
+      more = true;
+      if (pred) return false;
+      ++remaining;
+      return true;
+    }
+    if (!pred || pred(*obj)) {
+      out.items.push_back(obj);
+      last_key = key;
+    }
+    return true;
+  });
+  if (more) {
+    out.continue_token = internal::encode_continue(last_key + std::string(1, '\0'), at);
+    if (!pred) out.remaining_item_count = remaining;
+  }
+  return out;
+}
+
+api::Result<api::WatchPtr> ApiServer::watch(const api::GroupVersionResource& gvr,
+                                            std::string_view ns, const api::ListOptions& options) {
+  auto r = resolve(gvr, ns, true);
+  if (!r) return r.status();
+  if (auto causes = validate_list_options(options, true); !causes.empty()) {
+    return invalid_list_options(std::move(causes));
+  }
+  api::Status error;
+  auto pred = predicate(*r->info, options, error);
+  if (error.code != 0) return error;
+
+  WatchSpec spec;
+  spec.table = r->table;
+  spec.api_version = r->info->api_version();
+  spec.kind = r->info->kind;
+  spec.ns = r->info->namespaced ? std::string(ns) : std::string();
+  spec.predicate = std::move(pred);
+  spec.bookmarks = options.allow_watch_bookmarks;
+  if (options.timeout_seconds && *options.timeout_seconds > 0) {
+    spec.timeout = std::chrono::seconds(*options.timeout_seconds);
+  } else {
+    spec.timeout = options_.min_request_timeout +
+                   loop_->rng().uniform_duration(sim::Duration::zero(), options_.min_request_timeout);
+  }
+  const std::string& rv = options.resource_version;
+  const RequestInfo request{Verb::kWatch, gvr.resource, ns, "", caller_};
+  if (faults_.fire(FaultKind::kForceGone, request) != nullptr) {
+    const Revision asked = parse_revision(rv).value_or(store_.revision());
+    return hub_.start_error(
+        api::new_resource_expired(api::too_old_resource_version_message(asked, store_.revision())));
+  }
+  const bool initial = options.send_initial_events.value_or(false);
+  if (rv.empty() || rv == "0" || initial) {
+    // State first: the synthetic ADDED events of kube-apiserver, or the streaming list, at the
+    // current revision, or at the requested one once the store reaches it (the hub waits).
+    Revision from = store_.revision();
+    if (!rv.empty() && rv != "0") {
+      auto parsed = parse_revision(rv);
+      if (!parsed) return internal::invalid_revision(rv);
+      from = std::max(from, *parsed);
+    }
+    spec.start = WatchSpec::Start::kInitialEvents;
+    spec.from = from;
+    spec.end_bookmark = initial && options.allow_watch_bookmarks;
+    if (options.send_initial_events.has_value() && !initial) spec.start = WatchSpec::Start::kReplay;
+    return hub_.start(std::move(spec));
+  }
+  auto parsed = parse_revision(rv);
+  // The cacher returns the versioner's error as is: a 500 with the field error's text.
+  if (!parsed) return internal::invalid_revision(rv);
+  // A revision the store has not reached: the hub waits for it, then ends the watch with the
+  // 504 ResourceVersionTooLarge ERROR event if it does not come.
+  if (*parsed < store_.compacted()) {
+    return hub_.start_error(
+        api::new_resource_expired(api::too_old_resource_version_message(*parsed, store_.compacted())));
+  }
+  spec.start = WatchSpec::Start::kReplay;
+  spec.from = *parsed;
+  return hub_.start(std::move(spec));
+}
+
+void ApiServer::compact_now() {
+  store_.compact(store_.revision());
+  while (!revision_times_.empty() && revision_times_.front().second <= store_.compacted()) {
+    revision_times_.pop_front();
+  }
+  loop_->trace().record(loop_->now(), "apiserver", "compact", {{"revision", store_.compacted()}});
+}
+
+void ApiServer::schedule_compaction() {
+  // Like kube-apiserver: every interval, compact to the revision seen at the previous tick, so
+  // history is kept for between one and two intervals.
+  compaction_timer_ = loop_->add_timer(loop_->now() + options_.compaction_interval, [this] {
+    if (compaction_mark_ > store_.compacted()) {
+      store_.compact(compaction_mark_);
+      while (!revision_times_.empty() && revision_times_.front().second <= store_.compacted()) {
+        revision_times_.pop_front();
+      }
+    }
+    compaction_mark_ = store_.revision();
+    compaction_armed_ = false;
+    // Keep ticking while there is history to compact; a later write re-arms the timer, so an
+    // idle server lets the loop go idle.
+    if (compaction_mark_ > store_.compacted()) schedule_compaction();
+  });
+  compaction_armed_ = true;
+}
+
+void ApiServer::restart() {
+  hub_.close_all();
+  loop_->trace().record(loop_->now(), "apiserver", "restart", {{"revision", store_.revision()}});
+}
+
+}  // namespace kubesim::fakeapi

@@ -1,0 +1,352 @@
+// The write verbs of ApiServer: create, update (main resource and /status), patch.
+#include <algorithm>
+
+#include "fakeapi/internal/crd.h"
+#include "fakeapi/internal/server_util.h"
+#include "fakeapi/patch.h"
+#include "fakeapi/server.h"
+#include "fakeapi/validation.h"
+#include "sim/time.h"
+
+namespace kubesim::fakeapi {
+
+using internal::object_key;
+
+namespace {
+
+// The store's maxNameGenerationCreateAttempts.
+constexpr int kNameGenerationAttempts = 8;
+
+const nlohmann::json kNull;
+
+const nlohmann::json& field(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return kNull;
+  auto it = j.find(key);
+  return it == j.end() ? kNull : *it;
+}
+
+// Makes j[key] equal `value` (absent when null), copying only when it differs.
+void set_or_erase(nlohmann::json& j, const char* key, const nlohmann::json& value) {
+  auto it = j.find(key);
+  if (value.is_null()) {
+    if (it != j.end()) j.erase(it);
+  } else if (it == j.end()) {
+    j.emplace(key, value);
+  } else if (*it != value) {
+    *it = value;
+  }
+}
+
+// Makes j[key] the string `value`, writing only when it differs.
+void set_string(nlohmann::json& j, const char* key, std::string_view value) {
+  nlohmann::json& v = j[key];
+  if (!v.is_string() || v.get_ref<const std::string&>() != value) v = std::string(value);
+}
+
+// Whether a write changes what metadata.generation counts: the spec for built-in kinds;
+// everything but metadata and status for custom resources.
+bool generation_changes(const ResourceInfo& info, const nlohmann::json& before,
+                        const nlohmann::json& after) {
+  if (!info.custom) return field(before, "spec") != field(after, "spec");
+  for (const auto& [key, value] : after.items()) {
+    if (key == "metadata" || key == "status" || key == "apiVersion" || key == "kind") continue;
+    if (field(before, key.c_str()) != value) return true;
+  }
+  for (const auto& [key, value] : before.items()) {
+    if (key == "metadata" || key == "status" || key == "apiVersion" || key == "kind") continue;
+    if (!after.contains(key)) return true;
+  }
+  return false;
+}
+
+bool empty_finalizers(const nlohmann::json& obj) {
+  const nlohmann::json& finalizers = field(field(obj, "metadata"), "finalizers");
+  return !finalizers.is_array() || finalizers.empty();
+}
+
+// The status a kind starts with: kube-apiserver's PrepareForCreate ignores a client's status.
+void initial_status(const ResourceInfo& info, nlohmann::json& j) {
+  if (!info.has_status) return;
+  const auto& gvr = info.gvr;
+  if (gvr.group.empty() && gvr.resource == "namespaces") {
+    j["status"] = {{"phase", "Active"}};
+    j["spec"]["finalizers"] = nlohmann::json::array({"kubernetes"});
+  } else if (gvr.group.empty() && gvr.resource == "pods") {
+    j["status"] = {{"phase", "Pending"}};
+  } else if (gvr.group.empty() && gvr.resource == "services") {
+    j["status"] = {{"loadBalancer", nlohmann::json::object()}};
+  } else if (gvr.group.empty() && gvr.resource == "nodes") {
+    // Nodes report their own status; a created node keeps what it was given.
+  } else if (internal::is_crds(info)) {
+    internal::initial_crd_status(j);
+  } else {
+    j.erase("status");
+  }
+}
+
+}  // namespace
+
+std::string ApiServer::now_rfc3339() const {
+  return sim::format_rfc3339(loop_->now(), loop_->options().epoch_unix_seconds);
+}
+
+std::string ApiServer::new_uid() {
+  // A version-4 UUID from the loop's seeded generator.
+  const std::uint64_t hi = loop_->rng().next_u64();
+  const std::uint64_t lo = loop_->rng().next_u64();
+  char buf[37];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xfff),
+                static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
+                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
+  return buf;
+}
+
+std::string ApiServer::generate_name(std::string_view prefix) {
+  // apiserver's SimpleNameGenerator: the prefix cut to 58 characters, then 5 random ones from
+  // an alphabet without vowels and look-alikes.
+  static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  constexpr std::size_t kMaxPrefix = 63 - 5;
+  std::string name(prefix.substr(0, kMaxPrefix));
+  for (int i = 0; i < 5; ++i) name.push_back(kAlphabet[loop_->rng().uniform(sizeof kAlphabet - 1)]);
+  return name;
+}
+
+api::ObjectPtr ApiServer::stamp(nlohmann::json j) const { return api::make_object(std::move(j)); }
+
+bool ApiServer::namespace_terminating(std::string_view ns) const {
+  const ResourceInfo* info = registry_.find({"", "v1", "namespaces"});
+  const TableId t = const_cast<Store&>(store_).table(info->group_resource());
+  api::ObjectPtr obj = store_.get(t, ns);
+  return obj && obj->deletion_timestamp().has_value();
+}
+
+void ApiServer::trace_write(std::string_view verb, const Resolved& r, std::string_view name,
+                            Revision rev) {
+  if (!loop_->trace().enabled()) return;
+  loop_->trace().record(loop_->now(), caller_.empty() ? std::string_view("apiserver") : caller_,
+                        "api." + std::string(verb),
+                        {{"resource", r.info->gvr.resource},
+                         {"namespace", r.ns},
+                         {"name", name},
+                         {"revision", rev}});
+}
+
+std::optional<api::Status> ApiServer::refuse_create(const ResourceInfo& info, std::string_view name,
+                                                    std::string_view ns, std::string_view client_rv,
+                                                    bool dry_run) const {
+  if (info.namespaced) {
+    const ResourceInfo* namespaces = registry_.find({"", "v1", "namespaces"});
+    api::ObjectPtr owner = store_.get(const_cast<Store&>(store_).table(namespaces->group_resource()), ns);
+    if (!owner) return api::new_not_found(namespaces->group_resource(), ns);
+    if (owner->deletion_timestamp()) {
+      return api::new_forbidden(info.group_resource(), name,
+                                "unable to create new content in namespace " + std::string(ns) +
+                                    " because it is being terminated");
+    }
+  }
+  // etcd3's store refuses a set resourceVersion before it looks at the key (a dry run stops
+  // short of the store); the error reaches the client unconverted.
+  const auto rv = internal::parse_revision(client_rv);
+  if (!dry_run && rv && *rv != 0) {
+    api::Status s;
+    s.code = 500;
+    s.message = "resourceVersion should not be set on objects to be created";
+    return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const api::ObjectPtr& object,
+                                                     const api::CreateOptions& options,
+                                                     nlohmann::json& j, std::string& key) {
+  // As kube-apiserver's store: a generateName is turned into a name before validation, so the
+  // rules see the name the object will have; a generated name that is taken is drawn again.
+  const ResourceInfo& info = *r.info;
+  const bool generate = object->name().empty() && !object->generate_name().empty();
+  std::string name(object->name());
+  for (int attempt = 1;; ++attempt) {
+    if (generate) {
+      name = generate_name(object->generate_name());
+      j["metadata"]["name"] = name;
+    }
+    auto bad = validate_create(info, j, r.ns);
+    if (bad && bad->code == 400) return bad;
+    // Admission, after decoding and before validation: no new objects of a terminating CRD.
+    if (info.custom && crd_terminating(info.crd_name)) {
+      return api::new_forbidden(info.group_resource(), name,
+                                "create not allowed while custom resource definition is terminating");
+    }
+    if (!bad && internal::is_crds(info)) bad = prepare_crd_create(j, name);
+    if (bad) return bad;
+    if (attempt == 1) {
+      if (auto refused = refuse_create(info, name, r.ns, object->resource_version(), options.dry_run)) {
+        return refused;
+      }
+    }
+    key = object_key(info, r.ns, name);
+    api::ObjectPtr existing = store_.get(r.table, key);
+    if (!existing) return std::nullopt;
+    if (generate && attempt < kNameGenerationAttempts) continue;
+    api::Status s = api::new_already_exists(info.group_resource(), name);
+    if (existing->deletion_timestamp()) s.message = "object is being deleted: " + s.message;
+    return s;
+  }
+}
+
+void ApiServer::fill_create_fields(const ResourceInfo& info, std::string_view ns, nlohmann::json& j) {
+  nlohmann::json& meta = j["metadata"];
+  j["apiVersion"] = info.api_version();
+  j["kind"] = info.kind;
+  if (info.namespaced) {
+    meta["namespace"] = std::string(ns);
+  } else {
+    meta.erase("namespace");
+  }
+  meta["uid"] = new_uid();
+  meta["creationTimestamp"] = now_rfc3339();
+  meta["resourceVersion"] = std::to_string(store_.next_revision());
+  if (info.tracks_generation) {
+    meta["generation"] = 1;
+  } else {
+    meta.erase("generation");
+  }
+  meta.erase("deletionTimestamp");
+  meta.erase("deletionGracePeriodSeconds");
+  initial_status(info, j);
+}
+
+api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& gvr,
+                                              std::string_view ns, const api::ObjectPtr& object,
+                                              const api::CreateOptions& options) {
+  auto r = resolve(gvr, ns, false);
+  if (!r) return r.status();
+  const ResourceInfo& info = *r->info;
+  nlohmann::json j = object->json();
+  std::string key;
+  if (auto refused = name_and_check(*r, object, options, j, key)) return *refused;
+  const std::string name = j["metadata"]["name"].get<std::string>();
+  fill_create_fields(info, ns, j);
+  if (options.dry_run) {
+    j["metadata"].erase("resourceVersion");
+    return stamp(std::move(j));
+  }
+  auto parsed = api::Object::from_json(std::move(j));
+  if (!parsed) return parsed.status();
+  const Change& change = store_.put(r->table, key, parsed.value());
+  trace_write("create", *r, name, change.revision);
+  api::ObjectPtr created = change.object;
+  if (internal::is_crds(info)) sync_crd(name);  // the controllers react at once
+  return created;
+}
+
+api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api::ObjectPtr& current,
+                                                    nlohmann::json desired, bool status,
+                                                    bool dry_run) {
+  const ResourceInfo& info = *r.info;
+  const nlohmann::json& old = current->json();
+  nlohmann::json next;
+  if (status) {
+    // The /status subresource writes the status and nothing else.
+    next = old;
+    set_or_erase(next, "status", field(desired, "status"));
+  } else {
+    next = std::move(desired);
+    if (info.has_status) set_or_erase(next, "status", field(old, "status"));
+    set_string(next, "apiVersion", info.api_version());
+    set_string(next, "kind", info.kind);
+    nlohmann::json& meta = next["metadata"];
+    const nlohmann::json& old_meta = old["metadata"];
+    for (const char* key : {"name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
+                            "deletionGracePeriodSeconds", "generation"}) {
+      set_or_erase(meta, key, field(old_meta, key));
+    }
+    if (info.tracks_generation && generation_changes(info, old, next)) {
+      meta["generation"] = current->generation() + 1;
+    }
+    if (internal::is_crds(info)) {
+      if (auto bad = prepare_crd_update(old, next)) return *bad;
+    }
+  }
+  nlohmann::json& rv = next["metadata"]["resourceVersion"];
+  rv = old["metadata"]["resourceVersion"];
+  if (next == old) return current;  // nothing changed: no write, no event
+  const std::string key = object_key(info, r.ns, current->name());
+  if (current->deletion_timestamp() && empty_finalizers(next) &&
+      current->deletion_grace_period_seconds().value_or(0) == 0) {
+    // The store's ShouldDeleteDuringUpdate: the update that removes the last finalizer of an
+    // object being deleted is not written; the object is deleted (DELETED carries its last
+    // stored state) and the caller gets the object it asked for.
+    if (!dry_run) {
+      auto deleted = finish_delete(r, key, current, false);
+      if (!deleted) return deleted.status();
+    }
+    return stamp(std::move(next));
+  }
+  rv = std::to_string(store_.next_revision());
+  if (dry_run) return stamp(std::move(next));
+  auto parsed = api::Object::from_json(std::move(next));
+  if (!parsed) return parsed.status();
+  const Change& change = store_.put(r.table, key, parsed.value());
+  trace_write(status ? "update_status" : "update", r, current->name(), change.revision);
+  api::ObjectPtr stored = change.object;
+  if (internal::is_crds(info)) sync_crd(std::string(current->name()));
+  return stored;
+}
+
+api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& gvr,
+                                              std::string_view ns, const api::ObjectPtr& object,
+                                              const api::UpdateOptions& options, bool status) {
+  auto r = resolve(gvr, ns, false);
+  if (!r) return r.status();
+  const ResourceInfo& info = *r->info;
+  if (status && !info.has_status) return internal::unknown_resource();
+  const std::string key = object_key(info, ns, object->name());
+  api::ObjectPtr current = object->name().empty() ? nullptr : store_.get(r->table, key);
+  if (!current) return api::new_not_found(info.group_resource(), object->name());
+  // kube-apiserver's order: the handler's decode and name checks (400), the uid precondition,
+  // the resourceVersion, and only then the validation of the new object (422).
+  auto bad = validate_update(info, current->json(), object->json(), ns, object->name(), status);
+  if (bad && bad->code == 400) return *bad;
+  if (!object->uid().empty() && object->uid() != current->uid()) {
+    return internal::precondition_failed(info, ns, object->name(),
+                                         "Precondition failed: UID in precondition: " +
+                                             std::string(object->uid()) + ", UID in object meta: " +
+                                             std::string(current->uid()));
+  }
+  const std::string_view rv = object->resource_version();
+  if (!rv.empty() && rv != current->resource_version()) {
+    if (!internal::parse_revision(rv)) return internal::invalid_revision(rv);
+    return api::new_conflict(info.group_resource(), object->name(), api::kOptimisticLockErrorMsg);
+  }
+  if (bad) return *bad;
+  return write_update(*r, current, object->json(), status, options.dry_run);
+}
+
+api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gvr,
+                                             std::string_view ns, std::string_view name,
+                                             api::PatchType type, std::string_view body,
+                                             const api::PatchOptions& options, bool status) {
+  auto r = resolve(gvr, ns, false);
+  if (!r) return r.status();
+  const ResourceInfo& info = *r->info;
+  if (status && !info.has_status) return internal::unknown_resource();
+  const std::string key = object_key(info, ns, name);
+  api::ObjectPtr current = store_.get(r->table, key);
+  if (!current) return api::new_not_found(info.group_resource(), name);
+  auto patched = info.custom ? apply_patch(current->json(), type, body, custom_resource_patch_schema())
+                             : apply_patch(current->json(), type, body,
+                                           builtin_patch_schema(info.gvr.group, info.kind));
+  if (!patched) return patched.status();
+  // As for update: name checks (400), then the resourceVersion, then validation (422).
+  auto bad = validate_update(info, current->json(), patched.value(), ns, name, status);
+  if (bad && bad->code == 400) return *bad;
+  const nlohmann::json& patched_rv = field(field(patched.value(), "metadata"), "resourceVersion");
+  if (patched_rv.is_string() && patched_rv.get<std::string>() != current->resource_version()) {
+    return api::new_conflict(info.group_resource(), name, api::kOptimisticLockErrorMsg);
+  }
+  if (bad) return *bad;
+  return write_update(*r, current, std::move(patched.value()), status, options.dry_run);
+}
+
+}  // namespace kubesim::fakeapi

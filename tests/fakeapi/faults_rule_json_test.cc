@@ -1,0 +1,152 @@
+// FaultRule's JSON form (scenario files and the admin endpoint): every kind round-trips, and a bad
+// rule is refused with a 400 naming its field.
+#include "fakeapi/faults.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace kubesim::fakeapi {
+namespace {
+
+using namespace std::chrono_literals;
+using sim::Time;
+
+FaultRule error_rule(int code, api::StatusReason reason, std::string message) {
+  FaultRule r;
+  r.kind = FaultKind::kError;
+  r.status.code = code;
+  r.status.reason = reason;
+  r.status.message = std::move(message);
+  return r;
+}
+
+TEST(FaultRuleJsonTest, EveryKindRoundTrips) {
+  std::vector<FaultRule> rules;
+  {
+    FaultRule r = error_rule(429, api::StatusReason::kTooManyRequests, "slow down");
+    r.status.details.emplace();
+    r.status.details->retry_after_seconds = 3;
+    r.id = "e";
+    r.verbs = {Verb::kGet, Verb::kList, Verb::kDeleteCollection};
+    r.resource = "leases";
+    r.ns = "kube-system";
+    r.name = "lock";
+    r.process = "candidate-1";
+    r.probability = 0.5;
+    r.count = 3;
+    r.from = Time{} + 1500ms;
+    r.until = Time{} + 9s;
+    rules.push_back(r);
+  }
+  {
+    FaultRule r;
+    r.id = "l";
+    r.kind = FaultKind::kLatency;
+    r.latency = 250ms;
+    rules.push_back(r);
+  }
+  {
+    FaultRule r;
+    r.id = "d";
+    r.kind = FaultKind::kDropWatch;
+    r.after_events = 4;
+    r.verbs = {Verb::kWatch};
+    rules.push_back(r);
+  }
+  for (FaultKind kind : {FaultKind::kStallWatch, FaultKind::kForceGone}) {
+    FaultRule r;
+    r.id = std::string(to_string(kind));
+    r.kind = kind;
+    rules.push_back(r);
+  }
+  {
+    FaultRule r;
+    r.id = "s";
+    r.kind = FaultKind::kStaleRead;
+    r.stale_by = 30s;
+    rules.push_back(r);
+  }
+  for (const auto& rule : rules) {
+    SCOPED_TRACE(rule.id);
+    const nlohmann::json j = rule.to_json();
+    auto back = FaultRule::from_json(j);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(back->to_json(), j);
+    EXPECT_EQ(back->kind, rule.kind);
+    EXPECT_EQ(back->verbs, rule.verbs);
+    EXPECT_EQ(back->count, rule.count);
+    EXPECT_EQ(back->from, rule.from);
+    EXPECT_EQ(back->until, rule.until);
+    EXPECT_EQ(back->status, rule.status);
+    EXPECT_EQ(back->latency, rule.latency);
+    EXPECT_EQ(back->after_events, rule.after_events);
+    EXPECT_EQ(back->stale_by, rule.stale_by);
+  }
+  // The documented field names.
+  const nlohmann::json e = rules[0].to_json();
+  EXPECT_EQ(e["kind"], "error");
+  EXPECT_EQ(e["verbs"], nlohmann::json::array({"get", "list", "deletecollection"}));
+  EXPECT_EQ(e["namespace"], "kube-system");
+  EXPECT_EQ(e["fromMs"], 1500);
+  EXPECT_EQ(e["untilMs"], 9000);
+  EXPECT_EQ(rules[1].to_json()["latencyMs"], 250);
+  EXPECT_EQ(rules[3].to_json()["kind"], "stallWatch");
+}
+
+TEST(FaultRuleJsonTest, BadRulesAreRejectedNamingTheField) {
+  const std::vector<std::pair<nlohmann::json, std::string>> cases = {
+      {nlohmann::json::array(), "fault rule: must be a JSON object"},
+      {{{"probability", 1}}, "fault rule: kind"},
+      {{{"kind", "explode"}}, "fault rule: kind"},
+      {{{"kind", 3}}, "fault rule: kind"},
+      {{{"kind", "forceGone"}, {"verbs", {"get", "fly"}}}, "fault rule: verbs"},
+      {{{"kind", "forceGone"}, {"verbs", "get"}}, "fault rule: verbs"},
+      {{{"kind", "forceGone"}, {"probability", 1.5}}, "fault rule: probability"},
+      {{{"kind", "forceGone"}, {"probability", -0.1}}, "fault rule: probability"},
+      {{{"kind", "forceGone"}, {"count", -1}}, "fault rule: count"},
+      {{{"kind", "forceGone"}, {"count", "x"}}, "fault rule: count"},
+      {{{"kind", "forceGone"}, {"fromMs", 10}, {"untilMs", 5}}, "fault rule: untilMs"},
+      {{{"kind", "error"}}, "fault rule: status"},
+      {{{"kind", "error"}, {"status", {{"code", 200}}}}, "fault rule: status"},
+      {{{"kind", "error"}, {"status", "500"}}, "fault rule: status"},
+      {{{"kind", "latency"}}, "fault rule: latencyMs"},
+      {{{"kind", "latency"}, {"latencyMs", -5}}, "fault rule: latencyMs"},
+      {{{"kind", "dropWatch"}}, "fault rule: afterEvents"},
+      {{{"kind", "staleRead"}, {"staleByMs", 0}}, "fault rule: staleByMs"},
+      {{{"kind", "staleRead"}}, "fault rule: staleByMs"},
+  };
+  for (const auto& [j, prefix] : cases) {
+    auto r = FaultRule::from_json(j);
+    ASSERT_FALSE(r.ok()) << j;
+    EXPECT_TRUE(api::is_bad_request(r.status())) << j;
+    EXPECT_EQ(r.status().message.rfind(prefix, 0), 0u) << j << " -> " << r.status().message;
+  }
+}
+
+TEST(FaultRuleJsonTest, DefaultsOfAMinimalRule) {
+  auto r = FaultRule::from_json({{"kind", "stallWatch"}});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->probability, 1.0);
+  EXPECT_FALSE(r->count.has_value());
+  EXPECT_TRUE(r->verbs.empty());
+  EXPECT_TRUE(r->id.empty());
+}
+
+TEST(FaultNamesTest, VerbsAndKindsParseBack) {
+  for (Verb v : {Verb::kGet, Verb::kList, Verb::kWatch, Verb::kCreate, Verb::kUpdate, Verb::kPatch,
+                 Verb::kDelete, Verb::kDeleteCollection}) {
+    EXPECT_EQ(parse_verb(to_string(v)), v);
+  }
+  for (FaultKind k : {FaultKind::kError, FaultKind::kLatency, FaultKind::kDropWatch, FaultKind::kStallWatch,
+                      FaultKind::kForceGone, FaultKind::kStaleRead}) {
+    EXPECT_EQ(parse_fault_kind(to_string(k)), k);
+  }
+  EXPECT_FALSE(parse_verb("GET").has_value());
+  EXPECT_FALSE(parse_fault_kind("").has_value());
+}
+
+}  // namespace
+}  // namespace kubesim::fakeapi

@@ -1,0 +1,201 @@
+#include "fakeapi/store.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "api/object.h"
+
+namespace kubesim::fakeapi {
+namespace {
+
+const api::GroupResource kConfigMaps{"", "configmaps"};
+const api::GroupResource kSecrets{"", "secrets"};
+
+api::ObjectPtr object_at(const std::string& name, Revision rev, const std::string& value = "v") {
+  return api::make_object({{"apiVersion", "v1"},
+                           {"kind", "ConfigMap"},
+                           {"metadata", {{"name", name}, {"resourceVersion", std::to_string(rev)}}},
+                           {"data", {{"k", value}}}});
+}
+
+std::string value_of(const api::ObjectPtr& obj) {
+  return obj ? obj->json()["data"]["k"].get<std::string>() : std::string("<none>");
+}
+
+std::vector<std::string> scan_keys(const Store& store, TableId t, Revision at,
+                                   std::string_view prefix = "", std::string_view start = "") {
+  std::vector<std::string> keys;
+  store.scan(t, at, prefix, start, [&](const std::string& key, const api::ObjectPtr&) {
+    keys.push_back(key);
+    return true;
+  });
+  return keys;
+}
+
+std::vector<Revision> log_revisions(const Store& store, Revision after) {
+  std::vector<Revision> out;
+  for (auto it = store.changes_after(after); it != store.changes_end(); ++it) out.push_back(it->revision);
+  return out;
+}
+
+TEST(StoreTest, TablesAreCreatedOnceAndNeverReused) {
+  Store store;
+  const TableId a = store.table(kConfigMaps);
+  const TableId b = store.table(kSecrets);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(store.table(kConfigMaps), a);
+  EXPECT_EQ(store.table_resource(b), kSecrets);
+  EXPECT_EQ(store.size(a), 0u);
+}
+
+TEST(StoreTest, EveryWriteBumpsTheGlobalRevision) {
+  Store store;
+  const TableId cms = store.table(kConfigMaps);
+  const TableId secrets = store.table(kSecrets);
+  EXPECT_EQ(store.revision(), 0);
+  EXPECT_EQ(store.next_revision(), 1);
+  const Change& c1 = store.put(cms, "ns/a", object_at("a", 1));
+  EXPECT_EQ(c1.revision, 1);
+  EXPECT_EQ(c1.type, ChangeType::kAdded);
+  EXPECT_EQ(c1.previous, nullptr);
+  const Change& c2 = store.put(secrets, "ns/a", object_at("a", 2));
+  EXPECT_EQ(c2.revision, 2);
+  EXPECT_EQ(c2.table, secrets);
+  const Change& c3 = store.put(cms, "ns/a", object_at("a", 3, "w"));
+  EXPECT_EQ(c3.type, ChangeType::kModified);
+  EXPECT_EQ(value_of(c3.previous), "v");
+  EXPECT_EQ(store.revision(), 3);
+  EXPECT_EQ(store.size(cms), 1u);
+  EXPECT_EQ(store.size(secrets), 1u);
+}
+
+TEST(StoreTest, RemoveRecordsTheLastStateWithTheDeletionRevision) {
+  Store store;
+  const TableId t = store.table(kConfigMaps);
+  store.put(t, "ns/a", object_at("a", 1));
+  const Change& del = store.remove(t, "ns/a", object_at("a", 2));
+  EXPECT_EQ(del.type, ChangeType::kDeleted);
+  EXPECT_EQ(del.object->resource_version(), "2");
+  EXPECT_EQ(del.previous->resource_version(), "1");
+  EXPECT_EQ(store.get(t, "ns/a"), nullptr);
+  EXPECT_EQ(store.size(t), 0u);
+  // Re-creating the key is an ADDED again.
+  const Change& again = store.put(t, "ns/a", object_at("a", 3));
+  EXPECT_EQ(again.type, ChangeType::kAdded);
+  EXPECT_EQ(again.previous, nullptr);
+  EXPECT_EQ(store.size(t), 1u);
+}
+
+TEST(StoreTest, GetAtServesEveryRetainedRevision) {
+  Store store;
+  const TableId t = store.table(kConfigMaps);
+  store.put(t, "ns/a", object_at("a", 1, "one"));
+  store.put(t, "ns/b", object_at("b", 2));
+  store.put(t, "ns/a", object_at("a", 3, "three"));
+  store.remove(t, "ns/a", object_at("a", 4, "three"));
+  store.put(t, "ns/a", object_at("a", 5, "five"));
+  EXPECT_EQ(store.get_at(t, "ns/a", 0), nullptr);
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 1)), "one");
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 2)), "one");
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 3)), "three");
+  EXPECT_EQ(store.get_at(t, "ns/a", 4), nullptr);
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 5)), "five");
+  EXPECT_EQ(value_of(store.get(t, "ns/a")), "five");
+  EXPECT_EQ(store.get_at(t, "ns/missing", 5), nullptr);
+}
+
+TEST(StoreTest, ScanVisitsKeysInOrderAtARevisionWithPrefixAndStart) {
+  Store store;
+  const TableId t = store.table(kConfigMaps);
+  store.put(t, "b/x", object_at("x", 1));
+  store.put(t, "a/y", object_at("y", 2));
+  store.put(t, "a/x", object_at("x", 3));
+  store.put(t, "ab/z", object_at("z", 4));
+  store.remove(t, "a/y", object_at("y", 5));
+  EXPECT_EQ(scan_keys(store, t, 5), (std::vector<std::string>{"a/x", "ab/z", "b/x"}));
+  EXPECT_EQ(scan_keys(store, t, 4), (std::vector<std::string>{"a/x", "a/y", "ab/z", "b/x"}));
+  EXPECT_EQ(scan_keys(store, t, 2), (std::vector<std::string>{"a/y", "b/x"}));
+  EXPECT_EQ(scan_keys(store, t, 4, "a/"), (std::vector<std::string>{"a/x", "a/y"}));
+  EXPECT_EQ(scan_keys(store, t, 4, "a/", std::string("a/x\0", 4)), (std::vector<std::string>{"a/y"}));
+  EXPECT_EQ(scan_keys(store, t, 4, "", "ab"), (std::vector<std::string>{"ab/z", "b/x"}));
+  // A start before the prefix begins at the prefix.
+  EXPECT_EQ(scan_keys(store, t, 4, "b/", "a"), (std::vector<std::string>{"b/x"}));
+  // The visitor stops the scan.
+  int visited = 0;
+  store.scan(t, 5, "", "", [&](const std::string&, const api::ObjectPtr&) { return ++visited < 2; });
+  EXPECT_EQ(visited, 2);
+}
+
+TEST(StoreTest, ChangesAfterReplaysTheLogInRevisionOrder) {
+  Store store;
+  const TableId t = store.table(kConfigMaps);
+  for (int i = 1; i <= 5; ++i) store.put(t, "ns/a", object_at("a", i));
+  EXPECT_EQ(log_revisions(store, 0), (std::vector<Revision>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(log_revisions(store, 3), (std::vector<Revision>{4, 5}));
+  EXPECT_EQ(log_revisions(store, 5), (std::vector<Revision>{}));
+}
+
+TEST(StoreTest, CompactionKeepsTheStateAtTheCompactedRevisionAndEverythingAfter) {
+  Store store;
+  const TableId t = store.table(kConfigMaps);
+  store.put(t, "ns/a", object_at("a", 1, "one"));
+  store.put(t, "ns/a", object_at("a", 2, "two"));
+  store.put(t, "ns/b", object_at("b", 3));
+  store.remove(t, "ns/b", object_at("b", 4));
+  store.put(t, "ns/a", object_at("a", 5, "five"));
+  store.compact(3);
+  EXPECT_EQ(store.compacted(), 3);
+  // Reads before the compacted revision are gone; the state at it is kept (etcd's rule).
+  EXPECT_EQ(store.get_at(t, "ns/a", 2), nullptr);
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 3)), "two");
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 4)), "two");
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 5)), "five");
+  EXPECT_NE(store.get_at(t, "ns/b", 3), nullptr);
+  EXPECT_EQ(store.get_at(t, "ns/b", 4), nullptr);
+  EXPECT_EQ(scan_keys(store, t, 3), (std::vector<std::string>{"ns/a", "ns/b"}));
+  EXPECT_EQ(log_revisions(store, 0), (std::vector<Revision>{4, 5}));
+  // Compacting backwards or beyond the head is clamped.
+  store.compact(2);
+  EXPECT_EQ(store.compacted(), 3);
+  store.compact(100);
+  EXPECT_EQ(store.compacted(), 5);
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 5)), "five");
+  EXPECT_EQ(scan_keys(store, t, 5), (std::vector<std::string>{"ns/a"}));
+  EXPECT_EQ(log_revisions(store, 0), (std::vector<Revision>{}));
+}
+
+TEST(StoreTest, CompactionForgetsDeletedKeysAndTheyCanComeBack) {
+  Store store;
+  const TableId t = store.table(kConfigMaps);
+  store.put(t, "ns/a", object_at("a", 1));
+  store.remove(t, "ns/a", object_at("a", 2));
+  store.compact(2);
+  EXPECT_EQ(store.get(t, "ns/a"), nullptr);
+  EXPECT_EQ(store.size(t), 0u);
+  const Change& c = store.put(t, "ns/a", object_at("a", 3, "back"));
+  EXPECT_EQ(c.type, ChangeType::kAdded);
+  EXPECT_EQ(value_of(store.get(t, "ns/a")), "back");
+  store.put(t, "ns/a", object_at("a", 4, "again"));
+  store.compact(4);
+  EXPECT_EQ(value_of(store.get_at(t, "ns/a", 4)), "again");
+}
+
+TEST(StoreTest, TheListenerSeesEveryCommittedChange) {
+  Store store;
+  const TableId t = store.table(kConfigMaps);
+  std::vector<std::pair<Revision, ChangeType>> seen;
+  store.set_listener([&](const Change& c) {
+    EXPECT_EQ(store.revision(), c.revision);  // committed before the listener runs
+    seen.emplace_back(c.revision, c.type);
+  });
+  store.put(t, "ns/a", object_at("a", 1));
+  store.put(t, "ns/a", object_at("a", 2));
+  store.remove(t, "ns/a", object_at("a", 3));
+  EXPECT_EQ(seen, (std::vector<std::pair<Revision, ChangeType>>{
+                      {1, ChangeType::kAdded}, {2, ChangeType::kModified}, {3, ChangeType::kDeleted}}));
+}
+
+}  // namespace
+}  // namespace kubesim::fakeapi

@@ -1,0 +1,187 @@
+// Shared fixtures of the fake API server's tests: resource names, object builders, a watch event
+// collector, and helpers that run the loop without letting virtual time move.
+#ifndef KUBESIM_TESTS_FAKEAPI_TESTING_UTIL_H_
+#define KUBESIM_TESTS_FAKEAPI_TESTING_UTIL_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/object.h"
+#include "api/watch.h"
+#include "fakeapi/server.h"
+#include "sim/context.h"
+#include "sim/loop.h"
+
+namespace kubesim::fakeapi::testutil {
+
+inline const api::GroupVersionResource kNamespaces{"", "v1", "namespaces"};
+inline const api::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
+inline const api::GroupVersionResource kSecrets{"", "v1", "secrets"};
+inline const api::GroupVersionResource kPods{"", "v1", "pods"};
+inline const api::GroupVersionResource kDeployments{"apps", "v1", "deployments"};
+inline const api::GroupVersionResource kLeases{"coordination.k8s.io", "v1", "leases"};
+inline const api::GroupVersionResource kCrds{"apiextensions.k8s.io", "v1",
+                                             "customresourcedefinitions"};
+inline const api::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
+
+using StringMap = std::map<std::string, std::string>;
+
+// A ConfigMap's JSON: name (empty for none), namespace (empty for none), data and labels.
+inline nlohmann::json config_map_json(const std::string& ns, const std::string& name,
+                                      const StringMap& data = {}, const StringMap& labels = {}) {
+  nlohmann::json meta = nlohmann::json::object();
+  if (!name.empty()) meta["name"] = name;
+  if (!ns.empty()) meta["namespace"] = ns;
+  if (!labels.empty()) meta["labels"] = labels;
+  nlohmann::json j = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", std::move(meta)}};
+  if (!data.empty()) j["data"] = data;
+  return j;
+}
+
+inline api::ObjectPtr config_map(const std::string& ns, const std::string& name,
+                                 const StringMap& data = {}, const StringMap& labels = {}) {
+  return api::make_object(config_map_json(ns, name, data, labels));
+}
+
+inline api::ObjectPtr namespace_object(const std::string& name) {
+  return api::make_object({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}});
+}
+
+inline api::ObjectPtr deployment(const std::string& ns, const std::string& name, int replicas) {
+  nlohmann::json container = {{"name", "main"}, {"image", "nginx"}};
+  nlohmann::json pod_spec = {{"containers", nlohmann::json::array({container})}};
+  nlohmann::json labels = {{"app", name}};
+  nlohmann::json spec = {{"replicas", replicas},
+                         {"selector", {{"matchLabels", labels}}},
+                         {"template", {{"metadata", {{"labels", labels}}}, {"spec", pod_spec}}}};
+  return api::make_object({{"apiVersion", "apps/v1"},
+                           {"kind", "Deployment"},
+                           {"metadata", {{"name", name}, {"namespace", ns}}},
+                           {"spec", std::move(spec)}});
+}
+
+// The CustomResourceDefinition of widgets.example.com (kind Widget), namespaced or cluster-scoped,
+// with a /status subresource.
+inline api::ObjectPtr widget_crd(const std::string& scope = "Namespaced") {
+  nlohmann::json schema = {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
+  nlohmann::json version = {{"name", "v1"},
+                            {"served", true},
+                            {"storage", true},
+                            {"subresources", {{"status", nlohmann::json::object()}}},
+                            {"schema", {{"openAPIV3Schema", schema}}}};
+  nlohmann::json names = {{"plural", "widgets"}, {"singular", "widget"}, {"kind", "Widget"}};
+  nlohmann::json spec = {{"group", "example.com"},
+                         {"scope", scope},
+                         {"names", names},
+                         {"versions", nlohmann::json::array({version})}};
+  return api::make_object({{"apiVersion", "apiextensions.k8s.io/v1"},
+                           {"kind", "CustomResourceDefinition"},
+                           {"metadata", {{"name", "widgets.example.com"}}},
+                           {"spec", std::move(spec)}});
+}
+
+inline api::ObjectPtr widget(const std::string& ns, const std::string& name, int size) {
+  nlohmann::json meta = {{"name", name}};
+  if (!ns.empty()) meta["namespace"] = ns;
+  return api::make_object({{"apiVersion", "example.com/v1"},
+                           {"kind", "Widget"},
+                           {"metadata", std::move(meta)},
+                           {"spec", {{"size", size}}}});
+}
+
+// The value of data[key] of a ConfigMap, "" when absent.
+inline std::string data_of(const api::ObjectPtr& obj, const std::string& key) {
+  const auto& j = obj->json();
+  if (!j.contains("data") || !j["data"].contains(key)) return "";
+  return j["data"][key].get<std::string>();
+}
+
+// The Status of a result; code 200 and no reason for a success, so predicates read false.
+template <class T>
+api::Status status_of(const api::Result<T>& r) {
+  if (!r.ok()) return r.status();
+  api::Status ok;
+  ok.code = 200;
+  return ok;
+}
+
+// Runs the work that is ready now; virtual time does not move (the server's compaction, bookmark
+// and watch timeout timers stay where they are).
+inline void settle(sim::Loop& loop) { loop.run_until(loop.now()); }
+
+// Reads every event of a watch into a vector as they arrive, from a task on the loop. Destroying
+// the log stops reading; the stream itself is stopped when the log's task goes away.
+class EventLog {
+ public:
+  EventLog(sim::Loop& loop, api::WatchPtr watch) : state_(std::make_shared<State>()) {
+    state_->watch = std::move(watch);
+    state_->cancel = sim::with_cancel(sim::Context());
+    state_->loop = &loop;
+    loop.spawn(read(state_), "event-log");
+  }
+  EventLog(const EventLog&) = delete;
+  EventLog& operator=(const EventLog&) = delete;
+  ~EventLog() { state_->cancel.cancel(); }
+
+  const std::vector<api::WatchEvent>& events() const { return state_->events; }
+  std::size_t size() const { return state_->events.size(); }
+  const api::WatchEvent& operator[](std::size_t i) const { return state_->events.at(i); }
+  // True once the stream ended (closed by the server or the client's link).
+  bool ended() const { return state_->ended; }
+  // When the stream ended, in virtual time.
+  sim::Time ended_at() const { return state_->ended_at; }
+  // Stops the stream from the consumer's side.
+  void stop() {
+    state_->watch->stop();
+    state_->cancel.cancel();
+  }
+
+ private:
+  struct State {
+    api::WatchPtr watch;
+    sim::ContextWithCancel cancel;
+    std::vector<api::WatchEvent> events;
+    bool ended = false;
+    sim::Time ended_at{};
+    sim::Loop* loop = nullptr;
+  };
+
+  static sim::Task<void> read(std::shared_ptr<State> state) {
+    sim::Context ctx = state->cancel.ctx;
+    for (;;) {
+      auto event = co_await state->watch->next(ctx);
+      if (!event) break;
+      state->events.push_back(std::move(*event));
+    }
+    if (!ctx.done()) {
+      state->ended = true;
+      state->ended_at = state->loop->now();
+    }
+  }
+
+  std::shared_ptr<State> state_;
+};
+
+// "ADDED ns/name@rv" for each event: readable expectations for short sequences.
+inline std::vector<std::string> describe(const std::vector<api::WatchEvent>& events) {
+  std::vector<std::string> out;
+  for (const auto& e : events) {
+    std::string s(api::to_string(e.type));
+    if (e.object && e.type != api::EventType::kError) {
+      s += " ";
+      if (e.type != api::EventType::kBookmark) s += e.object->key().str();
+      s += "@" + std::string(e.object->resource_version());
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace kubesim::fakeapi::testutil
+
+#endif  // KUBESIM_TESTS_FAKEAPI_TESTING_UTIL_H_
