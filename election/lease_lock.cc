@@ -1,0 +1,54 @@
+#include "election/lease_lock.h"
+
+#include "election/internal/lock_util.h"
+
+namespace kubesim::election {
+
+LeaseLock::LeaseLock(api::Client& client, std::string ns, std::string name,
+                     ResourceLockConfig config, std::map<std::string, std::string, std::less<>> labels)
+    : client_(&client),
+      ns_(std::move(ns)),
+      name_(std::move(name)),
+      config_(std::move(config)),
+      labels_(std::move(labels)) {}
+
+sim::Task<api::Result<LockRecord>> LeaseLock::get(sim::Context ctx) {
+  auto got = co_await client_->get(std::move(ctx), kLeasesResource, ns_, name_, api::GetOptions());
+  if (!got.ok()) co_return std::move(got).status();
+  lease_ = std::move(got).value();
+  const auto spec = lease_->json().find("spec");
+  LeaderElectionRecord record =
+      spec == lease_->json().end() ? LeaderElectionRecord() : from_lease_spec(*spec, config_.epoch_unix_seconds);
+  std::string raw = to_raw(record, config_.epoch_unix_seconds);
+  co_return LockRecord(std::move(record), std::move(raw));
+}
+
+sim::Task<api::Result<void>> LeaseLock::create(sim::Context ctx, LeaderElectionRecord record) {
+  nlohmann::json meta = {{"name", name_}, {"namespace", ns_}};
+  if (!labels_.empty()) meta["labels"] = labels_;
+  api::ObjectPtr lease = api::make_object({{"apiVersion", "coordination.k8s.io/v1"},
+                                           {"kind", "Lease"},
+                                           {"metadata", std::move(meta)},
+                                           {"spec", to_lease_spec(record, config_.epoch_unix_seconds)}});
+  auto created = co_await client_->create(std::move(ctx), kLeasesResource, ns_, std::move(lease),
+                                          api::CreateOptions());
+  if (!created.ok()) co_return std::move(created).status();
+  lease_ = std::move(created).value();
+  co_return api::Result<void>();
+}
+
+sim::Task<api::Result<void>> LeaseLock::update(sim::Context ctx, LeaderElectionRecord record) {
+  if (!lease_) co_return internal::local_error("lease not initialized, call get or create first");
+  const nlohmann::json spec = to_lease_spec(record, config_.epoch_unix_seconds);
+  api::ObjectPtr changed = lease_->edited([&](nlohmann::json& j) {
+    j["spec"] = spec;
+    for (const auto& [k, v] : labels_) j["metadata"]["labels"][k] = v;
+  });
+  auto updated = co_await client_->update(std::move(ctx), kLeasesResource, ns_, std::move(changed),
+                                          api::UpdateOptions());
+  if (!updated.ok()) co_return std::move(updated).status();
+  lease_ = std::move(updated).value();
+  co_return api::Result<void>();
+}
+
+}  // namespace kubesim::election
