@@ -11,7 +11,18 @@ packages=(
   libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libbenchmark-dev
   libprotobuf-dev protobuf-compiler
+  python3-kubernetes
 )
+
+# npm's @kubernetes/client-node for tests/fakeapi_http/node (when node and npm exist); `npm ci`
+# only when node_modules is missing or older than the lock file.
+node_dir="$(dirname "$0")/../tests/fakeapi_http/node"
+if command -v node >/dev/null && command -v npm >/dev/null && [ -f "$node_dir/package-lock.json" ] &&
+   ! [ "$node_dir/node_modules/.package-lock.json" -nt "$node_dir/package-lock.json" ]; then
+  echo "setup: npm ci in tests/fakeapi_http/node"
+  (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "setup: npm ci failed; the client-node test will be skipped" >&2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

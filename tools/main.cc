@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/demo.h"
+#include "tools/serve.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"kubesim: a deterministic simulator for Kubernetes controllers"};
@@ -20,7 +21,26 @@ int main(int argc, char** argv) {
   demo_cmd->add_option("--hours", demo.hours, "virtual hours to simulate")->check(CLI::Range(1, 100000));
   demo_cmd->add_option("--trace", trace_path, "write the JSONL trace to this file");
 
+  kubesim::tools::ServeOptions serve;
+  CLI::App* serve_cmd = app.add_subcommand("serve", "serve a fake API server over HTTP(S) for any Kubernetes client");
+  serve_cmd->add_option("--listen", serve.listen, "host:port to listen on (port 0: any free port)");
+  serve_cmd->add_option("--kubeconfig-out", serve.kubeconfig_out, "write a kubeconfig for this server here");
+  serve_cmd->add_flag("--insecure", serve.insecure, "plain HTTP (loopback addresses only)");
+  serve_cmd->add_flag("--force-insecure", serve.force_insecure, "allow --insecure on a non-loopback address");
+  serve_cmd->add_option("--tls-cert-file", serve.tls_cert_file, "serving certificate (PEM); default: generated");
+  serve_cmd->add_option("--tls-private-key-file", serve.tls_key_file, "serving key (PEM)");
+  serve_cmd->add_option("--client-ca-file", serve.client_ca_file, "CA whose client certificates authenticate (CN=user, O=groups)");
+  serve_cmd->add_option("--cert-dir", serve.cert_dir, "write the generated CA, serving and admin client certificates here");
+  serve_cmd->add_option("--token-auth-file,--token-file", serve.token_file, "bearer tokens: token,user,uid,\"group1,group2\" per line");
+  serve_cmd->add_flag("--anonymous-auth", serve.anonymous, "serve requests without credentials as system:anonymous");
+  serve_cmd->add_option("--load", serve.load, "create the objects of these YAML/JSON manifests (files or directories) at start");
+  serve_cmd->add_option("--compaction", serve.compaction, "history compaction interval (e.g. 5m, 30s)");
+  serve_cmd->add_option("--version-string", serve.git_version, "gitVersion /version reports (kubectl's dispatcher picks its binary by it)");
+  serve_cmd->add_option("-v,--v", serve.verbosity, "log verbosity; 2 logs every request");
+
   CLI11_PARSE(app, argc, argv);
+
+  if (*serve_cmd) return kubesim::tools::run_serve(serve, std::cout, std::cerr);
 
   if (*demo_cmd) {
     std::unique_ptr<std::ofstream> trace;

@@ -1,0 +1,124 @@
+// Request bodies: JSON and YAML objects for create and update, patch documents, DeleteOptions.
+#include "fakeapi/http/internal/request.h"
+#include "fakeapi/http/yaml.h"
+
+namespace kubesim::fakeapi::http::internal {
+namespace {
+
+constexpr char kProtobuf[] = "application/vnd.kubernetes.protobuf";
+
+api::Status unknown_format(std::string_view accepted) {
+  return api::new_unsupported_media_type(
+      "the body of the request was in an unknown format - accepted media types include: " +
+      std::string(accepted));
+}
+
+api::Status bad_body(const std::string& what) {
+  return api::new_bad_request("the body of the request could not be decoded: " + what);
+}
+
+std::optional<api::Status> decode_object(ApiCall& call) {
+  const std::string& type = call.content_type;
+  if (type == kProtobuf) {
+    call.protobuf_body = true;
+    return std::nullopt;
+  }
+  nlohmann::json j;
+  if (type.empty() || type == "application/json") {
+    auto obj = api::Object::from_string(call.body);
+    if (!obj) return obj.status();
+    call.object = std::move(obj.value());
+    return std::nullopt;
+  }
+  if (type == "application/yaml") {
+    auto parsed = yaml_to_json(call.body);
+    if (!parsed) return parsed.status();
+    if (!parsed->is_object()) return bad_body("the YAML document is not an object");
+    auto obj = api::Object::from_json(std::move(parsed.value()));
+    if (!obj) return obj.status();
+    call.object = std::move(obj.value());
+    return std::nullopt;
+  }
+  return unknown_format("application/json, application/yaml, application/vnd.kubernetes.protobuf");
+}
+
+std::optional<api::Status> decode_delete_options(ApiCall& call) {
+  if (call.body.empty()) return std::nullopt;
+  const std::string& type = call.content_type;
+  nlohmann::json j;
+  if (type == "application/yaml") {
+    auto parsed = yaml_to_json(call.body);
+    if (!parsed) return parsed.status();
+    j = std::move(parsed.value());
+  } else if (type.empty() || type == "application/json") {
+    j = nlohmann::json::parse(call.body, nullptr, false);
+    if (j.is_discarded()) return bad_body("DeleteOptions is not valid JSON");
+  } else {
+    return unknown_format("application/json, application/yaml");
+  }
+  if (!j.is_object()) return bad_body("DeleteOptions is not a JSON object");
+  api::DeleteOptions& o = call.del;
+  auto field = [&](const char* name) -> const nlohmann::json* {
+    auto it = j.find(name);
+    return it == j.end() || it->is_null() ? nullptr : &*it;
+  };
+  if (const auto* g = field("gracePeriodSeconds")) {
+    if (!g->is_number_integer()) return bad_body("gracePeriodSeconds must be an integer");
+    o.grace_period_seconds = g->get<std::int64_t>();
+  }
+  if (const auto* p = field("propagationPolicy")) {
+    auto policy = p->is_string() ? api::parse_propagation_policy(p->get<std::string>()) : std::nullopt;
+    if (!policy) return bad_body("unsupported propagationPolicy " + p->dump());
+    o.propagation_policy = *policy;
+  } else if (const auto* orphan = field("orphanDependents")) {
+    if (!orphan->is_boolean()) return bad_body("orphanDependents must be a boolean");
+    o.propagation_policy =
+        orphan->get<bool>() ? api::PropagationPolicy::kOrphan : api::PropagationPolicy::kBackground;
+  }
+  if (const auto* pre = field("preconditions")) {
+    if (!pre->is_object()) return bad_body("preconditions must be an object");
+    for (const char* name : {"uid", "resourceVersion"}) {
+      auto it = pre->find(name);
+      if (it == pre->end() || it->is_null()) continue;
+      if (!it->is_string()) return bad_body(std::string("preconditions.") + name + " must be a string");
+      (name[0] == 'u' ? o.preconditions.uid : o.preconditions.resource_version) = it->get<std::string>();
+    }
+  }
+  if (const auto* dry = field("dryRun")) {
+    if (!dry->is_array()) return bad_body("dryRun must be a list");
+    for (const auto& v : *dry) {
+      if (v != "All") {
+        return api::new_invalid(api::GroupKind{"meta.k8s.io", "DeleteOptions"}, "",
+                                {{"FieldValueNotSupported",
+                                  "Unsupported value: " + v.dump() + ": supported values: \"All\"",
+                                  "dryRun"}});
+      }
+      o.dry_run = true;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<api::Status> decode_body(ApiCall& call) {
+  if (call.verb == "create" || call.verb == "update") return decode_object(call);
+  if (call.verb == "patch") {
+    if (call.content_type == "application/apply-patch+yaml") {
+      return api::new_unsupported_media_type(
+          "server-side apply (application/apply-patch+yaml) is not supported by kubesim; use "
+          "client-side apply, or a merge, JSON or strategic merge patch");
+    }
+    call.patch_type = api::patch_type_from_content_type(call.content_type);
+    if (!call.patch_type) {
+      return unknown_format(
+          "application/json-patch+json, application/merge-patch+json, "
+          "application/strategic-merge-patch+json");
+    }
+    return std::nullopt;
+  }
+  if (call.verb == "delete" || call.verb == "deletecollection") return decode_delete_options(call);
+  return std::nullopt;
+}
+
+}  // namespace kubesim::fakeapi::http::internal

@@ -1,0 +1,92 @@
+// Thread handoffs between the loop thread and the I/O thread, free of Asio in their interface.
+//
+// Gate: the loop's way onto the I/O thread. post() is thread-safe; once close()d (the I/O side is
+// going away) it drops what it is given, so nothing is ever posted to a destroyed io_context.
+//
+// WatchChannel: one watch's events on their way from the loop (producer) to a session (consumer).
+// The producer pushes events and finally finish()es; the first push after the consumer drained
+// the queue posts one wake-up to the session, so a burst of events costs one wake-up. The queue
+// is bounded: a push beyond `max_queued` fails and the producer must end the watch (a consumer that
+// does not keep up is cut off, as kube-apiserver cuts off slow watchers).
+#ifndef KUBESIM_FAKEAPI_HTTP_INTERNAL_CHANNEL_H_
+#define KUBESIM_FAKEAPI_HTTP_INTERNAL_CHANNEL_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "api/watch.h"
+#include "fakeapi/http/internal/call.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace kubesim::fakeapi::http::internal {
+
+class Gate {
+ public:
+  explicit Gate(boost::asio::io_context& io) : io_(&io) {}
+  void post(std::function<void()> fn);
+  void close();
+
+ private:
+  std::mutex mu_;
+  boost::asio::io_context* io_;  // null once closed
+};
+
+// What the loop side needs of a session (implemented on the I/O thread).
+class SessionBase : public std::enable_shared_from_this<SessionBase> {
+ public:
+  virtual ~SessionBase() = default;
+  // I/O thread: the answer to the call this session submitted.
+  virtual void on_reply(Reply reply) = 0;
+  // I/O thread: its watch channel has events or has ended.
+  virtual void on_watch_data() = 0;
+  // I/O thread: the server is stopping; end cleanly as soon as possible.
+  virtual void shutdown() = 0;
+};
+
+class WatchChannel {
+ public:
+  WatchChannel(std::shared_ptr<Gate> gate, std::weak_ptr<SessionBase> session, std::uint64_t id,
+               std::size_t max_queued)
+      : gate_(std::move(gate)), session_(std::move(session)), id_(id), max_queued_(max_queued) {}
+
+  std::uint64_t id() const { return id_; }
+
+  // Producer. False (nothing queued) once the consumer detached or the queue is full.
+  bool push(api::WatchEvent event);
+  // Producer: no more events. `abrupt` cuts the connection instead of ending the stream cleanly.
+  void finish(bool abrupt);
+
+  struct Batch {
+    std::vector<api::WatchEvent> events;
+    bool ended = false;
+    bool abrupt = false;
+  };
+  // Consumer: everything queued so far, and whether the end has come.
+  Batch take();
+  // Consumer: it is gone; later pushes fail.
+  void detach();
+
+ private:
+  void kick_locked();
+
+  std::shared_ptr<Gate> gate_;
+  std::weak_ptr<SessionBase> session_;
+  const std::uint64_t id_;
+  const std::size_t max_queued_;
+  std::mutex mu_;
+  std::vector<api::WatchEvent> queue_;  // guarded by mu_, as are the flags below
+  bool ended_ = false;
+  bool abrupt_ = false;
+  bool detached_ = false;
+  bool kicked_ = false;  // a wake-up is posted and not yet taken
+};
+
+}  // namespace kubesim::fakeapi::http::internal
+
+#endif  // KUBESIM_FAKEAPI_HTTP_INTERNAL_CHANNEL_H_

@@ -1,0 +1,75 @@
+// LoopSide: the part of the HTTP front end that runs on the loop's thread, the only thread that
+// touches the ApiServer. It executes ApiCalls (resources, discovery, OpenAPI, admin), applies the
+// fault rules a client-facing transport applies (error, latency, dropped and stalled watches), and
+// pumps each started watch into its WatchChannel. Answers go back to the session through the Gate.
+//
+// Every member runs on the loop thread; the I/O thread reaches it only through
+// Loop::post_external. Once closed, queued calls are dropped without touching the ApiServer.
+#ifndef KUBESIM_FAKEAPI_HTTP_INTERNAL_LOOP_SIDE_H_
+#define KUBESIM_FAKEAPI_HTTP_INTERNAL_LOOP_SIDE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "fakeapi/http/internal/call.h"
+#include "fakeapi/http/internal/channel.h"
+#include "fakeapi/server.h"
+#include "sim/context.h"
+#include "sim/loop.h"
+
+namespace kubesim::fakeapi::http::internal {
+
+struct LoopSideOptions {
+  LoopSideOptions() {}
+  std::string git_version;
+  std::string server_address;  // host:port for APIVersions
+  std::size_t max_queued_events = 100'000;
+};
+
+class LoopSide : public std::enable_shared_from_this<LoopSide> {
+ public:
+  LoopSide(sim::Loop& loop, ApiServer& server, std::shared_ptr<Gate> gate, LoopSideOptions options)
+      : loop_(&loop), server_(&server), gate_(std::move(gate)), options_(std::move(options)) {}
+
+  // Loop thread: executes `call` (after any injected latency) and posts the reply to `session`.
+  void handle(ApiCall call, std::weak_ptr<SessionBase> session);
+  // Loop thread: ends watch `id` (its client is gone).
+  void cancel_watch(std::uint64_t id);
+  // Loop thread: ends every watch cleanly (graceful shutdown).
+  void end_all_watches();
+  // Any thread: later calls are dropped.
+  void close() { closed_ = true; }
+  bool closed() const { return closed_; }
+
+  sim::Loop& loop() { return *loop_; }
+  ApiServer& server() { return *server_; }
+  // Watches pumping now (loop thread).
+  std::size_t active_watches() const { return watches_.size(); }
+
+  // Internal, for the coroutines of loop_side.cc.
+  Reply execute(ApiCall& call, const std::weak_ptr<SessionBase>& session);
+  void reply(const std::weak_ptr<SessionBase>& session, Reply reply);
+  void watch_ended(std::uint64_t id) { watches_.erase(id); }
+
+ private:
+  Reply resource(ApiCall& call, const std::weak_ptr<SessionBase>& session);
+  Reply write(ApiCall& call, const ResourceInfo& info);
+  Reply start_watch(ApiCall& call, const ResourceInfo& info, const std::weak_ptr<SessionBase>& session);
+  Reply discovery(const ApiCall& call);
+  Reply admin(ApiCall& call);
+
+  sim::Loop* loop_;
+  ApiServer* server_;
+  std::shared_ptr<Gate> gate_;
+  LoopSideOptions options_;
+  std::atomic<bool> closed_{false};
+  std::uint64_t next_watch_id_ = 1;
+  std::map<std::uint64_t, sim::CancelFunc> watches_;
+};
+
+}  // namespace kubesim::fakeapi::http::internal
+
+#endif  // KUBESIM_FAKEAPI_HTTP_INTERNAL_LOOP_SIDE_H_

@@ -1,0 +1,148 @@
+#include "fakeapi/http/protobuf/internal/json_forms.h"
+
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+
+namespace kubesim::fakeapi::http::k8s_protobuf {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if none starts there (the rules of
+// Go's utf8.DecodeRuneInString).
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
+    if (b0 == 0xED) hi = 0x9F;  // no surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + n > s.size() || byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return n;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::size_t skip_digits(std::string_view s, std::size_t pos) {
+  while (pos < s.size() && is_digit(s[pos])) ++pos;
+  return pos;
+}
+
+// The suffixes quantitySuffixer knows, or an exponent "e<int64>" / "E<int64>".
+bool known_suffix(std::string_view suffix) {
+  static constexpr std::array<std::string_view, 16> kSuffixes = {
+      "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u", "m", "k", "M", "G", "T", "P", "E"};
+  for (std::string_view known : kSuffixes) {
+    if (suffix == known) return true;
+  }
+  if (suffix.size() < 2 || (suffix[0] != 'e' && suffix[0] != 'E')) return false;
+  std::string_view exponent = suffix.substr(1);
+  if (exponent[0] == '+') exponent.remove_prefix(1);  // strconv.ParseInt accepts a '+'
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(exponent.data(), exponent.data() + exponent.size(), value);
+  return ec == std::errc() && end == exponent.data() + exponent.size();
+}
+
+}  // namespace
+
+std::string base64(std::string_view bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    std::uint32_t chunk = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) chunk |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    if (i + 2 < bytes.size()) chunk |= static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[(chunk >> 18) & 63];
+    out += kAlphabet[(chunk >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(chunk >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kAlphabet[chunk & 63] : '=';
+  }
+  return out;
+}
+
+std::string go_json_text(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  for (std::size_t i = 0; i < bytes.size();) {
+    const std::size_t n = utf8_sequence_length(bytes, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(bytes.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> rfc3339(std::int64_t seconds, std::int64_t nanos, bool micro) {
+  using namespace std::chrono;
+  // Years 0..9999 span about ±2.5e11 s around 1970; bound first so nothing overflows.
+  constexpr std::int64_t kLimit = 400'000'000'000;
+  if (seconds < -kLimit || seconds > kLimit) return std::nullopt;
+  // time.Unix normalises nanoseconds outside [0, 1e9) into the seconds.
+  seconds += nanos / 1'000'000'000;
+  nanos %= 1'000'000'000;
+  if (nanos < 0) {
+    nanos += 1'000'000'000;
+    --seconds;
+  }
+  const sys_seconds t{std::chrono::seconds{seconds}};
+  const sys_days day = floor<days>(t);
+  const year_month_day ymd{day};
+  const int y = static_cast<int>(ymd.year());
+  if (y < 0 || y > 9999) return std::nullopt;
+  const hh_mm_ss<std::chrono::seconds> tod{t - day};
+  std::array<char, 40> buf{};
+  int n = std::snprintf(buf.data(), buf.size(), "%04d-%02u-%02uT%02d:%02d:%02d", y,
+                        static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
+                        static_cast<int>(tod.hours().count()),
+                        static_cast<int>(tod.minutes().count()),
+                        static_cast<int>(tod.seconds().count()));
+  std::string out(buf.data(), static_cast<std::size_t>(n));
+  if (micro) {
+    std::snprintf(buf.data(), buf.size(), ".%06d", static_cast<int>(nanos / 1000));
+    out += buf.data();
+  }
+  out += 'Z';
+  return out;
+}
+
+std::optional<std::string> quantity_error(std::string_view text) {
+  static const std::string kFormat =
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  if (text.empty()) return kFormat;
+  std::size_t pos = 0;
+  if (text[0] == '+' || text[0] == '-') pos = 1;
+  pos = skip_digits(text, pos);
+  if (pos == text.size()) return std::nullopt;
+  if (text[pos] == '.') pos = skip_digits(text, pos + 1);
+  const std::size_t suffix_start = pos;
+  while (pos < text.size() && std::string_view("eEinumkKMGTP").find(text[pos]) != std::string_view::npos) {
+    ++pos;
+  }
+  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) ++pos;
+  if (skip_digits(text, pos) != text.size()) return kFormat;
+  if (!known_suffix(text.substr(suffix_start))) return "unable to parse quantity's suffix";
+  return std::nullopt;
+}
+
+}  // namespace kubesim::fakeapi::http::k8s_protobuf
