@@ -27,6 +27,9 @@ cleanup() {
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# matches ARGS...: grep ARGS on standard input, reading all of it. Under pipefail, `cmd | grep -q`
+# fails whenever grep exits at its first match before cmd has written everything (cmd gets EPIPE).
+matches() { grep "$@" >/dev/null; }
 # expect_fail PATTERN CMD...: CMD must fail with PATTERN in its output.
 expect_fail() {
   local pattern=$1
@@ -84,28 +87,28 @@ for kubectl in "${kubectls[@]}"; do
   k() { "$kubectl" --cache-dir "$tmp/cache-$v" "$@"; }
   ns="ns-${v//./-}"
   k version >/dev/null 2>&1
-  k api-resources | grep -q '^configmaps *cm *v1 *true *ConfigMap' || fail "$v api-resources"
+  k api-resources | matches '^configmaps *cm *v1 *true *ConfigMap' || fail "$v api-resources"
   printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n' "$ns" >"$tmp/ns.yaml"
-  k create -f "$tmp/ns.yaml" | grep -q created || fail "$v create namespace"
-  k -n "$ns" create -f "$tmp/cm.yaml" | grep -q created || fail "$v create"
+  k create -f "$tmp/ns.yaml" | matches created || fail "$v create namespace"
+  k -n "$ns" create -f "$tmp/cm.yaml" | matches created || fail "$v create"
   expect_fail AlreadyExists k -n "$ns" create -f "$tmp/cm.yaml"
   k -n "$ns" apply -f "$tmp/cm.yaml" >/dev/null 2>&1
   [ "$(k -n "$ns" get cm demo -o jsonpath='{.data.a}')" = 1 ] || fail "$v get -o jsonpath"
-  k -n "$ns" get cm demo -o json | grep -q '"kind": "ConfigMap"' || fail "$v get -o json"
-  k -n "$ns" patch cm demo --type merge -p '{"data":{"b":"2"}}' | grep -q patched || fail "$v patch merge"
+  k -n "$ns" get cm demo -o json | matches '"kind": "ConfigMap"' || fail "$v get -o json"
+  k -n "$ns" patch cm demo --type merge -p '{"data":{"b":"2"}}' | matches patched || fail "$v patch merge"
   k -n "$ns" patch cm demo --type json -p '[{"op":"add","path":"/data/c","value":"3"}]' >/dev/null
   k -n "$ns" patch cm demo -p '{"data":{"d":"4"}}' >/dev/null
   [ "$(k -n "$ns" get cm demo -o jsonpath='{.data.b}{.data.c}{.data.d}')" = 234 ] || fail "$v patches"
   expect_fail invalid k -n "$ns" patch cm demo --type json -p '[{"op":"test","path":"/data/a","value":"9"}]'
   sed 's/"1"/"5"/' "$tmp/cm.yaml" >"$tmp/cm5.yaml"
-  k -n "$ns" replace -f "$tmp/cm5.yaml" | grep -q replaced || fail "$v replace"
+  k -n "$ns" replace -f "$tmp/cm5.yaml" | matches replaced || fail "$v replace"
   sed 's/name: demo/name: demo\n  resourceVersion: "1"/' "$tmp/cm5.yaml" >"$tmp/stale.yaml"
   expect_fail Conflict k -n "$ns" replace -f "$tmp/stale.yaml"
   # get -w prints the watch's events; the deletion must show up as DELETED.
   k -n "$ns" get cm -w -o json --output-watch-events >"$tmp/watch-$v" 2>&1 &
   watch_pid=$!
   for _ in $(seq 50); do grep -q ADDED "$tmp/watch-$v" 2>/dev/null && break; sleep 0.1; done
-  k -n "$ns" delete cm demo | grep -q deleted || fail "$v delete"
+  k -n "$ns" delete cm demo | matches deleted || fail "$v delete"
   for _ in $(seq 50); do grep -q DELETED "$tmp/watch-$v" && break; sleep 0.1; done
   kill "$watch_pid" 2>/dev/null || true
   grep -q DELETED "$tmp/watch-$v" || fail "$v get -w did not see DELETED: $(cat "$tmp/watch-$v")"
@@ -113,7 +116,7 @@ for kubectl in "${kubectls[@]}"; do
   # A CRD, then an object of it.
   k apply -f "$tmp/crd.yaml" >/dev/null
   k wait --for condition=established crd/widgets.example.com --timeout=20s >/dev/null
-  k -n "$ns" apply -f "$tmp/widget.yaml" | grep -q created || fail "$v apply CR"
+  k -n "$ns" apply -f "$tmp/widget.yaml" | matches created || fail "$v apply CR"
   k -n "$ns" patch wd w1 --type merge -p '{"spec":{"size":4}}' >/dev/null
   [ "$(k -n "$ns" get wd w1 -o jsonpath='{.spec.size}')" = 4 ] || fail "$v CR patch"
   k -n "$ns" delete wd w1 >/dev/null
