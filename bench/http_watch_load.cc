@@ -13,6 +13,7 @@
 //
 // Exit code 0 when every event arrived, no watch closed and p99 < --p99-ms (default 50).
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -27,6 +28,7 @@
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
@@ -38,6 +40,7 @@
 namespace {
 
 namespace net = boost::asio;
+namespace sim = kubesim::sim;
 using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
