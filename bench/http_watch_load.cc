@@ -1,15 +1,16 @@
 // http_watch_load: the watch fan-out load of fakeapi/http, measured from the client side.
 //
-// W watch connections (each a `?watch=true` on one namespace's ConfigMaps over HTTP/1.1) and one
-// writer that updates a ConfigMap R times a second over its own keep-alive connection (a merge
-// patch carrying the send time). Every watch receives every update; the latency of an event is
-// the time from just before its patch was sent to the moment its line was read. Reports events
+// W watch connections (each a `?watch=true` on one namespace's ConfigMaps over HTTP/1.1) and an
+// open-loop writer that updates a ConfigMap R times a second on a fixed schedule (merge patches
+// carrying their scheduled send time, over a few keep-alive connections). Every watch receives
+// every update; the latency of an event is the time from its patch's scheduled send to the
+// moment its line was read. Reports events
 // delivered and expected, watches closed, and the latency percentiles.
 //
 // The server is `kubesim serve --insecure` at --url (with --token), or, by default, one started
 // in this process (its loop and I/O threads beside the load generator's two threads).
 //
-//   http_watch_load [--watches 1000] [--rate 200] [--seconds 10] [--url http://H:P --token T]
+//   http_watch_load [--watches 1000] [--rate 200] [--writers 4] [--seconds 10] [--coalesce-us U] [--url http://H:P --token T]
 //
 // Exit code 0 when every event arrived, no watch closed and p99 < --p99-ms (default 50).
 #include <algorithm>
@@ -51,6 +52,8 @@ std::int64_t now_ns() {
 struct Options {
   int watches = 1000;
   int rate = 200;
+  int writers = 4;
+  long coalesce_us = -1;  // the in-process server's watch_coalesce; -1: its default
   double seconds = 10;
   double p99_ms = 50;
   std::string host = "127.0.0.1";
@@ -172,12 +175,13 @@ struct InProcess {
   std::unique_ptr<kubesim::fakeapi::ApiServer> api;
   std::unique_ptr<kubesim::fakeapi::http::HttpServer> http;
   std::thread thread;
-  explicit InProcess(const std::string& token) {
+  InProcess(const std::string& token, long coalesce_us) {
     api = std::make_unique<kubesim::fakeapi::ApiServer>(loop);
     kubesim::fakeapi::http::HttpServerOptions o;
     kubesim::fakeapi::http::UserInfo admin;
     admin.name = "bench";
     o.tokens[token] = admin;
+    if (coalesce_us >= 0) o.watch_coalesce = std::chrono::microseconds(coalesce_us);
     http = std::make_unique<kubesim::fakeapi::http::HttpServer>(loop, *api, o);
     thread = std::thread([this] { loop.run(); });
   }
@@ -194,6 +198,8 @@ bool parse_args(int argc, char** argv, Options& o) {
     const std::string v = argv[i + 1];
     if (k == "--watches") o.watches = std::stoi(v);
     else if (k == "--rate") o.rate = std::stoi(v);
+    else if (k == "--writers") o.writers = std::stoi(v);
+    else if (k == "--coalesce-us") o.coalesce_us = std::stol(v);
     else if (k == "--seconds") o.seconds = std::stod(v);
     else if (k == "--p99-ms") o.p99_ms = std::stod(v);
     else if (k == "--token") o.token = v;
@@ -218,12 +224,12 @@ double percentile(std::vector<std::int64_t>& v, double p) {
 int main(int argc, char** argv) {
   Options o;
   if (!parse_args(argc, argv, o)) {
-    std::fprintf(stderr, "usage: http_watch_load [--watches N] [--rate R] [--seconds S] [--p99-ms MS] [--url http://H:P --token T]\n");
+    std::fprintf(stderr, "usage: http_watch_load [--watches N] [--rate R] [--writers W] [--seconds S] [--coalesce-us U] [--p99-ms MS] [--url http://H:P --token T]\n");
     return 2;
   }
   std::optional<InProcess> server;
   if (o.port.empty()) {
-    server.emplace(o.token);
+    server.emplace(o.token, o.coalesce_us);
     o.port = std::to_string(server->http->port());
   }
   Blocking setup(o);
@@ -265,17 +271,27 @@ int main(int argc, char** argv) {
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
 
-  // The writer: R merge patches a second, each carrying its send time.
-  Blocking writer(o);
+  // The writers: R merge patches a second on a fixed schedule (open loop: a slow answer does not
+  // delay the next update), spread over --writers keep-alive connections, update i on writer
+  // i mod W. Each patch carries its scheduled send time, so a writer that falls behind counts
+  // against the latency instead of hiding it.
   const int updates = static_cast<int>(o.rate * o.seconds);
-  const auto period = std::chrono::nanoseconds(1'000'000'000 / o.rate);
+  const std::int64_t period_ns = 1'000'000'000 / o.rate;
   const auto start = Clock::now();
-  int failed = 0;
-  for (int i = 0; i < updates; ++i) {
-    std::this_thread::sleep_until(start + period * i);
-    const std::string patch = R"({"data":{"t":")" + std::to_string(now_ns()) + "\"}}";
-    if (writer.call("PATCH", std::string(kPath) + "/watched", patch, "application/merge-patch+json").first != 200) ++failed;
+  const std::int64_t start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
+  std::atomic<int> failed{0};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < o.writers; ++w) {
+    writers.emplace_back([&, w] {
+      Blocking conn(o);
+      for (int i = w; i < updates; i += o.writers) {
+        std::this_thread::sleep_until(start + std::chrono::nanoseconds(period_ns * i));
+        const std::string patch = R"({"data":{"t":")" + std::to_string(start_ns + period_ns * i) + "\"}}";
+        if (conn.call("PATCH", std::string(kPath) + "/watched", patch, "application/merge-patch+json").first != 200) ++failed;
+      }
+    });
   }
+  for (auto& w : writers) w.join();
   const double sent_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::this_thread::sleep_for(std::chrono::seconds(2));  // the tail
   done = true;
@@ -295,7 +311,7 @@ int main(int argc, char** argv) {
   const double p999 = percentile(lat, 0.999);
   const double max = lat.empty() ? 0 : static_cast<double>(*std::max_element(lat.begin(), lat.end())) / 1e6;
   std::printf("watches %d, updates %d at %d/s over %.2f s (%d failed), %.0f deliveries/s\n", o.watches, updates,
-              o.rate, sent_seconds, failed, static_cast<double>(events) / sent_seconds);
+              o.rate, sent_seconds, failed.load(), static_cast<double>(events) / sent_seconds);
   std::printf("events %lld of %lld, watches closed %d\n", static_cast<long long>(events),
               static_cast<long long>(expected), closed);
   std::printf("latency ms: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f\n", p50, p90, p99, p999, max);
@@ -303,7 +319,7 @@ int main(int argc, char** argv) {
     boost::system::error_code ec;
     w->socket.close(ec);
   }
-  const bool ok = events == expected && closed == 0 && failed == 0 && p99 < o.p99_ms;
+  const bool ok = events == expected && closed == 0 && failed.load() == 0 && p99 < o.p99_ms;
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -111,6 +111,9 @@ HttpServer::HttpServer(sim::Loop& loop, ApiServer& server, HttpServerOptions opt
   if (!tls && !options.client_ca_pem.empty()) {
     throw std::invalid_argument("HttpServer: client certificates need TLS");
   }
+  if (options.watch_coalesce < std::chrono::microseconds::zero()) {
+    throw std::invalid_argument("HttpServer: watch_coalesce must not be negative");
+  }
   Impl& m = *impl_;
   m.loop = &loop;
   m.io = std::make_unique<net::io_context>(1);
@@ -131,7 +134,7 @@ HttpServer::HttpServer(sim::Loop& loop, ApiServer& server, HttpServerOptions opt
   m.host = host.find(':') != std::string::npos ? "[" + host + "]" : host;
 
   fe.loop = &loop;
-  fe.gate = std::make_shared<internal::Gate>(*m.io);
+  fe.gate = std::make_shared<internal::Gate>(*m.io, fe.options.watch_coalesce);
   internal::LoopSideOptions side;
   side.git_version = fe.options.git_version;
   side.server_address = m.host + ":" + std::to_string(m.port);
@@ -174,6 +177,7 @@ void HttpServer::stop(std::chrono::milliseconds grace) {
   m.work.reset();
   m.io->stop();
   if (m.thread.joinable()) m.thread.join();
+  m.fe->gate->io_stopped();
   m.fe->on_idle = nullptr;
   m.fe->waiting.clear();
   m.acceptor.reset();

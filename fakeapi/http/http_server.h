@@ -72,6 +72,10 @@ struct HttpServerOptions {
   std::chrono::milliseconds write_timeout = std::chrono::seconds(60);
   std::size_t max_watches = 10'000;
   std::size_t max_watch_buffer_bytes = 16 * 1024 * 1024;
+  // Watch writes start at least this far apart: an event after a quiet spell goes out at once,
+  // but under load the events of several writes share one socket write per watch. Zero writes
+  // every event as soon as the I/O thread gets to it.
+  std::chrono::microseconds watch_coalesce = std::chrono::milliseconds(2);
   // When set, called on the I/O thread with one line per request (method, path, code, time, user).
   std::function<void(const std::string&)> log;
 };

@@ -122,6 +122,9 @@ TEST(HttpAuthTest, OptionsAreValidated) {
   bad_cert.tls.cert_pem = "not a certificate";
   bad_cert.tls.key_pem = "nor a key";
   EXPECT_THROW(HttpServer(loop, api, bad_cert), std::invalid_argument);
+  HttpServerOptions negative_coalesce = plain_options();
+  negative_coalesce.watch_coalesce = std::chrono::microseconds(-1);
+  EXPECT_THROW(HttpServer(loop, api, negative_coalesce), std::invalid_argument);
   sim::Loop virtual_loop;
   ApiServer virtual_api(virtual_loop);
   EXPECT_THROW(HttpServer(virtual_loop, virtual_api, plain_options()), std::invalid_argument);

@@ -63,6 +63,7 @@ OfflineServer::~OfflineServer() {
   settle();
   fe_->loop_side->close();
   fe_->gate->close();
+  fe_->gate->io_stopped();
 }
 
 void OfflineServer::settle() {
