@@ -2,6 +2,7 @@
 // for everything else, and anonymous access when switched on.
 #include "fakeapi/http/http_server.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fakeapi/http/tls.h"
@@ -86,14 +87,19 @@ TEST(HttpAuthTest, ClientCertificateOfAnotherCaIsRefused) {
   TlsClientOptions t = verified();
   t.cert_pem = pki().other_client.cert_pem;
   t.key_pem = pki().other_client.key_pem;
-  bool refused = false;
+  // The server refuses the certificate in the handshake (under TLS 1.3 the client learns it from
+  // the alert at its first read); any other failure is not a refusal.
+  std::string error;
   try {
     Client c(server.port(), t);
-    refused = c.request("GET", kCms, "", {{"authorization", ""}}).code == 401;
-  } catch (const std::exception&) {
-    refused = true;  // the handshake fails
+    const int code = c.request("GET", kCms, "", {{"authorization", ""}}).code;
+    error = "answered " + std::to_string(code);
+  } catch (const std::exception& e) {
+    error = e.what();
   }
-  EXPECT_TRUE(refused);
+  EXPECT_THAT(error, ::testing::AnyOf(::testing::HasSubstr("unknown ca"),
+                                      ::testing::HasSubstr("certificate verify failed"),
+                                      ::testing::HasSubstr("bad certificate")));
   Client ok(server.port(), verified());
   EXPECT_EQ(ok.get(kCms).code, 200);
 }
