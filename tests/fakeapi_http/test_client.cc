@@ -212,6 +212,10 @@ std::optional<std::string> Client::next_line() {
 
 bool Client::stream_ended() const { return impl_->ended; }
 
+void Client::send(const std::string& bytes) {
+  impl_->with_stream([&](auto& s) { net::write(s, net::buffer(bytes)); });
+}
+
 std::string Client::raw(const std::string& bytes) {
   Impl& m = *impl_;
   m.with_stream([&](auto& s) { net::write(s, net::buffer(bytes)); });

@@ -89,6 +89,8 @@ class Client {
   // Raw bytes, for malformed requests; returns what the server answers until it closes (or a
   // timeout).
   std::string raw(const std::string& bytes);
+  // Writes raw bytes and reads nothing (a request that never completes).
+  void send(const std::string& bytes);
 
   struct Impl;
 
