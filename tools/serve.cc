@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -38,18 +39,25 @@ sim::Duration parse_duration(const std::string& text) {
     std::size_t j = i;
     while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
     if (j == i) throw BadOption("--compaction: invalid duration \"" + text + "\"");
-    const long long n = std::stoll(text.substr(i, j - i));
     std::size_t k = j;
     while (k < text.size() && std::isalpha(static_cast<unsigned char>(text[k]))) ++k;
     const std::string unit = text.substr(j, k - j);
     using namespace std::chrono;
-    if (unit == "ns") total += nanoseconds(n);
-    else if (unit == "us") total += microseconds(n);
-    else if (unit == "ms") total += milliseconds(n);
-    else if (unit == "s") total += seconds(n);
-    else if (unit == "m") total += minutes(n);
-    else if (unit == "h") total += hours(n);
+    std::int64_t unit_ns = 0;
+    if (unit == "ns") unit_ns = 1;
+    else if (unit == "us") unit_ns = nanoseconds(microseconds(1)).count();
+    else if (unit == "ms") unit_ns = nanoseconds(milliseconds(1)).count();
+    else if (unit == "s") unit_ns = nanoseconds(seconds(1)).count();
+    else if (unit == "m") unit_ns = nanoseconds(minutes(1)).count();
+    else if (unit == "h") unit_ns = nanoseconds(hours(1)).count();
     else throw BadOption("--compaction: unknown unit in \"" + text + "\" (use ms, s, m or h)");
+    // Like Go's time.ParseDuration, a duration beyond about 292 years is refused, not wrapped.
+    const std::int64_t limit = nanoseconds::max().count() - total.count();
+    const std::string digits = text.substr(i, j - i);
+    if (digits.size() > 18 || std::stoll(digits) > limit / unit_ns) {
+      throw BadOption("--compaction: \"" + text + "\" is too long a duration");
+    }
+    total += nanoseconds(std::stoll(digits) * unit_ns);
     i = k;
   }
   if (total <= sim::Duration::zero()) throw BadOption("--compaction: must be positive");

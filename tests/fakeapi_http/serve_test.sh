@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# `kubesim serve` as a user starts it: plain HTTP on loopback with a token file, manifests loaded
+# at start (a directory, multi-document YAML), a compaction interval, the kubeconfig it writes,
+# a clean stop on SIGTERM; and bad flags, each refused with exit code 2, a message naming the
+# flag, and no kubeconfig written.
+# Usage: serve_test.sh KUBESIM_BINARY. Needs curl (installed by scripts/setup.sh).
+set -euo pipefail
+
+kubesim=$1
+tmp=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+mkdir -p "$tmp/manifests"
+cat >"$tmp/manifests/a-namespace.yaml" <<'YAML'
+apiVersion: v1
+kind: Namespace
+metadata: {name: team-a}
+YAML
+cat >"$tmp/manifests/b-configmaps.yaml" <<'YAML'
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: one, namespace: team-a}
+data: {k: "1"}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: two, namespace: team-a}
+data: {k: "2"}
+YAML
+printf 'tok-alice,alice,u1,"devs,ops"\n' >"$tmp/tokens.csv"
+
+"$kubesim" serve --listen 127.0.0.1:0 --insecure --token-file "$tmp/tokens.csv" \
+  --load "$tmp/manifests" --compaction 30s --kubeconfig-out "$tmp/kubeconfig" \
+  >"$tmp/serve.out" 2>"$tmp/serve.err" &
+server_pid=$!
+for _ in $(seq 100); do
+  [ -s "$tmp/kubeconfig" ] && break
+  sleep 0.1
+done
+[ -s "$tmp/kubeconfig" ] || fail "serve did not start: $(cat "$tmp/serve.err")"
+server=$(sed -n 's/.*server: "\(.*\)"/\1/p' "$tmp/kubeconfig")
+case "$server" in http://127.0.0.1:*) ;; *) fail "kubeconfig server: $server" ;; esac
+grep -q "3 objects loaded" "$tmp/serve.out" || fail "ready line: $(cat "$tmp/serve.out")"
+grep -Eq "ready in [0-9]+ ms" "$tmp/serve.out" || fail "ready line: $(cat "$tmp/serve.out")"
+admin=$(sed -n 's/.*token: "\(.*\)"/\1/p' "$tmp/kubeconfig")
+[ -n "$admin" ] || fail "kubeconfig has no token"
+
+code() { curl -s -o "$tmp/body" -w '%{http_code}' "$@"; }
+[ "$(code -H "Authorization: Bearer tok-alice" "$server/api/v1/namespaces/team-a/configmaps")" = 200 ] ||
+  fail "token file user: $(cat "$tmp/body")"
+grep -q '"name":"one"' "$tmp/body" && grep -q '"name":"two"' "$tmp/body" || fail "loaded objects: $(cat "$tmp/body")"
+[ "$(code -H "Authorization: Bearer $admin" "$server/api/v1/namespaces/team-a")" = 200 ] || fail "admin token"
+[ "$(code "$server/api/v1/namespaces")" = 401 ] || fail "no token: expected 401"
+[ "$(code -H "Authorization: Bearer nope" "$server/api/v1/namespaces")" = 401 ] || fail "bad token: expected 401"
+
+kill -TERM "$server_pid"
+wait "$server_pid" || fail "serve did not stop cleanly"
+server_pid=
+grep -q "stopped" "$tmp/serve.out" || fail "no stop line"
+
+# refused MESSAGE ARGS...: serve must exit 2 with MESSAGE on stderr and write no kubeconfig.
+refused() {
+  local message=$1
+  shift
+  rm -f "$tmp/kc-bad"
+  local rc=0
+  "$kubesim" serve --kubeconfig-out "$tmp/kc-bad" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err" || rc=$?
+  [ "$rc" = 2 ] || fail "serve $*: exit $rc, expected 2 ($(cat "$tmp/bad.err"))"
+  grep -q -- "$message" "$tmp/bad.err" || fail "serve $*: expected '$message', got: $(cat "$tmp/bad.err")"
+  [ ! -e "$tmp/kc-bad" ] || fail "serve $*: wrote a kubeconfig"
+}
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Not_A_Name}\n' >"$tmp/invalid.yaml"
+printf 'apiVersion: v1\nkind: [unclosed\n' >"$tmp/broken.yaml"
+refused "--listen" --listen nowhere
+refused "--listen" --listen 127.0.0.1:70000
+refused "loopback" --listen 0.0.0.0:0 --insecure
+refused "--compaction" --listen 127.0.0.1:0 --compaction 5x
+refused "--compaction" --listen 127.0.0.1:0 --compaction 0s
+refused "--compaction" --listen 127.0.0.1:0 --compaction 99999999999h
+refused "--compaction" --listen 127.0.0.1:0 --compaction 9999999999999999999999999s
+refused "--load" --listen 127.0.0.1:0 --load "$tmp/missing.yaml"
+refused "--load" --listen 127.0.0.1:0 --load "$tmp/broken.yaml"
+refused "Not_A_Name" --listen 127.0.0.1:0 --load "$tmp/invalid.yaml"
+refused "--token-file" --listen 127.0.0.1:0 --token-file "$tmp/missing.csv"
+refused "--tls-cert-file" --listen 127.0.0.1:0 --tls-cert-file "$tmp/tokens.csv"
+refused "--insecure" --listen 127.0.0.1:0 --insecure --client-ca-file "$tmp/tokens.csv"
+echo "serve tests passed"
