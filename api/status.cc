@@ -154,7 +154,11 @@ nlohmann::json Status::to_json() const {
 }
 
 std::string Status::to_json_string() const {
-  std::string out = R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":")";
+  std::string out = R"({"kind":"Status","apiVersion":"v1","metadata":{)";
+  if (!continue_token.empty()) {
+    out += "\"continue\":" + json(continue_token).dump();
+  }
+  out += R"(},"status":")";
   out += status_text();
   out += "\"";
   append_string_field(out, "message", message);
@@ -174,6 +178,9 @@ std::optional<Status> Status::from_json(const nlohmann::json& j) {
   if (s.code == 0 && string_or_empty(j, "status") == "Success") s.code = 200;
   s.reason = parse_status_reason(string_or_empty(j, "reason"));
   s.message = string_or_empty(j, "message");
+  if (const auto m = j.find("metadata"); m != j.end() && m->is_object()) {
+    s.continue_token = string_or_empty(*m, "continue");
+  }
   if (const auto it = j.find("details"); it != j.end() && it->is_object()) {
     StatusDetails d;
     d.name = string_or_empty(*it, "name");

@@ -96,6 +96,9 @@ struct Status {
   StatusReason reason = StatusReason::kUnknown;
   std::string message;
   std::optional<StatusDetails> details;
+  // metadata.continue: set only on the 410 for a compacted continue token, where it lets the
+  // client take the rest of the list at the latest revision (an inconsistent continuation).
+  std::string continue_token{};
 
   // "Success" for a 2xx code, otherwise "Failure": the Status's "status" field.
   std::string_view status_text() const;

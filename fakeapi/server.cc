@@ -261,8 +261,13 @@ api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gv
     if (!internal::decode_continue(options.continue_token, start, at)) {
       return api::new_bad_request("invalid continue token");
     }
-    if (at < store_.compacted() || faults_.fire(FaultKind::kForceGone, request) != nullptr) {
-      return api::new_resource_expired(kContinueTooOld);
+    if (at < 0) {
+      at = store_.revision();  // the rest at the latest revision, as the 410 below offers
+    } else if (at < store_.compacted() || faults_.fire(FaultKind::kForceGone, request) != nullptr) {
+      // As etcd3's store: the 410 carries a token for the rest of the list at the latest revision.
+      api::Status expired = api::new_resource_expired(kContinueTooOld);
+      expired.continue_token = internal::encode_continue(start, -1);
+      return expired;
     }
   } else if (rv == "0" && options.resource_version_match != ResourceVersionMatch::kExact) {
     // Served from the watch cache: any revision will do, and the cache does not paginate.

@@ -137,7 +137,8 @@ bool decode_continue(std::string_view token, std::string& start_key, Revision& r
   if (rv == j.end() || !rv->is_number_integer() || start == j.end() || !start->is_string()) return false;
   revision = rv->get<Revision>();
   start_key = start->get<std::string>();
-  return revision > 0 && !start_key.empty();
+  // A negative revision (the token a 410 for a compacted one carries) means "the latest".
+  return revision != 0 && !start_key.empty();
 }
 
 }  // namespace kubesim::fakeapi::internal

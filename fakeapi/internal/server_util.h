@@ -50,7 +50,9 @@ api::Status precondition_failed(const ResourceInfo& info, std::string_view ns, s
 // 404 for a resource the server does not serve.
 api::Status unknown_resource();
 
-// Continue tokens, as kube-apiserver encodes them: base64url(JSON {"v","rv","start"}).
+// Continue tokens, as kube-apiserver encodes them: base64url(JSON {"v","rv","start"}). A token
+// with a negative rv (what a 410 for a compacted token offers) continues at the latest revision;
+// rv 0 is invalid.
 std::string encode_continue(std::string_view next_key, Revision revision);
 bool decode_continue(std::string_view token, std::string& start_key, Revision& revision);
 

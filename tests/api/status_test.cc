@@ -126,6 +126,12 @@ TEST(StatusTest, JsonFormIsMetav1Status) {
             R"("message":"old","reason":"Expired","code":410})");
   EXPECT_EQ(new_too_many_requests("x", 2).to_json()["details"],
             json::parse(R"({"retryAfterSeconds":2})"));
+
+  Status offering = new_resource_expired("old");
+  offering.continue_token = "tok";
+  EXPECT_EQ(offering.to_json_string(),
+            R"({"kind":"Status","apiVersion":"v1","metadata":{"continue":"tok"},"status":"Failure",)"
+            R"("message":"old","reason":"Expired","code":410})");
 }
 
 TEST(StatusTest, JsonRoundTrips) {
@@ -136,6 +142,11 @@ TEST(StatusTest, JsonRoundTrips) {
       new_internal_error("boom"),
       new_server_timeout(kDeployments, "update", 0),
       new_gone("gone"),
+      [] {
+        Status s = new_resource_expired("old");
+        s.continue_token = "eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ";
+        return s;
+      }(),
       Status{418, StatusReason::kUnknown, "teapot", StatusDetails{"n", "g", "k", "u", {}, 0}},
   };
   for (const Status& s : cases) {

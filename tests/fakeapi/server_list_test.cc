@@ -2,6 +2,8 @@
 // resourceVersionMatch, compaction.
 #include "fakeapi/server.h"
 
+#include "fakeapi/internal/server_util.h"
+
 #include <string>
 #include <vector>
 
@@ -263,6 +265,35 @@ TEST_F(ServerListTest, AContinueTokenOfACompactedRevisionIsExpired) {
   EXPECT_TRUE(api::is_resource_expired(r.status()));
   EXPECT_EQ(r.status().code, 410);
   EXPECT_EQ(r.status().message.rfind("The provided continue parameter is too old", 0), 0u);
+}
+
+TEST_F(ServerListTest, TheExpiredStatusOffersTheRestOfTheListAtTheLatestRevision) {
+  create_five();
+  auto p1 = must_list("default", paged(2));  // cm-0, cm-1 at revision 10
+  create_cm("default", "cm-9");              // after the first page: an inconsistent rest shows it
+  server_.compact_now();
+  auto r = server_.list(kConfigMaps, "default", paged(2, p1.continue_token));
+  ASSERT_FALSE(r.ok());
+  const std::string offered = r.status().continue_token;
+  ASSERT_FALSE(offered.empty());
+  EXPECT_NE(r.status().to_json_string().find("\"metadata\":{\"continue\":\"" + offered + "\"}"),
+            std::string::npos);
+  // The offered token continues after cm-1, at the latest revision, and pages on from there.
+  auto p2 = must_list("default", paged(2, offered));
+  EXPECT_EQ(keys(p2), (std::vector<std::string>{"default/cm-2", "default/cm-3"}));
+  EXPECT_EQ(p2.resource_version, "11");
+  auto p3 = must_list("default", paged(2, p2.continue_token));
+  EXPECT_EQ(keys(p3), (std::vector<std::string>{"default/cm-4", "default/cm-9"}));
+  EXPECT_TRUE(p3.continue_token.empty());
+}
+
+TEST_F(ServerListTest, AContinueTokenWithRevisionZeroIsInvalid) {
+  create_five();
+  // An rv of 0 is refused, as etcd3's store refuses it.
+  const std::string zero = internal::encode_continue("default/cm-2", 0);
+  auto r = server_.list(kConfigMaps, "default", paged(2, zero));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(api::is_bad_request(r.status()));
 }
 
 TEST_F(ServerListTest, AnExactReadOfACompactedRevisionIsExpired) {
