@@ -31,10 +31,30 @@ RequestInfo request_info(const ApiCall& c) {
   return ri;
 }
 
+// The revision a get or list waits for before it is served: kube-apiserver serves a read at
+// resourceVersion N > 0 from its watch cache once that reaches N (ApiServer::read_revision), as
+// InProcessClient does; 0 for every other call.
+Revision read_revision(const ApiCall& c) {
+  if (c.route.kind != Route::Kind::kResource) return 0;
+  if (c.verb == "get") return ApiServer::read_revision(c.get);
+  if (c.verb == "list") return ApiServer::read_revision(c.list);
+  return 0;
+}
+
+// A call that waits first: an injected latency, then the revision it reads at (at most the
+// watch cache's fresh_wait; the call then answers its 504 itself).
 sim::Task<void> delayed(std::shared_ptr<LoopSide> self, ApiCall call,
-                        std::weak_ptr<SessionBase> session, sim::Duration latency) {
-  co_await sim::sleep_for(sim::Context(), self->loop(), latency);
-  if (self->closed()) co_return;
+                        std::weak_ptr<SessionBase> session, sim::Duration latency,
+                        Revision wait_for) {
+  if (latency > sim::Duration::zero()) {
+    co_await sim::sleep_for(sim::Context(), self->loop(), latency);
+    if (self->closed()) co_return;
+  }
+  if (wait_for > self->server().revision()) {
+    const bool reached = co_await self->server().wait_for_revision(wait_for, sim::Context());
+    (void)reached;
+    if (self->closed()) co_return;
+  }
   Reply r = self->execute(call, session);
   self->reply(session, std::move(r));
 }
@@ -95,9 +115,12 @@ Reply Reply::of_text(int code, std::string body) {
 void LoopSide::handle(ApiCall call, std::weak_ptr<SessionBase> session) {
   if (closed_) return;
   if (call.route.kind == Route::Kind::kResource) {
-    if (const FaultRule* rule = server_->faults().fire(FaultKind::kLatency, request_info(call))) {
-      loop_->spawn(delayed(shared_from_this(), std::move(call), session, rule->latency),
-                   "http-latency");
+    const FaultRule* rule = server_->faults().fire(FaultKind::kLatency, request_info(call));
+    const Revision wait_for = read_revision(call);
+    if (rule != nullptr || wait_for > server_->revision()) {
+      const sim::Duration latency = rule != nullptr ? rule->latency : sim::Duration::zero();
+      loop_->spawn(delayed(shared_from_this(), std::move(call), session, latency, wait_for),
+                   "http-delayed");
       return;
     }
   }
