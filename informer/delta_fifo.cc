@@ -1,6 +1,7 @@
 #include "informer/delta_fifo.h"
 
 #include <cassert>
+#include <type_traits>
 #include <unordered_set>
 
 namespace kubesim::informer {
@@ -50,7 +51,46 @@ void DeltaFIFO::delete_(api::ObjectPtr object) {
   queue_object(DeltaType::kDeleted, DeltaType::kDeleted, std::move(object));
 }
 
-bool DeltaFIFO::has_queued(std::string_view key) const { return items_.find(key) != items_.end(); }
+DeltaFIFO::EntryId DeltaFIFO::find(std::string_view key, std::uint64_t hash) const {
+  return table_.find(key, hash, [this](EntryId i) { return entries_[i].key.view(); });
+}
+
+bool DeltaFIFO::has_queued(std::string_view key) const {
+  return find(key, internal::hash_key(key)) != internal::KeyTable::kAbsent;
+}
+
+DeltaFIFO::EntryId DeltaFIFO::new_entry(std::string_view key, std::uint64_t hash) {
+  EntryId id;
+  if (free_ids_.empty()) {
+    assert(entries_.size() < internal::KeyTable::kAbsent && "too many keys");
+    id = static_cast<EntryId>(entries_.size());
+    entries_.emplace_back().deltas.reserve(2);  // the common case: Added or Replaced, then one change
+  } else {
+    id = free_ids_.back();
+    free_ids_.pop_back();
+  }
+  entries_[id].key.assign(key);
+  table_.insert(hash, id);
+  queue_.push_back(id);
+  return id;
+}
+
+// Frees a popped entry, keeping a small Deltas buffer for the next key. Once every entry is free,
+// a large slab is released so that a drained FIFO does not hold its peak size.
+void DeltaFIFO::free_entry(EntryId id) {
+  static constexpr std::size_t kKeptCapacity = 4;
+  static constexpr std::size_t kKeptEntries = 1024;
+  Entry& entry = entries_[id];
+  entry.deltas.clear();
+  if (entry.deltas.capacity() > kKeptCapacity) Deltas().swap(entry.deltas);
+  entry.key.clear();
+  free_ids_.push_back(id);
+  if (free_ids_.size() == entries_.size() && entries_.size() > kKeptEntries) {
+    entries_ = std::vector<Entry>();
+    free_ids_ = std::vector<EntryId>();
+    table_.clear();
+  }
+}
 
 void DeltaFIFO::queue_object(DeltaType action, DeltaType internal_action, api::ObjectPtr object) {
   if (options_.transform && internal_action != DeltaType::kSync) {
@@ -68,16 +108,17 @@ void DeltaFIFO::queue_tombstone(const api::ObjectKey& key, api::ObjectPtr last_k
 
 // `key` may point into `payload`: it is only read before the payload moves.
 void DeltaFIFO::queue_action(DeltaType action, Delta::Payload payload, std::string_view key) {
-  auto it = items_.find(key);
-  if (it == items_.end()) {
-    it = items_.emplace(Delta(action, std::move(payload))).first;
-    queue_.push_back(&*it);
+  const std::uint64_t hash = internal::hash_key(key);
+  EntryId id = find(key, hash);
+  if (id == internal::KeyTable::kAbsent) {
+    id = new_entry(key, hash);
+    entries_[id].deltas.emplace_back(action, std::move(payload));
   } else {
-    it->deltas.emplace_back(action, std::move(payload));
-    dedup_deltas(it->deltas);
-    it->rekey();
+    Deltas& deltas = entries_[id].deltas;
+    deltas.emplace_back(action, std::move(payload));
+    dedup_deltas(deltas);
   }
-  assert(queue_.size() == items_.size());
+  assert(queue_.size() == table_.size());
   notify();
 }
 
@@ -94,11 +135,11 @@ void DeltaFIFO::replace(std::vector<api::ObjectPtr> objects, std::string) {
   // Queued keys missing from the list; queue order, so the outcome never depends on hashing.
   // Tombstoning a queued key does not grow the queue.
   for (std::size_t i = 0, n = queue_.size(); i < n; ++i) {
-    const Entry* entry = queue_[i];
-    if (listed.contains(entry->key)) continue;
-    const api::ObjectPtr newest = entry->deltas.back().object();
+    const Entry& entry = entries_[queue_[i]];
+    if (listed.contains(entry.key.view())) continue;
+    api::ObjectPtr newest = entry.deltas.back().object();
     ++queued_deletions;
-    queue_tombstone(api::ObjectKey(std::string(entry->key)), newest);
+    queue_tombstone(api::ObjectKey(std::string(entry.key.view())), std::move(newest));
   }
   if (options_.known_objects != nullptr) {
     for (const api::ObjectKey& key : options_.known_objects->list_keys()) {
@@ -126,29 +167,31 @@ void DeltaFIFO::resync() {
 bool DeltaFIFO::try_pop(const PopProcessFunc& process) {
   if (queue_.empty()) return false;
   const bool is_in_initial_list = !synced_;
-  const Entry* entry = queue_.front();
+  const EntryId id = queue_.front();
   queue_.pop_front();
   if (initial_population_count_ > 0) {
     --initial_population_count_;
     check_synced();
   }
-  auto it = items_.find(entry->key);
-  assert(it != items_.end() && "a queued key must have deltas");
-  const auto node = items_.extract(it);
-  process(std::span<const Delta>(node.value().deltas), is_in_initial_list);
+  table_.erase(internal::hash_key(entries_[id].key.view()), id);
+  // `process` may write to this FIFO, which may move entries_ but not the Deltas' elements, and
+  // cannot reuse `id` before free_entry.
+  static_assert(std::is_nothrow_move_constructible_v<Entry>, "moving entries_ must keep the Deltas' buffers");
+  process(std::span<const Delta>(entries_[id].deltas), is_in_initial_list);
+  free_entry(id);
   return true;
 }
 
 std::vector<api::ObjectKey> DeltaFIFO::list_keys() const {
   std::vector<api::ObjectKey> out;
   out.reserve(queue_.size());
-  for (const Entry* entry : queue_) out.emplace_back(std::string(entry->key));
+  for (EntryId id : queue_) out.emplace_back(std::string(entries_[id].key.view()));
   return out;
 }
 
 const Deltas* DeltaFIFO::deltas_of(std::string_view key) const {
-  auto it = items_.find(key);
-  return it == items_.end() ? nullptr : &it->deltas;
+  const EntryId id = find(key, internal::hash_key(key));
+  return id == internal::KeyTable::kAbsent ? nullptr : &entries_[id].deltas;
 }
 
 }  // namespace kubesim::informer

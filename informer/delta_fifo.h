@@ -18,14 +18,15 @@
 #define KUBESIM_INFORMER_DELTA_FIFO_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "informer/deltas.h"
 #include "informer/indexer.h"
+#include "informer/internal/key_table.h"
 #include "informer/store.h"
 
 namespace kubesim::informer {
@@ -60,43 +61,36 @@ class DeltaFIFO final : public Queue {
 
   // The queued keys, in queue order.
   std::vector<api::ObjectKey> list_keys() const;
-  // The Deltas queued for `key`, or null.
+  // The Deltas queued for `key`, or null. Valid until the next write to or pop from the FIFO.
   const Deltas* deltas_of(std::string_view key) const;
 
  private:
-  // One queued key with its Deltas (never empty). `key` views the key of the first delta, and is
-  // re-pointed whenever the Deltas change; its text, hence the entry's hash, never changes.
+  using EntryId = std::uint32_t;
+  // One queued key with its Deltas, or a free slot (empty Deltas) waiting for reuse. Its own
+  // copy of the key keeps lookups from reading the objects.
   struct Entry {
-    explicit Entry(Delta first) { deltas.reserve(2); deltas.push_back(std::move(first)); rekey(); }
-    void rekey() const { key = deltas.front().key()->view(); }
-    mutable Deltas deltas;
-    mutable std::string_view key;
+    Deltas deltas;
+    internal::KeyText key;
   };
-  struct EntryHash {
-    using is_transparent = void;
-    std::size_t operator()(const Entry& e) const noexcept { return std::hash<std::string_view>{}(e.key); }
-    std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
-  };
-  struct EntryEq {
-    using is_transparent = void;
-    bool operator()(const Entry& a, const Entry& b) const { return a.key == b.key; }
-    bool operator()(std::string_view a, const Entry& b) const { return a == b.key; }
-    bool operator()(const Entry& a, std::string_view b) const { return a.key == b; }
-  };
-  using Items = std::unordered_set<Entry, EntryHash, EntryEq>;
 
   void queue_action(DeltaType action, Delta::Payload payload, std::string_view key);
   void queue_object(DeltaType action, DeltaType internal_action, api::ObjectPtr object);
   void queue_tombstone(const api::ObjectKey& key, api::ObjectPtr last_known);
+  EntryId find(std::string_view key, std::uint64_t hash) const;
   bool has_queued(std::string_view key) const;
+  EntryId new_entry(std::string_view key, std::uint64_t hash);
+  void free_entry(EntryId id);
   void mark_populated();
   void check_synced();
 
   DeltaFIFOOptions options_;
-  // Invariant: a key is in queue_ iff it is in items_, exactly once. Elements of an
-  // unordered_set never move, so the queue points at them.
-  Items items_;
-  std::deque<const Entry*> queue_;
+  // Invariant: a key is in queue_ iff table_ maps it to an entry, exactly once, and that entry's
+  // Deltas are not empty. Other entries are free and listed in free_ids_, except the one a pop
+  // is handing out. Ids are stable; the Deltas of an entry never move while it is popped.
+  std::vector<Entry> entries_;
+  std::vector<EntryId> free_ids_;
+  internal::KeyTable table_;
+  std::deque<EntryId> queue_;
   bool populated_ = false;
   // Pops left before the first replace() has been handed out in full.
   std::size_t initial_population_count_ = 0;

@@ -1,6 +1,7 @@
 #include "informer/indexer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 namespace kubesim::informer {
@@ -39,47 +40,69 @@ Indexer::Indexer(Indexers indexers) {
   indexers_ = std::move(indexers);
 }
 
+Indexer::EntryId Indexer::find(std::string_view key) const {
+  return table_.find(key, internal::hash_key(key), key_of());
+}
+
+Indexer::EntryId Indexer::store_new(std::string_view key, std::uint64_t hash, api::ObjectPtr object) {
+  EntryId id;
+  if (free_ids_.empty()) {
+    assert(entries_.size() < internal::KeyTable::kAbsent && "too many objects");
+    id = static_cast<EntryId>(entries_.size());
+    entries_.emplace_back();
+  } else {
+    id = free_ids_.back();
+    free_ids_.pop_back();
+  }
+  Entry& entry = entries_[id];
+  entry.key.assign(key);
+  entry.object = std::move(object);
+  table_.insert(hash, id);
+  assert(table_.size() + free_ids_.size() == entries_.size());
+  return id;
+}
+
 api::ObjectPtr Indexer::upsert(api::ObjectPtr object) {
   resource_version_.assign(object->resource_version());
-  auto it = items_.find(object->key().view());
-  if (it == items_.end()) {
-    const Entry* entry = &*items_.emplace(std::move(object)).first;
-    for (auto& [name, state] : indices_) index_added(state, entry);
+  const std::string_view key = object->key().view();  // the object outlives the call
+  const std::uint64_t hash = internal::hash_key(key);
+  const EntryId found = table_.find(key, hash, key_of());
+  if (found == internal::KeyTable::kAbsent) {
+    const EntryId id = store_new(key, hash, std::move(object));
+    for (auto& [name, state] : indices_) index_added(state, id);
     return nullptr;
   }
-  const Entry* entry = &*it;
-  api::ObjectPtr old = std::exchange(entry->object, std::move(object));
-  entry->key = entry->object->key().view();
+  api::ObjectPtr old = std::exchange(entries_[found].object, std::move(object));
   for (auto& [name, state] : indices_) {
-    if (!state.by_key_namespace) update_index(state, old, entry->object, entry);
+    if (!state.by_key_namespace) update_index(state, old, entries_[found].object, found);
   }
   return old;
 }
 
-void Indexer::index_added(IndexState& state, const Entry* entry) {
+void Indexer::index_added(IndexState& state, EntryId id) {
   if (!state.by_key_namespace) {
-    update_index(state, nullptr, entry->object, entry);
+    update_index(state, nullptr, entries_[id].object, id);
     return;
   }
-  const std::string_view ns = key_namespace(entry->key);
+  const std::string_view ns = key_namespace(entries_[id].key.view());
   auto it = state.index.find(ns);
   if (it == state.index.end()) it = state.index.emplace(std::string(ns), EntrySet()).first;
-  it->second.insert(it->second.end(), entry);
+  it->second.insert(id, key_less());
 }
 
-void Indexer::index_removed(IndexState& state, const Entry* entry) {
+void Indexer::index_removed(IndexState& state, EntryId id) {
   if (!state.by_key_namespace) {
-    update_index(state, entry->object, nullptr, entry);
+    update_index(state, entries_[id].object, nullptr, id);
     return;
   }
-  auto it = state.index.find(key_namespace(entry->key));
+  auto it = state.index.find(key_namespace(entries_[id].key.view()));
   if (it == state.index.end()) return;
-  it->second.erase(entry);
+  it->second.erase(id, key_less());
   if (it->second.empty()) state.index.erase(it);
 }
 
 void Indexer::update_index(IndexState& state, const api::ObjectPtr& old_object,
-                           const api::ObjectPtr& new_object, const Entry* entry) {
+                           const api::ObjectPtr& new_object, EntryId id) {
   std::vector<std::string> old_values;
   std::vector<std::string> new_values;
   if (old_object) old_values = state.func(*old_object);
@@ -89,13 +112,14 @@ void Indexer::update_index(IndexState& state, const api::ObjectPtr& old_object,
   for (const std::string& value : old_values) {
     auto it = state.index.find(value);
     if (it == state.index.end()) continue;
-    it->second.erase(entry);
+    it->second.erase(id, key_less());
     if (it->second.empty()) state.index.erase(it);
   }
   for (std::string& value : new_values) {
     auto it = state.index.find(value);
     if (it == state.index.end()) it = state.index.emplace(std::move(value), EntrySet()).first;
-    it->second.insert(entry);
+    // An index function may return a value twice; the set holds the entry once.
+    (void)it->second.insert(id, key_less());
   }
 }
 
@@ -105,16 +129,25 @@ void Indexer::delete_(api::ObjectPtr object) {
 }
 
 void Indexer::delete_key(std::string_view key) {
-  auto it = items_.find(key);
-  if (it == items_.end()) return;
-  for (auto& [name, state] : indices_) index_removed(state, &*it);
-  items_.erase(it);
+  const std::uint64_t hash = internal::hash_key(key);
+  const EntryId id = table_.find(key, hash, key_of());
+  if (id == internal::KeyTable::kAbsent) return;
+  for (auto& [name, state] : indices_) index_removed(state, id);
+  table_.erase(hash, id);
+  Entry& entry = entries_[id];
+  entry.object.reset();
+  entry.key.clear();
+  free_ids_.push_back(id);
+  assert(table_.size() + free_ids_.size() == entries_.size());
 }
 
 void Indexer::replace(std::vector<api::ObjectPtr> objects, std::string resource_version) {
   for (auto& [name, state] : indices_) state.index.clear();
-  items_.clear();
-  items_.reserve(objects.size());
+  table_.clear();
+  entries_.clear();
+  free_ids_.clear();
+  entries_.reserve(objects.size());
+  table_.reserve(objects.size());
   for (api::ObjectPtr& object : objects) (void)upsert(std::move(object));
   resource_version_ = std::move(resource_version);
 }
@@ -122,29 +155,31 @@ void Indexer::replace(std::vector<api::ObjectPtr> objects, std::string resource_
 void Indexer::bookmark(std::string resource_version) { resource_version_ = std::move(resource_version); }
 
 api::ObjectPtr Indexer::get_by_key(std::string_view key) const {
-  auto it = items_.find(key);
-  return it == items_.end() ? nullptr : it->object;
+  const EntryId id = find(key);
+  return id == internal::KeyTable::kAbsent ? nullptr : entries_[id].object;
 }
 
-std::vector<const Indexer::Entry*> Indexer::sorted_entries() const {
-  std::vector<const Entry*> entries;
-  entries.reserve(items_.size());
-  for (const Entry& entry : items_) entries.push_back(&entry);
-  std::sort(entries.begin(), entries.end(), EntryLess());
-  return entries;
+std::vector<Indexer::EntryId> Indexer::sorted_ids() const {
+  std::vector<EntryId> ids;
+  ids.reserve(table_.size());
+  for (EntryId id = 0; id < entries_.size(); ++id) {
+    if (entries_[id].object) ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end(), key_less());
+  return ids;
 }
 
 std::vector<api::ObjectPtr> Indexer::list() const {
   std::vector<api::ObjectPtr> out;
-  out.reserve(items_.size());
-  for (const Entry* entry : sorted_entries()) out.push_back(entry->object);
+  out.reserve(table_.size());
+  for (EntryId id : sorted_ids()) out.push_back(entries_[id].object);
   return out;
 }
 
 std::vector<api::ObjectKey> Indexer::list_keys() const {
   std::vector<api::ObjectKey> out;
-  out.reserve(items_.size());
-  for (const Entry* entry : sorted_entries()) out.emplace_back(std::string(entry->key));
+  out.reserve(table_.size());
+  for (EntryId id : sorted_ids()) out.emplace_back(std::string(entries_[id].key.view()));
   return out;
 }
 
@@ -157,14 +192,16 @@ api::Result<std::vector<api::ObjectPtr>> Indexer::index(const IndexName& index_n
                                                         const api::Object& object) const {
   const IndexState* state = find_index(index_name);
   if (state == nullptr) return no_such_index(index_name);
-  EntrySet matches;
+  std::vector<EntryId> matches;
   for (const std::string& value : state->func(object)) {
     auto it = state->index.find(value);
-    if (it != state->index.end()) matches.insert(it->second.begin(), it->second.end());
+    if (it != state->index.end()) it->second.for_each([&](EntryId id) { matches.push_back(id); });
   }
+  std::sort(matches.begin(), matches.end(), key_less());
+  matches.erase(std::unique(matches.begin(), matches.end()), matches.end());
   std::vector<api::ObjectPtr> out;
   out.reserve(matches.size());
-  for (const Entry* entry : matches) out.push_back(entry->object);
+  for (EntryId id : matches) out.push_back(entries_[id].object);
   return out;
 }
 
@@ -176,7 +213,7 @@ api::Result<std::vector<api::ObjectKey>> Indexer::index_keys(const IndexName& in
   auto it = state->index.find(value);
   if (it == state->index.end()) return out;
   out.reserve(it->second.size());
-  for (const Entry* entry : it->second) out.emplace_back(std::string(entry->key));
+  it->second.for_each([&](EntryId id) { out.emplace_back(std::string(entries_[id].key.view())); });
   return out;
 }
 
@@ -188,7 +225,7 @@ api::Result<std::vector<api::ObjectPtr>> Indexer::by_index(const IndexName& inde
   auto it = state->index.find(value);
   if (it == state->index.end()) return out;
   out.reserve(it->second.size());
-  for (const Entry* entry : it->second) out.push_back(entry->object);
+  it->second.for_each([&](EntryId id) { out.push_back(entries_[id].object); });
   return out;
 }
 
@@ -199,7 +236,7 @@ api::Result<void> Indexer::for_each_in_index(
   if (state == nullptr) return no_such_index(index_name);
   auto it = state->index.find(value);
   if (it == state->index.end()) return {};
-  for (const Entry* entry : it->second) visit(entry->object);
+  it->second.for_each([&](EntryId id) { visit(entries_[id].object); });
   return {};
 }
 
@@ -221,7 +258,9 @@ api::Result<void> Indexer::add_indexers(Indexers indexers) {
   if (!conflicts.empty()) return api::new_bad_request("indexer conflict: [" + conflicts + "]");
   for (auto& [name, func] : indexers) {
     IndexState& state = indices_.emplace(name, make_index_state(func)).first->second;
-    for (const Entry& entry : items_) index_added(state, &entry);
+    for (EntryId id = 0; id < entries_.size(); ++id) {
+      if (entries_[id].object) index_added(state, id);
+    }
     indexers_.emplace(name, std::move(func));
   }
   return {};

@@ -18,18 +18,19 @@
 #define KUBESIM_INFORMER_INDEXER_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "api/object.h"
 #include "api/result.h"
+#include "informer/internal/key_table.h"
+#include "informer/internal/ordered_ids.h"
 #include "informer/store.h"
 
 namespace kubesim::informer {
@@ -83,11 +84,11 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
 
   api::ObjectPtr get(const api::Object& object) const { return get_by_key(object.key().view()); }
   api::ObjectPtr get_by_key(std::string_view key) const override;
-  bool contains(std::string_view key) const { return items_.find(key) != items_.end(); }
+  bool contains(std::string_view key) const { return find(key) != internal::KeyTable::kAbsent; }
   std::vector<api::ObjectPtr> list() const;
   std::vector<api::ObjectKey> list_keys() const override;
-  std::size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
+  std::size_t size() const { return table_.size(); }
+  bool empty() const { return table_.size() == 0; }
   // The resourceVersion of the last write, replace or bookmark ("" before any).
   const std::string& last_store_sync_resource_version() const { return resource_version_; }
 
@@ -101,7 +102,8 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
                                                       std::string_view value) const;
   api::Result<std::vector<api::ObjectPtr>> by_index(const IndexName& index_name,
                                                     std::string_view value) const;
-  // Calls `visit` for each object of by_index without building a vector.
+  // Calls `visit` for each object of by_index without building a vector. `visit` must not write
+  // to this Indexer.
   api::Result<void> for_each_in_index(const IndexName& index_name, std::string_view value,
                                       const std::function<void(const api::ObjectPtr&)>& visit) const;
   // Every value `index_name` currently holds, in value order (empty for an unknown index).
@@ -111,31 +113,22 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
   api::Result<void> add_indexers(Indexers indexers);
 
  private:
-  // One stored object. `key` views the object's own key; both change together when the key is
-  // written again, which keeps the entry's hash and equality (the key's text) unchanged.
+  // One stored object, or a free slot (null object) waiting for reuse. Its own copy of the key
+  // keeps lookups and index ordering from reading the objects.
   struct Entry {
-    explicit Entry(api::ObjectPtr o) : object(std::move(o)), key(object->key().view()) {}
-    mutable api::ObjectPtr object;
-    mutable std::string_view key;
+    api::ObjectPtr object;
+    internal::KeyText key;
   };
-  struct EntryHash {
-    using is_transparent = void;
-    std::size_t operator()(const Entry& e) const noexcept { return std::hash<std::string_view>{}(e.key); }
-    std::size_t operator()(std::string_view k) const noexcept { return std::hash<std::string_view>{}(k); }
-  };
-  struct EntryEq {
-    using is_transparent = void;
-    bool operator()(const Entry& a, const Entry& b) const { return a.key == b.key; }
-    bool operator()(std::string_view a, const Entry& b) const { return a == b.key; }
-    bool operator()(const Entry& a, std::string_view b) const { return a.key == b; }
-  };
-  // Elements of an unordered_set never move, so indices point at them.
-  using Items = std::unordered_set<Entry, EntryHash, EntryEq>;
-  struct EntryLess {
-    bool operator()(const Entry* a, const Entry* b) const { return a->key < b->key; }
+  using EntryId = std::uint32_t;
+  // Orders entry ids by key.
+  struct KeyLess {
+    const std::vector<Entry>* entries;
+    bool operator()(EntryId a, EntryId b) const {
+      return (*entries)[a].key.view() < (*entries)[b].key.view();
+    }
   };
   // The entries holding one value, in key order.
-  using EntrySet = std::set<const Entry*, EntryLess>;
+  using EntrySet = internal::OrderedIds;
   using Index = std::unordered_map<std::string, EntrySet, internal::StringHash, std::equal_to<>>;
   struct IndexState {
     IndexFunc func;
@@ -146,18 +139,28 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
   };
 
   static IndexState make_index_state(const IndexFunc& func);
-  static void update_index(IndexState& state, const api::ObjectPtr& old_object,
-                           const api::ObjectPtr& new_object, const Entry* entry);
-  static void index_added(IndexState& state, const Entry* entry);
-  static void index_removed(IndexState& state, const Entry* entry);
+  void update_index(IndexState& state, const api::ObjectPtr& old_object, const api::ObjectPtr& new_object,
+                    EntryId id);
+  void index_added(IndexState& state, EntryId id);
+  void index_removed(IndexState& state, EntryId id);
   const IndexState* find_index(const IndexName& name) const;
-  std::vector<const Entry*> sorted_entries() const;
+  EntryId find(std::string_view key) const;
+  EntryId store_new(std::string_view key, std::uint64_t hash, api::ObjectPtr object);
+  std::vector<EntryId> sorted_ids() const;
+  KeyLess key_less() const { return KeyLess{&entries_}; }
+  auto key_of() const {
+    return [this](EntryId id) { return entries_[id].key.view(); };
+  }
 
   Indexers indexers_;
   // One entry per indexer. Invariant: for every stored entry e and every value v that
   // func(*e.object) returns, e is in index[v]; no other entry is in any set, and no set is empty.
   std::map<IndexName, IndexState> indices_;
-  Items items_;
+  // Invariant: table_ maps the key of every entry with an object to its id; free_ids_ lists the
+  // others. Ids are stable, so index sets hold them.
+  std::vector<Entry> entries_;
+  std::vector<EntryId> free_ids_;
+  internal::KeyTable table_;
   std::string resource_version_;
 };
 

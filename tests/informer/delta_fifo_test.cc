@@ -18,6 +18,11 @@ namespace {
 
 using testing::config_map;
 
+// Odd names are longer than a FIFO entry keeps inline.
+std::string object_name(int i) {
+  return i % 2 == 0 ? "o" + std::to_string(i) : std::string(50, 'o') + std::to_string(i);
+}
+
 // "Added:ns/a@3"; a tombstone is "Deleted:ns/a@3!" ("@nil" without a last state).
 std::string describe(const Delta& d) {
   std::string out(to_string(d.type()));
@@ -215,6 +220,45 @@ TEST(DeltaFIFOTest, PopReturnsWhenItsContextIsCancelled) {
   EXPECT_EQ(loop.live_tasks(), 0u);
 }
 
+TEST(DeltaFIFOTest, ProcessMayWriteToTheFIFOItPopsFrom) {
+  sim::Loop loop;
+  DeltaFIFO fifo(loop);
+  fifo.add(config_map("ns", "a", "1"));
+  fifo.update(config_map("ns", "a", "2"));
+  std::vector<std::string> seen;
+  ASSERT_TRUE(fifo.try_pop([&](std::span<const Delta> deltas, bool) {
+    // Enough new keys to move the FIFO's storage while `deltas` is in use; "a" again is a new item.
+    for (int i = 0; i < 3000; ++i) fifo.add(config_map("ns", "n" + std::to_string(i), "3"));
+    fifo.update(config_map("ns", "a", "4"));
+    for (const Delta& d : deltas) seen.push_back(describe(d));
+  }));
+  EXPECT_EQ(seen, (std::vector<std::string>{"Added:ns/a@1", "Updated:ns/a@2"}));
+  EXPECT_EQ(fifo.size(), 3001u);
+  EXPECT_EQ(fifo.list_keys().back().str(), "ns/a");
+  ASSERT_NE(fifo.deltas_of("ns/a"), nullptr);
+  EXPECT_EQ(fifo.deltas_of("ns/a")->size(), 1u);
+}
+
+TEST(DeltaFIFOTest, ADrainedFIFOTakesNewItems) {
+  sim::Loop loop;
+  DeltaFIFO fifo(loop);
+  for (int round = 0; round < 2; ++round) {
+    const std::string rv = std::to_string(round);
+    for (int i = 0; i < 2000; ++i) fifo.add(config_map("ns", object_name(i), rv));
+    for (int i = 0; i < 2000; i += 2) fifo.delete_(config_map("ns", object_name(i), rv));
+    for (int i = 0; i < 2000; ++i) {
+      auto popped = pop_one(fifo);
+      ASSERT_TRUE(popped);
+      const std::string key = "ns/" + object_name(i);
+      std::vector<std::string> want{"Added:" + key + "@" + rv};
+      if (i % 2 == 0) want.push_back("Deleted:" + key + "@" + rv);
+      ASSERT_EQ(popped->deltas, want);
+    }
+    EXPECT_FALSE(pop_one(fifo));
+    EXPECT_EQ(fifo.deltas_of("ns/" + object_name(1)), nullptr);
+  }
+}
+
 // --- Model test against a naive reference ----------------------------------------------------
 
 // The reference: a list of (key, deltas) in queue order, searched linearly.
@@ -282,7 +326,7 @@ RC_GTEST_PROP(DeltaFIFOModelTest, BehavesLikeTheReferenceModel, ()) {
   const int steps = *rc::gen::inRange(1, 80);
   for (int rv = 1; rv <= steps; ++rv) {
     const int op = *rc::gen::inRange(0, 12);
-    const std::string name = "o" + std::to_string(*rc::gen::inRange(0, 6));
+    const std::string name = object_name(*rc::gen::inRange(0, 6));
     const std::string key = "ns/" + name;
     const std::string srv = std::to_string(rv);
     if (op < 3) {
@@ -300,8 +344,8 @@ RC_GTEST_PROP(DeltaFIFOModelTest, BehavesLikeTheReferenceModel, ()) {
       std::vector<std::string> listed;
       for (int i = 0; i < 6; ++i) {
         if (*rc::gen::inRange(0, 2) == 0) continue;
-        list.push_back(config_map("ns", "o" + std::to_string(i), srv));
-        listed.push_back("ns/o" + std::to_string(i));
+        list.push_back(config_map("ns", object_name(i), srv));
+        listed.push_back("ns/" + object_name(i));
       }
       fifo.replace(list, srv);
       for (const auto& k : listed) model.push(k, replaced + ":" + k + "@" + srv, false, false);
