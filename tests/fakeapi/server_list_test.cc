@@ -343,3 +343,56 @@ TEST_F(ServerListTest, ClusterScopedResourcesListWithoutANamespace) {
 
 }  // namespace
 }  // namespace kubesim::fakeapi
+
+namespace kubesim::fakeapi {
+namespace {
+
+// Compaction by the virtual-time window alone, as kube-apiserver has etcd compact: at each tick
+// the store is compacted to the revision seen at the previous tick, so history lives between one
+// and two intervals; an idle server stops ticking, and the next write starts it again.
+TEST(ServerCompactionTest, HistoryIsKeptOneToTwoIntervalsThenCompacted) {
+  using namespace testutil;
+  using namespace std::chrono_literals;
+  sim::Loop loop;
+  ServerOptions options;
+  options.compaction_interval = 1min;
+  ApiServer server(loop, options);
+  auto exact = [](std::int64_t rv) {
+    api::ListOptions o;
+    o.resource_version = std::to_string(rv);
+    o.resource_version_match = api::ResourceVersionMatch::kExact;
+    return o;
+  };
+  auto a = server.create(kConfigMaps, "default", config_map("default", "a", {{"k", "1"}}), api::CreateOptions());
+  ASSERT_TRUE(a.ok());
+  const std::int64_t first = std::stoll(std::string(a.value()->resource_version()));
+  loop.run_for(30s);
+  auto b = server.update(kConfigMaps, "default",
+                         a.value()->edited([](nlohmann::json& j) { j["data"]["k"] = "2"; }), api::UpdateOptions());
+  ASSERT_TRUE(b.ok());
+  const std::int64_t second = first + 1;
+  ASSERT_EQ(b.value()->resource_version(), std::to_string(second));
+
+  loop.run_for(60s);  // t = 90 s: one tick passed, it only marked revision `second`
+  EXPECT_TRUE(server.list(kConfigMaps, "default", exact(first)).ok());
+
+  loop.run_for(40s);  // t = 130 s: the second tick compacted to `second`
+  auto old = server.list(kConfigMaps, "default", exact(first));
+  ASSERT_FALSE(old.ok());
+  EXPECT_TRUE(api::is_resource_expired(old.status()));
+  EXPECT_TRUE(server.list(kConfigMaps, "default", exact(second)).ok());
+
+  // Nothing more to compact: no timer is left, so the loop goes idle at once.
+  loop.run_until_idle();
+  const sim::Time idle_at = loop.now();
+  EXPECT_LT(idle_at - sim::Time(), 3min);
+  // A new write starts the ticks again: two intervals later `second` is gone too.
+  auto c = server.update(kConfigMaps, "default",
+                         b.value()->edited([](nlohmann::json& j) { j["data"]["k"] = "3"; }), api::UpdateOptions());
+  ASSERT_TRUE(c.ok());
+  loop.run_for(2min + 1s);
+  EXPECT_TRUE(api::is_resource_expired(server.list(kConfigMaps, "default", exact(second)).status()));
+}
+
+}  // namespace
+}  // namespace kubesim::fakeapi
