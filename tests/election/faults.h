@@ -1,7 +1,7 @@
 // Random fault schedules for the election tests: partitions, crashes and restarts, clean stops,
-// server restarts, errors injected on lock requests, per-process clock offsets and drift, and
-// (for the boundary tests only) forward clock steps. All drawn up front from a fork of the
-// Loop's Rng, so a seed replays exactly.
+// server restarts, errors injected on lock requests, and per-process clock offsets and drift. All
+// drawn up front from a fork of the Loop's Rng, so a seed replays exactly. (The boundary test's
+// forward clock step is not random: it targets a follower, see boundary_test.cc.)
 #ifndef KUBESIM_TESTS_ELECTION_FAULTS_H_
 #define KUBESIM_TESTS_ELECTION_FAULTS_H_
 
@@ -24,9 +24,6 @@ struct FaultPlan {
   // Clock rates are drawn from [1 - drift, 1 + drift] at the start and again every 10–120 s.
   double drift = 0;
   Duration max_offset = 1h;
-  // Forward steps of [step_min, 2·step_min) on random candidates; 0: none.
-  Duration step_min = 0s;
-  Duration mean_step_gap = 60s;
 };
 
 namespace internal {
@@ -71,13 +68,6 @@ inline void plan_clock(Cluster& cl, const FaultPlan& plan, int i, sim::Rng& rng)
          t += rng.uniform_duration(10s, 120s)) {
       const double r = rate();
       cl.at(t, [clock, r] { clock->set_rate(r); });
-    }
-  }
-  if (plan.step_min > 0s) {
-    for (Time t = after_gap(Time{}, plan.mean_step_gap, rng); t < Time{} + plan.until;
-         t = after_gap(t, plan.mean_step_gap, rng)) {
-      const Duration step = rng.uniform_duration(plan.step_min, 2 * plan.step_min);
-      cl.at(t, [clock, step] { clock->step(step); });
     }
   }
 }
