@@ -317,6 +317,37 @@ TEST(ReflectorTest, StreamingListFallsBackToAPaginatedListOnError) {
   EXPECT_EQ(store.state(), c.server_state());
 }
 
+TEST(ReflectorTest, AnExpiredStreamingReListIsRetriedAsAStreamFromTheLatestState) {
+  Cluster c;
+  c.create("default", "a");
+  RecordingListerWatcher lw(c, kConfigMaps);
+  CountingStore store;
+  Running run(c, lw, store, ReflectorOptions());  // streaming list, the default
+  c.loop.run_for(1s);
+  const std::string seen = run.reflector.last_sync_resource_version();
+  // The next watch is refused with 410: the streaming re-list after the server's restart.
+  fakeapi::FaultRule gone;
+  gone.kind = fakeapi::FaultKind::kForceGone;
+  gone.verbs = {fakeapi::Verb::kWatch};
+  gone.count = 1;
+  c.server.faults().add(gone);
+  c.server.restart();
+  c.create("default", "b");
+  c.loop.run_for(10s);
+  EXPECT_EQ(store.state(), c.server_state());
+  EXPECT_EQ(lw.count("list"), 0) << "an expired streaming list is retried as one, not paginated";
+  ASSERT_EQ(lw.requests.size(), 3u);
+  const auto& relist = lw.requests[1].options;
+  EXPECT_EQ(relist.send_initial_events, std::optional<bool>(true));
+  EXPECT_EQ(relist.resource_version, seen) << "a re-list first asks for at least what was seen";
+  const auto& latest = lw.requests[2].options;
+  EXPECT_EQ(latest.send_initial_events, std::optional<bool>(true));
+  EXPECT_EQ(latest.resource_version, "") << "after a 410 the stream starts from the latest state";
+  EXPECT_LT(lw.requests[2].at - lw.requests[1].at, 800ms)
+      << "a 410 is retried as soon as it arrives, without the backoff (800 ms at least)";
+  EXPECT_EQ(run.reflector.last_sync_resource_version(), c.revision());
+}
+
 TEST(ReflectorTest, ResyncsEveryPeriodWhenAsked) {
   Cluster c;
   RecordingListerWatcher lw(c, kConfigMaps);
