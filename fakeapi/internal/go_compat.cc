@@ -14,37 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-// Decodes the UTF-8 sequence at s[i]; returns its length, or 0 (and cp untouched) if invalid.
-std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  if (c < 0x80) {
-    cp = c;
-    return 1;
-  }
-  std::size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF)
-    n = 2;
-  else if (c >= 0xE0 && c <= 0xEF)
-    n = 3;
-  else if (c >= 0xF0 && c <= 0xF4)
-    n = 4;
-  else
-    return 0;
-  if (c == 0xE0) lo = 0xA0;
-  if (c == 0xED) hi = 0x9F;
-  if (c == 0xF0) lo = 0x90;
-  if (c == 0xF4) hi = 0x8F;
-  if (i + n > s.size() || b(i + 1) < lo || b(i + 1) > hi) return 0;
-  std::uint32_t v = c & (0x7F >> n);
-  for (std::size_t k = 1; k < n; ++k) {
-    if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
-    v = (v << 6) | (b(i + k) & 0x3F);
-  }
-  cp = v;
-  return n;
-}
 
 // unicode.IsPrint for the code points a Kubernetes object realistically holds: everything but
 // controls, the non-ASCII spaces and separators, format characters and private use.
@@ -143,6 +112,37 @@ std::string format(const json& v, bool verb_s, bool top = true) {
 }
 
 }  // namespace
+
+std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) {
+    cp = c;
+    return 1;
+  }
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 2;
+  else if (c >= 0xE0 && c <= 0xEF)
+    n = 3;
+  else if (c >= 0xF0 && c <= 0xF4)
+    n = 4;
+  else
+    return 0;
+  if (c == 0xE0) lo = 0xA0;
+  if (c == 0xED) hi = 0x9F;
+  if (c == 0xF0) lo = 0x90;
+  if (c == 0xF4) hi = 0x8F;
+  if (i + n > s.size() || b(i + 1) < lo || b(i + 1) > hi) return 0;
+  std::uint32_t v = c & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
+    v = (v << 6) | (b(i + k) & 0x3F);
+  }
+  cp = v;
+  return n;
+}
 
 std::string go_type_name(const json& v) {
   switch (go_type(v)) {

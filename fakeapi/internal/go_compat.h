@@ -35,6 +35,10 @@ std::optional<nlohmann::json> go_parse(std::string_view text, std::string& error
 std::optional<nlohmann::ordered_json> go_parse_ordered(std::string_view text, std::string& error,
                                                        std::size_t max_depth = kGoMaxNestingDepth);
 
+// The valid UTF-8 sequence at s[i] as utf8.DecodeRune reads it (no overlongs, no surrogates,
+// nothing above U+10FFFF): its length, with its code point in `cp`; 0 when it is not valid.
+std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp);
+
 // The dynamic Go type of a decoded value.
 enum class GoType { kNil, kBool, kInt64, kFloat64, kString, kMap, kSlice };
 template <class Json>

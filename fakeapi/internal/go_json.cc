@@ -13,32 +13,6 @@ bool is_hex(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-// The length of the valid UTF-8 sequence at s[i] (utf8.DecodeRune's rules), or 0.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  std::size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF)
-    n = 2;
-  else if (c >= 0xE0 && c <= 0xEF)
-    n = 3;
-  else if (c >= 0xF0 && c <= 0xF4)
-    n = 4;
-  else
-    return 0;
-  if (c == 0xE0) lo = 0xA0;
-  if (c == 0xED) hi = 0x9F;
-  if (c == 0xF0) lo = 0x90;
-  if (c == 0xF4) hi = 0x8F;
-  if (i + n > s.size()) return 0;
-  if (b(i + 1) < lo || b(i + 1) > hi) return 0;
-  for (std::size_t k = 2; k < n; ++k) {
-    if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
-  }
-  return n;
-}
-
 std::uint32_t hex4(std::string_view s, std::size_t i) {
   return static_cast<std::uint32_t>(std::stoul(std::string(s.substr(i, 4)), nullptr, 16));
 }
@@ -81,7 +55,7 @@ std::string repair_strings(std::string_view text) {
       i += 2;
     } else if (c < 0x80) {
       out.push_back(text[i++]);
-    } else if (const std::size_t n = utf8_length(text, i); n > 0) {
+    } else if (std::uint32_t cp = 0; const std::size_t n = decode_utf8(text, i, cp)) {
       out.append(text.substr(i, n));
       i += n;
     } else {
