@@ -141,10 +141,13 @@ class ApiServer {
                                            nlohmann::json desired, bool status, bool dry_run);
   api::Result<api::ObjectPtr> finish_delete(const Resolved& r, const std::string& key,
                                             const api::ObjectPtr& current, bool dry_run);
-  // Why a create of `name` in `ns` is refused before its key is looked at, if it is.
-  std::optional<api::Status> refuse_create(const ResourceInfo& info, std::string_view name,
-                                           std::string_view ns, std::string_view client_rv,
-                                           bool dry_run) const;
+  // NamespaceLifecycle admission: a namespaced create needs a namespace that exists and is not
+  // terminating. It runs after decoding and before validation, as in kube-apiserver.
+  std::optional<api::Status> refuse_create_in_namespace(const ResourceInfo& info, std::string_view name,
+                                                        std::string_view ns) const;
+  // The store's refusal of a create that carries a resourceVersion (after validation).
+  static std::optional<api::Status> refuse_create_with_resource_version(std::string_view client_rv,
+                                                                        bool dry_run);
   // create's steps: the name (generated if asked), validation, admission and the existing key;
   // then the system fields and initial status.
   std::optional<api::Status> name_and_check(const Resolved& r, const api::ObjectPtr& object,

@@ -132,19 +132,23 @@ void ApiServer::trace_write(std::string_view verb, const Resolved& r, std::strin
                          {"revision", rev}});
 }
 
-std::optional<api::Status> ApiServer::refuse_create(const ResourceInfo& info, std::string_view name,
-                                                    std::string_view ns, std::string_view client_rv,
-                                                    bool dry_run) const {
-  if (info.namespaced) {
-    const ResourceInfo* namespaces = registry_.find({"", "v1", "namespaces"});
-    api::ObjectPtr owner = store_.get(const_cast<Store&>(store_).table(namespaces->group_resource()), ns);
-    if (!owner) return api::new_not_found(namespaces->group_resource(), ns);
-    if (owner->deletion_timestamp()) {
-      return api::new_forbidden(info.group_resource(), name,
-                                "unable to create new content in namespace " + std::string(ns) +
-                                    " because it is being terminated");
-    }
+std::optional<api::Status> ApiServer::refuse_create_in_namespace(const ResourceInfo& info,
+                                                                std::string_view name,
+                                                                std::string_view ns) const {
+  if (!info.namespaced) return std::nullopt;
+  const ResourceInfo* namespaces = registry_.find({"", "v1", "namespaces"});
+  api::ObjectPtr owner = store_.get(const_cast<Store&>(store_).table(namespaces->group_resource()), ns);
+  if (!owner) return api::new_not_found(namespaces->group_resource(), ns);
+  if (owner->deletion_timestamp()) {
+    return api::new_forbidden(info.group_resource(), name,
+                              "unable to create new content in namespace " + std::string(ns) +
+                                  " because it is being terminated");
   }
+  return std::nullopt;
+}
+
+std::optional<api::Status> ApiServer::refuse_create_with_resource_version(std::string_view client_rv,
+                                                                          bool dry_run) {
   // etcd3's store refuses a set resourceVersion before it looks at the key (a dry run stops
   // short of the store); the error reaches the client unconverted.
   const auto rv = internal::parse_revision(client_rv);
@@ -172,6 +176,9 @@ std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const ap
     }
     auto bad = validate_create(info, j, r.ns);
     if (bad && bad->code == 400) return bad;
+    if (attempt == 1) {
+      if (auto refused = refuse_create_in_namespace(info, object->name(), r.ns)) return refused;
+    }
     // Admission, after decoding and before validation: no new objects of a terminating CRD.
     if (info.custom && crd_terminating(info.crd_name)) {
       return api::new_forbidden(info.group_resource(), name,
@@ -180,7 +187,7 @@ std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const ap
     if (!bad && internal::is_crds(info)) bad = prepare_crd_create(j, name);
     if (bad) return bad;
     if (attempt == 1) {
-      if (auto refused = refuse_create(info, name, r.ns, object->resource_version(), options.dry_run)) {
+      if (auto refused = refuse_create_with_resource_version(object->resource_version(), options.dry_run)) {
         return refused;
       }
     }

@@ -162,6 +162,10 @@ std::vector<BadInputCase> cases() {
        400, StatusReason::kBadRequest},
       {"CreateInAMissingNamespace", [=](Env& e) { return create_cm_json(e, "nowhere", cm("nowhere", "c")); }, 404,
        StatusReason::kNotFound},
+      // NamespaceLifecycle admission comes before validation: the namespace's 404, not a 422.
+      {"CreateWithAnInvalidNameInAMissingNamespace",
+       [=](Env& e) { return create_cm_json(e, "nowhere", cm("nowhere", "Not_Valid")); }, 404,
+       StatusReason::kNotFound},
       {"CreateExisting", [=](Env& e) { return create_cm_json(e, "default", cm("default", "a")); }, 409,
        StatusReason::kAlreadyExists},
       {"CreateUnknownResource",
