@@ -220,6 +220,7 @@ void ApiServer::fill_create_fields(const ResourceInfo& info, std::string_view ns
   }
   meta.erase("deletionTimestamp");
   meta.erase("deletionGracePeriodSeconds");
+  internal::drop_empty_metadata(meta);
   initial_status(info, j);
 }
 
@@ -275,6 +276,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
       if (auto bad = prepare_crd_update(old, next)) return *bad;
     }
   }
+  internal::drop_empty_metadata(next["metadata"]);
   nlohmann::json& rv = next["metadata"]["resourceVersion"];
   rv = old["metadata"]["resourceVersion"];
   if (next == old) return current;  // nothing changed: no write, no event

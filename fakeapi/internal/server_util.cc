@@ -127,6 +127,18 @@ std::string encode_continue(std::string_view next_key, Revision revision) {
   return base64url_encode(token.dump());
 }
 
+void drop_empty_metadata(nlohmann::json& metadata) {
+  if (!metadata.is_object()) return;
+  for (const char* key : {"labels", "annotations", "finalizers", "ownerReferences", "managedFields",
+                          "generateName", "selfLink"}) {
+    const auto it = metadata.find(key);
+    if (it == metadata.end()) continue;
+    const bool empty = it->is_null() || ((it->is_object() || it->is_array()) && it->empty()) ||
+                       (it->is_string() && it->get_ref<const std::string&>().empty());
+    if (empty) metadata.erase(it);
+  }
+}
+
 bool decode_continue(std::string_view token, std::string& start_key, Revision& revision) {
   auto raw = base64url_decode(token);
   if (!raw) return false;

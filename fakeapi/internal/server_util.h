@@ -32,6 +32,14 @@ inline const std::string& object_key_into(std::string& out, const ResourceInfo& 
   return out;
 }
 
+// Drops the ObjectMeta fields an object stores only when set: labels and annotations that are
+// empty objects, finalizers, ownerReferences and managedFields that are empty arrays,
+// generateName and selfLink that are empty strings, and any of them null. kube-apiserver
+// round-trips metadata through typed ObjectMeta (custom resources too, by coercion), whose
+// omitempty drops them; so "finalizers": [] is never stored, and an update that only adds or
+// removes such an empty field changes nothing.
+void drop_empty_metadata(nlohmann::json& metadata);
+
 // A resourceVersion as a revision; nullopt for text that is not a decimal number.
 std::optional<Revision> parse_revision(std::string_view rv);
 

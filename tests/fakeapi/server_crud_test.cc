@@ -416,3 +416,52 @@ TEST_F(ServerCrudTest, DryRunUpdateWritesNothing) {
 
 }  // namespace
 }  // namespace kubesim::fakeapi
+
+namespace kubesim::fakeapi {
+namespace {
+
+// Empty omitempty ObjectMeta fields are not stored, as kube-apiserver's typed round trip drops
+// them: a create keeps none, and an update that only adds or empties them writes nothing.
+TEST(ServerMetadataTest, EmptyOptionalMetadataIsNotStored) {
+  using namespace testutil;
+  sim::Loop loop;
+  ApiServer server(loop);
+  auto created = server.create(kConfigMaps, "default",
+                               config_map("default", "a", {{"k", "v"}})->edited([](nlohmann::json& j) {
+                                 j["metadata"]["labels"] = nlohmann::json::object();
+                                 j["metadata"]["annotations"] = nullptr;
+                                 j["metadata"]["finalizers"] = nlohmann::json::array({"example.com/keep"});
+                                 j["metadata"]["ownerReferences"] = nlohmann::json::array();
+                               }),
+                               api::CreateOptions());
+  ASSERT_TRUE(created.ok()) << created.status();
+  const nlohmann::json& meta = created.value()->json()["metadata"];
+  EXPECT_FALSE(meta.contains("labels"));
+  EXPECT_FALSE(meta.contains("annotations"));
+  EXPECT_FALSE(meta.contains("ownerReferences"));
+  EXPECT_EQ(meta["finalizers"], nlohmann::json::array({"example.com/keep"}));
+
+  // Emptying the finalizers is a write that stores no list.
+  auto emptied = server.update(kConfigMaps, "default",
+                               created.value()->edited([](nlohmann::json& j) {
+                                 j["metadata"]["finalizers"] = nlohmann::json::array();
+                               }),
+                               api::UpdateOptions());
+  ASSERT_TRUE(emptied.ok()) << emptied.status();
+  EXPECT_NE(emptied.value()->resource_version(), created.value()->resource_version());
+  EXPECT_FALSE(emptied.value()->json()["metadata"].contains("finalizers"));
+  // Adding empty labels, or sending the empty list again, changes nothing: no write.
+  const std::int64_t before = server.revision();
+  auto same = server.update(kConfigMaps, "default",
+                            emptied.value()->edited([](nlohmann::json& j) {
+                              j["metadata"]["labels"] = nlohmann::json::object();
+                              j["metadata"]["finalizers"] = nlohmann::json::array();
+                            }),
+                            api::UpdateOptions());
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(server.revision(), before);
+  EXPECT_EQ(same.value()->resource_version(), emptied.value()->resource_version());
+}
+
+}  // namespace
+}  // namespace kubesim::fakeapi
