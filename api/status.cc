@@ -1,5 +1,7 @@
 #include "api/status.h"
 
+#include "api/validation.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -35,32 +37,6 @@ constexpr std::array<std::pair<StatusReason, std::string_view>, 20> kReasonNames
     {StatusReason::kServiceUnavailable, "ServiceUnavailable"},
 }};
 
-// Go's %q for the strings that appear in messages: a double-quoted string with Go escapes.
-std::string go_quote(std::string_view s) {
-  static constexpr std::pair<char, char> kEscapes[] = {{'"', '"'},  {'\\', '\\'}, {'\a', 'a'},
-                                                       {'\b', 'b'}, {'\f', 'f'},  {'\n', 'n'},
-                                                       {'\r', 'r'}, {'\t', 't'},  {'\v', 'v'}};
-  std::string out;
-  out.reserve(s.size() + 2);
-  out.push_back('"');
-  for (const char c : s) {
-    const auto* e = std::find_if(std::begin(kEscapes), std::end(kEscapes),
-                                 [c](const auto& p) { return p.first == c; });
-    const auto u = static_cast<unsigned char>(c);
-    if (e != std::end(kEscapes)) {
-      out.push_back('\\');
-      out.push_back(e->second);
-    } else if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-  return out;
-}
 
 Status make(int code, StatusReason reason, std::string message) {
   return Status{code, reason, std::move(message), std::nullopt};
@@ -213,14 +189,14 @@ std::ostream& operator<<(std::ostream& os, const Status& status) {
 
 Status new_not_found(const GroupResource& resource, std::string_view name) {
   Status s = make(404, StatusReason::kNotFound,
-                  resource.to_string() + " " + go_quote(name) + " not found");
+                  resource.to_string() + " " + quote_for_message(name) + " not found");
   s.details = resource_details(resource, name);
   return s;
 }
 
 Status new_already_exists(const GroupResource& resource, std::string_view name) {
   Status s = make(409, StatusReason::kAlreadyExists,
-                  resource.to_string() + " " + go_quote(name) + " already exists");
+                  resource.to_string() + " " + quote_for_message(name) + " already exists");
   s.details = resource_details(resource, name);
   return s;
 }
@@ -228,7 +204,7 @@ Status new_already_exists(const GroupResource& resource, std::string_view name) 
 Status new_generate_name_conflict(const GroupResource& resource, std::string_view name,
                                   int retry_after_seconds) {
   Status s = make(409, StatusReason::kAlreadyExists,
-                  resource.to_string() + " " + go_quote(name) +
+                  resource.to_string() + " " + quote_for_message(name) +
                       " already exists, the server was not able to generate a unique name for "
                       "the object");
   s.details = resource_details(resource, name);
@@ -239,7 +215,7 @@ Status new_generate_name_conflict(const GroupResource& resource, std::string_vie
 Status new_conflict(const GroupResource& resource, std::string_view name, std::string_view error) {
   Status s = make(409, StatusReason::kConflict,
                   "Operation cannot be fulfilled on " + resource.to_string() + " " +
-                      go_quote(name) + ": " + std::string(error));
+                      quote_for_message(name) + ": " + std::string(error));
   s.details = resource_details(resource, name);
   return s;
 }
@@ -263,10 +239,10 @@ Status new_invalid(const GroupKind& kind, std::string_view name, std::vector<Sta
   std::vector<std::string> errors;
   std::set<std::string> seen;
   for (const StatusCause& c : causes) {
-    std::string e = c.field.empty() ? c.message : c.field + ": " + c.message;
+    std::string e = c.field + ": " + c.message;  // field.Error's Error(), empty field or not
     if (seen.insert(e).second) errors.push_back(std::move(e));
   }
-  std::string message = kind.to_string() + " " + go_quote(name) + " is invalid";
+  std::string message = kind.to_string() + " " + quote_for_message(name) + " is invalid";
   if (errors.size() == 1) {
     message += ": " + errors.front();
   } else if (errors.size() > 1) {
@@ -298,7 +274,7 @@ Status new_forbidden(const GroupResource& resource, std::string_view name, std::
   } else if (name.empty()) {
     message = resource.to_string() + " is forbidden: " + std::string(error);
   } else {
-    message = resource.to_string() + " " + go_quote(name) + " is forbidden: " + std::string(error);
+    message = resource.to_string() + " " + quote_for_message(name) + " is forbidden: " + std::string(error);
   }
   Status s = make(403, StatusReason::kForbidden, std::move(message));
   s.details = resource_details(resource, name);
@@ -344,7 +320,7 @@ Status new_server_timeout(const GroupResource& resource, std::string_view operat
 Status new_method_not_supported(const GroupResource& resource, std::string_view action) {
   Status s = make(405, StatusReason::kMethodNotAllowed,
                   std::string(action) + " is not supported on resources of kind " +
-                      go_quote(resource.to_string()));
+                      quote_for_message(resource.to_string()));
   s.details = resource_details(resource, "");
   return s;
 }

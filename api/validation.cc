@@ -1,5 +1,6 @@
 #include "api/validation.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <initializer_list>
@@ -272,26 +273,28 @@ std::vector<std::string> validate_labels(const nlohmann::json& labels) {
 }
 
 std::string quote_for_message(std::string_view value) {
-  std::string out = "\"";
-  for (char c : value) {
-    auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (byte < 0x20 || byte == 0x7f) {
-          std::array<char, 5> buf{};
-          std::snprintf(buf.data(), buf.size(), "\\x%02x", byte);
-          out += buf.data();
-        } else {
-          out += c;
-        }
+  static constexpr std::pair<char, char> kEscapes[] = {{'"', '"'},  {'\\', '\\'}, {'\a', 'a'},
+                                                       {'\b', 'b'}, {'\f', 'f'},  {'\n', 'n'},
+                                                       {'\r', 'r'}, {'\t', 't'},  {'\v', 'v'}};
+  std::string out;
+  out.reserve(value.size() + 2);
+  out.push_back('"');
+  for (const char c : value) {
+    const auto* e = std::find_if(std::begin(kEscapes), std::end(kEscapes),
+                                 [c](const auto& p) { return p.first == c; });
+    const auto byte = static_cast<unsigned char>(c);
+    if (e != std::end(kEscapes)) {
+      out.push_back('\\');
+      out.push_back(e->second);
+    } else if (byte < 0x20 || byte == 0x7f) {
+      std::array<char, 5> buf{};
+      std::snprintf(buf.data(), buf.size(), "\\x%02x", byte);
+      out += buf.data();
+    } else {
+      out.push_back(c);
     }
   }
-  out += '"';
+  out.push_back('"');
   return out;
 }
 

@@ -182,27 +182,7 @@ void FieldErrors::too_long(std::string path, std::int64_t max_bytes) {
 
 api::Status invalid_status(const api::GroupKind& kind, std::string_view name,
                            std::vector<api::StatusCause> causes) {
-  // utilerrors.Aggregate: duplicates dropped, one error bare, several in brackets.
-  std::vector<std::string> errors;
-  std::set<std::string> seen;
-  for (const api::StatusCause& c : causes) {
-    std::string e = c.field + ": " + c.message;
-    if (seen.insert(e).second) errors.push_back(std::move(e));
-  }
-  std::string message = kind.to_string() + " " + quote(name) + " is invalid";
-  if (errors.size() == 1) {
-    message += ": " + errors.front();
-  } else if (errors.size() > 1) {
-    message += ": [";
-    for (std::size_t i = 0; i < errors.size(); ++i) {
-      if (i > 0) message += ", ";
-      message += errors[i];
-    }
-    message += "]";
-  }
-  api::Status s = api::new_invalid(kind, name, std::move(causes));
-  s.message = std::move(message);
-  return s;
+  return api::new_invalid(kind, name, std::move(causes));
 }
 
 }  // namespace kubesim::fakeapi::internal::validation

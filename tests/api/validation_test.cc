@@ -199,6 +199,8 @@ TEST(LabelsValidationTest, ReportsKeysAndValuesAsFieldErrors) {
 TEST(QuoteTest, EscapesLikeGoQuoting) {
   EXPECT_EQ(quote_for_message("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\x01\"");
   EXPECT_EQ(quote_for_message(""), "\"\"");
+  // Go's %q: the named escapes for \a \b \f \v too, \xNN for the other control bytes.
+  EXPECT_EQ(quote_for_message("\a\b\f\v\x1b"), "\"\\a\\b\\f\\v\\x1b\"");
 }
 
 TEST(ParseResultTest, HoldsValueOrError) {

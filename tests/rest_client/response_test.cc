@@ -153,9 +153,5 @@ TEST(ResponseTest, ObjectsListsAndSuccessStatuses) {
   EXPECT_TRUE(is_not_found(decode_empty_response(response(404, "", ""), kGetCm).status()));
 }
 
-TEST(ResponseTest, GoQuote) {
-  EXPECT_EQ(go_quote("a\"b\\c\n\t\x01"), "\"a\\\"b\\\\c\\n\\t\\x01\"");
-}
-
 }  // namespace
 }  // namespace kubesim::api::rest::internal

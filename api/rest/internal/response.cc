@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "api/validation.h"
+
 namespace kubesim::api::rest::internal {
 namespace {
 
@@ -105,7 +107,7 @@ Status generic_server_response(int code, const RequestInfo& info, const std::str
     default:
       if (code >= 500) {
         s.reason = StatusReason::kInternalError;
-        s.message = "an error on the server (" + go_quote(server_message) +
+        s.message = "an error on the server (" + quote_for_message(server_message) +
                     ") has prevented the request from succeeding";
       }
   }
@@ -152,39 +154,6 @@ Status client_error(std::string message) {
   s.reason = StatusReason::kUnknown;
   s.message = std::move(message);
   return s;
-}
-
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02x", c);
-          out += buf;
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out.push_back('"');
-  return out;
 }
 
 Status status_from_error_response(const HttpResponse& r, const RequestInfo& info) {

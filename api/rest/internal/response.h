@@ -34,9 +34,6 @@ struct RequestInfo {
 // A Status with code 0 and reason "" carrying `message`: a client-side failure.
 Status client_error(std::string message);
 
-// Go's %q of a string: double quotes, with \", \\, \n, \r, \t and other control bytes escaped.
-std::string go_quote(std::string_view s);
-
 // The Status of a non-2xx response (see above).
 Status status_from_error_response(const HttpResponse& response, const RequestInfo& info);
 

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/validation.h"
+
 #include "api/rest/internal/response.h"
 
 namespace kubesim::api::rest::internal {
@@ -21,7 +23,7 @@ Status watch_decoding_error(std::string_view error) {
   Status s;
   s.code = 500;
   s.reason = StatusReason::kInternalError;
-  s.message = "an error on the server (" + go_quote(message) +
+  s.message = "an error on the server (" + quote_for_message(message) +
               ") has prevented the request from succeeding";
   StatusDetails d;
   d.causes.push_back(StatusCause{std::string(kCauseTypeUnexpectedServerResponse), message, ""});

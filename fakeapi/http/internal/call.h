@@ -91,6 +91,8 @@ struct Reply {
   std::shared_ptr<WatchChannel> watch;
 
   static Reply of_status(const api::Status& status);
+  // kube-apiserver's 404 for a path that names no resource (details present and empty).
+  static Reply resource_not_found();
   static Reply of_json(int code, std::string body);
   static Reply of_text(int code, std::string body);
 };

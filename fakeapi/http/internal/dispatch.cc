@@ -33,14 +33,6 @@ bool is_health(std::string_view path) {
   return false;
 }
 
-api::Status resource_not_found() {
-  api::Status s;
-  s.code = 404;
-  s.reason = api::StatusReason::kNotFound;
-  s.message = "the server could not find the requested resource";
-  s.details.emplace();
-  return s;
-}
 
 Reply local(int code, std::string content_type, std::string body) {
   Reply r;
@@ -125,7 +117,7 @@ Prepared prepare_request(Frontend& fe, http::request<http::string_body>& req,
   }
   call.route = std::move(route.value());
   if (call.route.kind == Route::Kind::kNotFound) {
-    p.reply = Reply::of_status(resource_not_found());
+    p.reply = Reply::resource_not_found();
     return p;
   }
   const auto accept = req[http::field::accept];

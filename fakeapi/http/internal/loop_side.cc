@@ -8,14 +8,6 @@
 namespace kubesim::fakeapi::http::internal {
 namespace {
 
-api::Status resource_not_found() {
-  api::Status s;
-  s.code = 404;
-  s.reason = api::StatusReason::kNotFound;
-  s.message = "the server could not find the requested resource";
-  s.details.emplace();
-  return s;
-}
 
 Reply success_status() {
   return Reply::of_json(200, R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success"})");
@@ -86,6 +78,15 @@ sim::Task<void> pump(std::shared_ptr<LoopSide> self, std::shared_ptr<api::WatchS
 
 }  // namespace
 
+Reply Reply::resource_not_found() {
+  api::Status s;
+  s.code = 404;
+  s.reason = api::StatusReason::kNotFound;
+  s.message = "the server could not find the requested resource";
+  s.details.emplace();
+  return of_status(s);
+}
+
 Reply Reply::of_status(const api::Status& status) {
   Reply r;
   r.code = status.code > 0 ? status.code : 500;
@@ -142,7 +143,7 @@ Reply LoopSide::execute(ApiCall& call, const std::weak_ptr<SessionBase>& session
     case Route::Kind::kAdmin:
       return admin(call);
     case Route::Kind::kNotFound:
-      return Reply::of_status(resource_not_found());
+      return Reply::resource_not_found();
     default:
       return discovery(call);
   }
@@ -172,7 +173,7 @@ Reply LoopSide::discovery(const ApiCall& call) {
     default:
       break;
   }
-  if (!body) return Reply::of_status(resource_not_found());
+  if (!body) return Reply::resource_not_found();
   return Reply::of_json(200, std::move(*body));
 }
 
@@ -181,7 +182,7 @@ Reply LoopSide::resource(ApiCall& call, const std::weak_ptr<SessionBase>& sessio
   const api::GroupVersionResource gvr{r.group, r.version, r.resource};
   const ResourceInfo* info = server_->registry().find(gvr);
   if (info == nullptr || (!info->namespaced && !r.ns.empty())) {
-    return Reply::of_status(resource_not_found());
+    return Reply::resource_not_found();
   }
   if (const FaultRule* rule = server_->faults().fire(FaultKind::kError, request_info(call))) {
     return Reply::of_status(rule->status);
