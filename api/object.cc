@@ -11,35 +11,93 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr const char* kStringFields[] = {
-    "name", "namespace", "generateName", "uid", "resourceVersion", "creationTimestamp",
-    "deletionTimestamp", "selfLink"};
-constexpr const char* kIntegerFields[] = {"generation", "deletionGracePeriodSeconds"};
+// The metadata fields whose type the Object guarantees.
+enum class MetaField {
+  kOther,
+  kName,
+  kNamespace,
+  kGenerateName,
+  kUid,
+  kResourceVersion,
+  kCreationTimestamp,
+  kDeletionTimestamp,
+  kSelfLink,
+  kGeneration,
+  kDeletionGracePeriodSeconds,
+  kLabels,
+  kAnnotations,
+  kFinalizers,
+  kOwnerReferences,
+};
+
+MetaField meta_field(std::string_view key) {
+  // Dispatch on length first: most keys are rejected by one integer comparison.
+  switch (key.size()) {
+    case 3:
+      return key == "uid" ? MetaField::kUid : MetaField::kOther;
+    case 4:
+      return key == "name" ? MetaField::kName : MetaField::kOther;
+    case 6:
+      return key == "labels" ? MetaField::kLabels : MetaField::kOther;
+    case 8:
+      return key == "selfLink" ? MetaField::kSelfLink : MetaField::kOther;
+    case 9:
+      return key == "namespace" ? MetaField::kNamespace : MetaField::kOther;
+    case 10:
+      if (key == "generation") return MetaField::kGeneration;
+      return key == "finalizers" ? MetaField::kFinalizers : MetaField::kOther;
+    case 11:
+      return key == "annotations" ? MetaField::kAnnotations : MetaField::kOther;
+    case 12:
+      return key == "generateName" ? MetaField::kGenerateName : MetaField::kOther;
+    case 15:
+      if (key == "resourceVersion") return MetaField::kResourceVersion;
+      return key == "ownerReferences" ? MetaField::kOwnerReferences : MetaField::kOther;
+    case 17:
+      if (key == "creationTimestamp") return MetaField::kCreationTimestamp;
+      return key == "deletionTimestamp" ? MetaField::kDeletionTimestamp : MetaField::kOther;
+    case 26:
+      return key == "deletionGracePeriodSeconds" ? MetaField::kDeletionGracePeriodSeconds
+                                                 : MetaField::kOther;
+    default:
+      return MetaField::kOther;
+  }
+}
 
 std::string type_error(std::string_view path, std::string_view expected, const Json& got) {
   return std::string(path) + " must be " + std::string(expected) + ", got " + got.type_name();
 }
 
-std::optional<std::string> check_string(const Json& j, std::string_view path) {
-  if (j.is_string() || j.is_null()) return std::nullopt;
-  return type_error(path, "a string", j);
-}
+std::string meta_path(std::string_view field) { return "metadata." + std::string(field); }
 
-std::optional<std::string> check_integer(const Json& j, std::string_view path) {
+bool string_or_null(const Json& j) { return j.is_string() || j.is_null(); }
+
+std::optional<std::string> check_integer(const Json& j, std::string_view field) {
   constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  if (!j.is_null() && !j.is_number_integer()) return type_error(path, "an integer", j);
+  if (!j.is_null() && !j.is_number_integer()) return type_error(meta_path(field), "an integer", j);
   if (j.is_number_unsigned() && j.get<std::uint64_t>() > kMax) {
-    return std::string(path) + " is out of the range of a 64-bit integer";
+    return meta_path(field) + " is out of the range of a 64-bit integer";
   }
   return std::nullopt;
 }
 
-std::optional<std::string> check_string_map(const Json& j, std::string_view path) {
+std::optional<std::string> check_string_map(const Json& j, std::string_view field) {
   if (j.is_null()) return std::nullopt;
-  if (!j.is_object()) return type_error(path, "an object of strings", j);
+  if (!j.is_object()) return type_error(meta_path(field), "an object of strings", j);
   for (const auto& [k, v] : j.items()) {
     if (!v.is_string())
-      return type_error(std::string(path) + "[" + Json(k).dump() + "]", "a string", v);
+      return type_error(meta_path(field) + "[" + Json(k).dump() + "]", "a string", v);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_finalizers(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  if (!j.is_array()) return type_error("metadata.finalizers", "an array", j);
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_string()) {
+      return type_error("metadata.finalizers[" + std::to_string(i) + "]", "a string", j[i]);
+    }
   }
   return std::nullopt;
 }
@@ -50,49 +108,50 @@ std::optional<std::string> check_owner_references(const Json& j) {
   if (!j.is_array()) return type_error(kPath, "an array", j);
   for (std::size_t i = 0; i < j.size(); ++i) {
     const Json& ref = j[i];
-    const std::string path = std::string(kPath) + "[" + std::to_string(i) + "]";
-    if (!ref.is_object()) return type_error(path, "an object", ref);
+    const auto path = [&] { return std::string(kPath) + "[" + std::to_string(i) + "]"; };
+    if (!ref.is_object()) return type_error(path(), "an object", ref);
     for (const char* f : {"apiVersion", "kind", "name", "uid"}) {
-      if (const auto it = ref.find(f); it != ref.end()) {
-        if (auto e = check_string(*it, path + "." + f)) return e;
+      if (const auto it = ref.find(f); it != ref.end() && !string_or_null(*it)) {
+        return type_error(path() + "." + f, "a string", *it);
       }
     }
     for (const char* f : {"controller", "blockOwnerDeletion"}) {
       if (const auto it = ref.find(f); it != ref.end() && !it->is_boolean() && !it->is_null()) {
-        return type_error(path + "." + f, "a boolean", *it);
+        return type_error(path() + "." + f, "a boolean", *it);
       }
     }
   }
   return std::nullopt;
 }
 
+// One pass over the metadata members, in key order (the first bad field in key order is named).
 std::optional<std::string> check_metadata(const Json& m) {
   if (m.is_null()) return std::nullopt;
   if (!m.is_object()) return type_error("metadata", "an object", m);
-  for (const char* f : kStringFields) {
-    if (const auto it = m.find(f); it != m.end()) {
-      if (auto e = check_string(*it, std::string("metadata.") + f)) return e;
+  for (const auto& [key, value] : m.items()) {
+    std::optional<std::string> error;
+    switch (meta_field(key)) {
+      case MetaField::kOther:
+        break;
+      case MetaField::kGeneration:
+      case MetaField::kDeletionGracePeriodSeconds:
+        error = check_integer(value, key);
+        break;
+      case MetaField::kLabels:
+      case MetaField::kAnnotations:
+        error = check_string_map(value, key);
+        break;
+      case MetaField::kFinalizers:
+        error = check_finalizers(value);
+        break;
+      case MetaField::kOwnerReferences:
+        error = check_owner_references(value);
+        break;
+      default:  // the string fields
+        if (!string_or_null(value)) error = type_error(meta_path(key), "a string", value);
+        break;
     }
-  }
-  for (const char* f : kIntegerFields) {
-    if (const auto it = m.find(f); it != m.end()) {
-      if (auto e = check_integer(*it, std::string("metadata.") + f)) return e;
-    }
-  }
-  for (const char* f : {"labels", "annotations"}) {
-    if (const auto it = m.find(f); it != m.end()) {
-      if (auto e = check_string_map(*it, std::string("metadata.") + f)) return e;
-    }
-  }
-  if (const auto it = m.find("finalizers"); it != m.end() && !it->is_null()) {
-    if (!it->is_array()) return type_error("metadata.finalizers", "an array", *it);
-    for (std::size_t i = 0; i < it->size(); ++i) {
-      const std::string path = "metadata.finalizers[" + std::to_string(i) + "]";
-      if (!(*it)[i].is_string()) return type_error(path, "a string", (*it)[i]);
-    }
-  }
-  if (const auto it = m.find("ownerReferences"); it != m.end()) {
-    return check_owner_references(*it);
+    if (error) return error;
   }
   return std::nullopt;
 }
@@ -101,8 +160,8 @@ std::optional<std::string> check_metadata(const Json& m) {
 std::optional<std::string> validate(const Json& j) {
   if (!j.is_object()) return type_error("the object", "a JSON object", j);
   for (const char* f : {"apiVersion", "kind"}) {
-    if (const auto it = j.find(f); it != j.end()) {
-      if (auto e = check_string(*it, f)) return e;
+    if (const auto it = j.find(f); it != j.end() && !string_or_null(*it)) {
+      return type_error(f, "a string", *it);
     }
   }
   if (const auto it = j.find("metadata"); it != j.end()) return check_metadata(*it);
@@ -117,24 +176,10 @@ std::string_view string_at(const Json& j, const char* key) {
   return it->get_ref<const std::string&>();
 }
 
-std::optional<std::int64_t> integer_at(const Json& j, const char* key) {
-  if (!j.is_object()) return std::nullopt;
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
-  return it->get<std::int64_t>();
-}
-
 std::optional<bool> bool_at(const Json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || !it->is_boolean()) return std::nullopt;
   return it->get<bool>();
-}
-
-const Json& member_or_null(const Json& j, const char* key) {
-  static const Json kNull;
-  if (!j.is_object()) return kNull;
-  const auto it = j.find(key);
-  return it == j.end() ? kNull : *it;
 }
 
 // The metadata object of `j`, created when missing.
@@ -208,30 +253,77 @@ Result<ObjectPtr> Object::from_string(std::string_view text) {
 }
 
 Object::Object(Passkey, nlohmann::json j) : json_(std::move(j)) {
-  const Json& m = member_or_null(json_, "metadata");
-  api_version_ = string_at(json_, "apiVersion");
-  kind_ = string_at(json_, "kind");
-  name_ = string_at(m, "name");
-  namespace_name_ = string_at(m, "namespace");
-  generate_name_ = string_at(m, "generateName");
-  uid_ = string_at(m, "uid");
-  resource_version_ = string_at(m, "resourceVersion");
-  creation_timestamp_ = string_at(m, "creationTimestamp");
-  deletion_timestamp_ = string_at(m, "deletionTimestamp");
-  generation_ = integer_at(m, "generation").value_or(0);
-  deletion_grace_period_seconds_ = integer_at(m, "deletionGracePeriodSeconds");
-  labels_ = StringMapView(member_or_null(m, "labels"));
-  annotations_ = StringMapView(member_or_null(m, "annotations"));
-  if (const Json& f = member_or_null(m, "finalizers"); f.is_array()) {
-    finalizers_.reserve(f.size());
-    for (const Json& s : f) finalizers_.emplace_back(s.get_ref<const std::string&>());
+  if (!json_.is_object()) return;
+  const Json* m = nullptr;
+  for (const auto& [key, value] : json_.items()) {
+    if (key == "metadata") {
+      m = &value;
+    } else if (value.is_string()) {
+      if (key == "apiVersion") api_version_ = value.get_ref<const std::string&>();
+      if (key == "kind") kind_ = value.get_ref<const std::string&>();
+    }
   }
-  if (const Json& refs = member_or_null(m, "ownerReferences"); refs.is_array()) {
-    owner_references_.reserve(refs.size());
-    for (const Json& r : refs) {
-      owner_references_.push_back({string_at(r, "apiVersion"), string_at(r, "kind"),
-                                   string_at(r, "name"), string_at(r, "uid"),
-                                   bool_at(r, "controller"), bool_at(r, "blockOwnerDeletion")});
+  if (m != nullptr && m->is_object()) {
+    for (const auto& [key, value] : m->items()) {
+      const Json& v = value;  // a structured binding cannot be captured before C++20's P1091
+      const auto text = [&v]() -> std::string_view {
+        return v.is_string() ? std::string_view(v.get_ref<const std::string&>()) : std::string_view();
+      };
+      switch (meta_field(key)) {
+        case MetaField::kOther:
+        case MetaField::kSelfLink:
+          break;
+        case MetaField::kName:
+          name_ = text();
+          break;
+        case MetaField::kNamespace:
+          namespace_name_ = text();
+          break;
+        case MetaField::kGenerateName:
+          generate_name_ = text();
+          break;
+        case MetaField::kUid:
+          uid_ = text();
+          break;
+        case MetaField::kResourceVersion:
+          resource_version_ = text();
+          break;
+        case MetaField::kCreationTimestamp:
+          creation_timestamp_ = text();
+          break;
+        case MetaField::kDeletionTimestamp:
+          deletion_timestamp_ = text();
+          break;
+        case MetaField::kGeneration:
+          if (value.is_number_integer()) generation_ = value.get<std::int64_t>();
+          break;
+        case MetaField::kDeletionGracePeriodSeconds:
+          if (value.is_number_integer()) deletion_grace_period_seconds_ = value.get<std::int64_t>();
+          break;
+        case MetaField::kLabels:
+          labels_ = StringMapView(value);
+          break;
+        case MetaField::kAnnotations:
+          annotations_ = StringMapView(value);
+          break;
+        case MetaField::kFinalizers:
+          if (value.is_array()) {
+            finalizers_.reserve(value.size());
+            for (const Json& s : value) finalizers_.emplace_back(s.get_ref<const std::string&>());
+          }
+          break;
+        case MetaField::kOwnerReferences:
+          if (value.is_array()) {
+            owner_references_.reserve(value.size());
+            for (const Json& r : value) {
+              owner_references_.push_back({string_at(r, "apiVersion"), string_at(r, "kind"),
+                                           string_at(r, "name"), string_at(r, "uid"),
+                                           bool_at(r, "controller"),
+                                           bool_at(r, "blockOwnerDeletion")});
+            }
+          }
+          break;
+      }
     }
   }
   key_ = meta_namespace_key(namespace_name_, name_);

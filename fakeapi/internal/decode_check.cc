@@ -121,12 +121,14 @@ std::optional<std::string> check_map(const Json& v, const Node& node, const Cont
 
 std::optional<std::string> check_struct(const Json& v, const Node& node, const Context& ctx) {
   if (!v.is_object()) return type_error(type_word(v), node.go_type, ctx);
+  // Both the members and the schema's fields are in name order: one merge walk pairs them.
+  auto schema = node.fields.begin();
   for (const auto& [name, field] : v.items()) {
-    for (const auto& [json_name, child_node] : node.fields) {
-      if (json_name != name) continue;
-      const Context inner{node.name, &ctx, name};
-      if (auto err = check(field, *child_node, inner)) return err;
-    }
+    while (schema != node.fields.end() && schema->first < name) ++schema;
+    if (schema == node.fields.end()) break;
+    if (schema->first != name) continue;
+    const Context inner{node.name, &ctx, name};
+    if (auto err = check(field, *schema->second, inner)) return err;
   }
   return std::nullopt;
 }

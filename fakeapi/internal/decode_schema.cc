@@ -1,6 +1,7 @@
 // The decode schemas of the built-in kinds (k8s.io/api's v1 types, reduced to the fields listed).
 #include "fakeapi/internal/decode_schema.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 
@@ -30,15 +31,22 @@ class Schemas {
   }
   const Node* object(std::string pkg, std::string name,
                      std::vector<std::pair<std::string, const Node*>> fields) {
-    nodes_.push_back(Node{Type::kStruct, pkg + "." + name, name, std::move(fields), nullptr});
+    nodes_.push_back(Node{Type::kStruct, pkg + "." + name, name, sorted(std::move(fields)), nullptr});
     return &nodes_.back();
   }
   void add_root(const char* group, const char* kind,
                 std::vector<std::pair<std::string, const Node*>> fields) {
     fields.insert(fields.begin(), {"metadata", object_meta_});
     nodes_.push_back(
-        Node{Type::kStruct, std::string("v1.") + kind, kind, std::move(fields), nullptr});
+        Node{Type::kStruct, std::string("v1.") + kind, kind, sorted(std::move(fields)), nullptr});
     roots_[{group, kind}] = &nodes_.back();
+  }
+  // A struct's fields in name order, as Node requires.
+  static std::vector<std::pair<std::string, const Node*>> sorted(
+      std::vector<std::pair<std::string, const Node*>> fields) {
+    std::sort(fields.begin(), fields.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    return fields;
   }
   void build_meta();
   void build_pod();

@@ -28,7 +28,7 @@ struct Node {
   Type type;
   std::string go_type;  // reflect's Type.String(): "string", "v1.RestartPolicy", "[]v1.Container"
   std::string name;     // a struct's Type.Name(), which errors name the struct by
-  std::vector<std::pair<std::string, const Node*>> fields;
+  std::vector<std::pair<std::string, const Node*>> fields;  // kStruct: sorted by name, unique
   const Node* elem = nullptr;  // kList
 };
 

@@ -1,6 +1,8 @@
 #include "fakeapi/internal/server_util.h"
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -129,13 +131,15 @@ std::string encode_continue(std::string_view next_key, Revision revision) {
 
 void drop_empty_metadata(nlohmann::json& metadata) {
   if (!metadata.is_object()) return;
-  for (const char* key : {"labels", "annotations", "finalizers", "ownerReferences", "managedFields",
-                          "generateName", "selfLink"}) {
-    const auto it = metadata.find(key);
-    if (it == metadata.end()) continue;
+  static constexpr std::string_view kOptional[] = {"labels",          "annotations",   "finalizers",
+                                                   "ownerReferences", "managedFields", "generateName",
+                                                   "selfLink"};
+  for (auto it = metadata.begin(); it != metadata.end();) {
+    const bool optional =
+        std::find(std::begin(kOptional), std::end(kOptional), it.key()) != std::end(kOptional);
     const bool empty = it->is_null() || ((it->is_object() || it->is_array()) && it->empty()) ||
                        (it->is_string() && it->get_ref<const std::string&>().empty());
-    if (empty) metadata.erase(it);
+    it = optional && empty ? metadata.erase(it) : std::next(it);
   }
 }
 
