@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/validation.h"
+#include "fakeapi/types/go_encoding.h"
 
 namespace kubesim::fakeapi {
 namespace {
@@ -113,6 +114,7 @@ Registry::Registry() {
     info.tracks_generation = b.tracks_generation;
     info.name_rule = b.name_rule;
     info.field_selectors = std::move(b.fields);
+    info.go_type = types::go_type_of(b.group, b.kind);
     add(std::move(info));
   }
 }

@@ -22,6 +22,10 @@
 
 namespace kubesim::fakeapi {
 
+namespace types {
+struct MessageSpec;
+}  // namespace types
+
 struct ResourceInfo {
   api::GroupVersionResource gvr;
   std::string kind;
@@ -43,6 +47,9 @@ struct ResourceInfo {
   // For custom resources: the storage version's schema is not checked, but the CRD's
   // openAPIV3Schema is kept for discovery.
   nlohmann::json schema;
+  // For built-in kinds with a Go type table (fakeapi/types/schema.h): the kind's type, which
+  // decides how stored objects are rendered (fakeapi/types/go_encoding.h); null otherwise.
+  const types::MessageSpec* go_type = nullptr;
 
   api::GroupVersionKind gvk() const { return {gvr.group, gvr.version, kind}; }
   api::GroupResource group_resource() const { return gvr.group_resource(); }

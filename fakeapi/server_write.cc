@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "fakeapi/internal/crd.h"
+#include "fakeapi/types/go_encoding.h"
 #include "fakeapi/internal/server_util.h"
 #include "fakeapi/patch.h"
 #include "fakeapi/server.h"
@@ -19,19 +20,19 @@ constexpr int kNameGenerationAttempts = 8;
 
 const nlohmann::json kNull;
 
-const nlohmann::json& field(const nlohmann::json& j, const char* key) {
+const nlohmann::json& field(const nlohmann::json& j, std::string_view key) {
   if (!j.is_object()) return kNull;
   auto it = j.find(key);
   return it == j.end() ? kNull : *it;
 }
 
 // Makes j[key] equal `value` (absent when null), copying only when it differs.
-void set_or_erase(nlohmann::json& j, const char* key, const nlohmann::json& value) {
+void set_or_erase(nlohmann::json& j, std::string_view key, const nlohmann::json& value) {
   auto it = j.find(key);
   if (value.is_null()) {
     if (it != j.end()) j.erase(it);
   } else if (it == j.end()) {
-    j.emplace(key, value);
+    j.emplace(std::string(key), value);
   } else if (*it != value) {
     *it = value;
   }
@@ -235,6 +236,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
   if (auto refused = name_and_check(*r, object, options, j, key)) return *refused;
   const std::string name = j["metadata"]["name"].get<std::string>();
   fill_create_fields(info, ns, j);
+  if (info.go_type != nullptr) types::render_go_json(*info.go_type, j);
   if (options.dry_run) {
     j["metadata"].erase("resourceVersion");
     return stamp(std::move(j));
@@ -258,6 +260,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     // The /status subresource writes the status and nothing else.
     next = old;
     set_or_erase(next, "status", field(desired, "status"));
+    if (info.go_type != nullptr) types::render_go_json(*info.go_type, next);
   } else {
     next = std::move(desired);
     if (info.has_status) set_or_erase(next, "status", field(old, "status"));
@@ -265,12 +268,16 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     set_string(next, "kind", info.kind);
     nlohmann::json& meta = next["metadata"];
     const nlohmann::json& old_meta = old["metadata"];
-    for (const char* key : {"name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
-                            "deletionGracePeriodSeconds", "generation"}) {
+    static constexpr std::string_view kSystemFields[] = {
+        "name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "generation"};
+    for (const std::string_view key : kSystemFields) {
       set_or_erase(meta, key, field(old_meta, key));
     }
+    // The spec is compared as stored: a field Go's encoding leaves out is no change.
+    if (info.go_type != nullptr) types::render_go_json(*info.go_type, next);
     if (info.tracks_generation && generation_changes(info, old, next)) {
-      meta["generation"] = current->generation() + 1;
+      next["metadata"]["generation"] = current->generation() + 1;
     }
     if (internal::is_crds(info)) {
       if (auto bad = prepare_crd_update(old, next)) return *bad;

@@ -1,13 +1,12 @@
 #include "fakeapi/http/protobuf/internal/message_decoder.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <utility>
 
-#include "fakeapi/http/protobuf/internal/go_defaults.h"
 #include "fakeapi/http/protobuf/internal/json_forms.h"
 #include "fakeapi/http/protobuf/internal/leaf_values.h"
 #include "fakeapi/http/protobuf/internal/wire_reader.h"
+#include "fakeapi/types/go_encoding.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {
@@ -203,17 +202,11 @@ bool Walker::leaf(ValueKind kind, std::string_view payload, json& slot) {
 
 }  // namespace
 
-const FieldSpec* MessageSpec::find(std::uint32_t number) const {
-  auto it = std::lower_bound(fields.begin(), fields.end(), number,
-                             [](const FieldSpec& f, std::uint32_t n) { return f.number < n; });
-  return it != fields.end() && it->number == number ? &*it : nullptr;
-}
-
 DecodeResult decode_message(std::string_view bytes, const MessageSpec& spec) {
   Walker walker(bytes);
   json out = json::object();
   if (!walker.message(spec, out, 0)) return walker.error();
-  apply_go_json_rules(spec, out);
+  types::apply_go_json_rules(spec, out);
   return out;
 }
 

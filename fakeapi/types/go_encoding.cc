@@ -1,10 +1,10 @@
-#include "fakeapi/http/protobuf/internal/go_defaults.h"
+#include "fakeapi/types/go_encoding.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-namespace kubesim::fakeapi::http::k8s_protobuf {
+namespace kubesim::fakeapi::types {
 namespace {
 
 using nlohmann::json;
@@ -78,20 +78,70 @@ bool keep_present(const FieldSpec& f, json& v) {
   return !(f.has(kOmitZero) && v.is_null());
 }
 
+// Whether a JSON member reads as absent once decoded into Go and stored as protobuf.
+bool reads_as_absent(const FieldSpec& f, const json& v) {
+  if (v.is_null()) return true;
+  if (f.cardinality != Cardinality::kSingular) return (v.is_array() || v.is_object()) && v.empty();
+  return false;
+}
+
+void absent_nulls_and_empties(const MessageSpec& spec, json& object);
+
+void absent_in_value(const FieldSpec& f, json& v) {
+  if (f.kind != ValueKind::kMessage) return;
+  if (f.cardinality == Cardinality::kRepeated && v.is_array()) {
+    for (json& element : v) absent_nulls_and_empties(*f.message, element);
+  } else if (f.cardinality == Cardinality::kMap && v.is_object()) {
+    for (auto& [key, element] : v.items()) absent_nulls_and_empties(*f.message, element);
+  } else if (f.cardinality == Cardinality::kSingular) {
+    absent_nulls_and_empties(*f.message, v);
+  }
+}
+
+void absent_nulls_and_empties(const MessageSpec& spec, json& object) {
+  if (!object.is_object()) return;
+  for (const FieldSpec& f : spec.fields) {
+    if (f.has(kInline)) {
+      absent_nulls_and_empties(*f.message, object);
+      continue;
+    }
+    const auto it = object.find(f.name);
+    if (it == object.end()) continue;
+    if (reads_as_absent(f, *it)) {
+      object.erase(it);
+    } else {
+      absent_in_value(f, *it);
+    }
+  }
+}
+
 }  // namespace
 
+const MessageSpec* go_type_of(std::string_view group, std::string_view kind) {
+  for (const KindSpec& k : decodable_kinds()) {
+    if (k.group == group && k.kind == kind) return k.message;
+  }
+  return nullptr;
+}
+
+void render_go_json(const MessageSpec& spec, json& object) {
+  if (!object.is_object()) return;
+  absent_nulls_and_empties(spec, object);
+  apply_go_json_rules(spec, object);
+}
+
 void apply_go_json_rules(const MessageSpec& spec, json& object) {
+  if (!object.is_object()) return;  // a mistyped JSON member: nothing to render into
   for (const FieldSpec& f : spec.fields) {
     if (f.has(kInline)) {
       apply_go_json_rules(*f.message, object);
       continue;
     }
-    const std::string name(f.name);
-    auto it = object.find(name);
+    auto it = object.find(f.name);
     if (it != object.end() && keep_present(f, *it)) continue;
     if (it != object.end()) object.erase(it);
-    if (auto value = absent_value(f)) object[name] = std::move(*value);
+    if (auto value = absent_value(f)) object[std::string(f.name)] = std::move(*value);
   }
 }
 
-}  // namespace kubesim::fakeapi::http::k8s_protobuf
+}  // namespace kubesim::fakeapi::types

@@ -1,0 +1,41 @@
+// The JSON that encoding/json writes for a built-in kind's Go struct, from the tables of
+// schema.h. kube-apiserver decodes every body into the kind's Go type and stores that (as
+// protobuf), so what it returns, and what it compares when it decides whether an update changes
+// anything, is this rendering rather than the JSON the client sent.
+//
+// The rules, per field, from its Go flags:
+//   - absent: a nil pointer is omitted (null without omitempty/omitzero); a nil slice or map is
+//     omitted under omitempty, else null; a value struct appears with its own defaults (Time:
+//     null, or omitted under omitzero; Quantity "0"; IntOrString 0); a scalar is omitted under
+//     omitempty, else its zero value ("", 0, false);
+//   - present: pointers always stay (zero values included); value scalars equal to zero are
+//     omitted under omitempty; empty lists count as absent (the stored protobuf cannot tell them
+//     from nil).
+// They run recursively through nested, repeated and map-valued messages and through inlined
+// (embedded) structs, whose fields live in the parent object. Members the table does not list
+// are left as they are.
+#ifndef KUBESIM_FAKEAPI_TYPES_GO_ENCODING_H_
+#define KUBESIM_FAKEAPI_TYPES_GO_ENCODING_H_
+
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "fakeapi/types/schema.h"
+
+namespace kubesim::fakeapi::types {
+
+// The table of the built-in kind (group, kind), or null when it has none.
+const MessageSpec* go_type_of(std::string_view group, std::string_view kind);
+
+// For the protobuf decoder: `object` holds only fields of `spec` as the wire carried them (no
+// nulls, no empty lists or maps).
+void apply_go_json_rules(const MessageSpec& spec, nlohmann::json& object);
+
+// For a JSON body of type `spec`: a null member, an empty list and an empty map read as absent,
+// as they do once decoded and stored; then apply_go_json_rules.
+void render_go_json(const MessageSpec& spec, nlohmann::json& object);
+
+}  // namespace kubesim::fakeapi::types
+
+#endif  // KUBESIM_FAKEAPI_TYPES_GO_ENCODING_H_

@@ -1,0 +1,150 @@
+// Built-in kinds are stored as encoding/json renders their Go types: what render_go_json makes of
+// a JSON body, and what the server then stores, returns and counts as a change.
+#include "fakeapi/types/go_encoding.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/fakeapi/fixtures.h"
+
+namespace kubesim::fakeapi {
+namespace {
+
+using nlohmann::json;
+using testutil::deployment;
+using testutil::EventLog;
+using testutil::settle;
+
+json rendered(std::string_view group, std::string_view kind, json object) {
+  const types::MessageSpec* spec = types::go_type_of(group, kind);
+  EXPECT_NE(spec, nullptr) << kind;
+  if (spec != nullptr) types::render_go_json(*spec, object);
+  return object;
+}
+
+TEST(GoEncodingTest, ZeroValuedOmitEmptyScalarsGoAndOtherValuesStay) {
+  const json got = rendered("apps", "Deployment",
+                            {{"spec", {{"paused", false}, {"minReadySeconds", 0}, {"replicas", 0}}},
+                             {"status", {{"replicas", 0}, {"readyReplicas", 2}, {"observedGeneration", 0}}}});
+  // paused and minReadySeconds are omitempty values; replicas is a pointer, so its 0 stays.
+  EXPECT_FALSE(got["spec"].contains("paused"));
+  EXPECT_FALSE(got["spec"].contains("minReadySeconds"));
+  EXPECT_EQ(got["spec"]["replicas"], 0);
+  EXPECT_EQ(got["status"], json({{"readyReplicas", 2}}));
+}
+
+TEST(GoEncodingTest, AbsentValueStructsAppearWithTheirDefaults) {
+  // As kube-apiserver returns a Deployment: value structs are never omitted, a nil slice without
+  // omitempty is null, a nil pointer without omitempty is null, and a zero Time under omitzero
+  // (creationTimestamp) is left out.
+  const json got = rendered("apps", "Deployment", {{"spec", {{"replicas", 1}}}});
+  EXPECT_EQ(got["status"], json::object());
+  EXPECT_EQ(got["metadata"], json::object());
+  EXPECT_EQ(got["spec"]["strategy"], json::object());
+  EXPECT_EQ(got["spec"]["selector"], nullptr);
+  EXPECT_EQ(got["spec"]["template"],
+            json({{"metadata", json::object()}, {"spec", {{"containers", nullptr}}}}));
+}
+
+TEST(GoEncodingTest, NullsAndEmptyListsAndMapsReadAsAbsent) {
+  const json cm = rendered("", "ConfigMap", {{"data", json::object()}, {"binaryData", nullptr}});
+  EXPECT_FALSE(cm.contains("data"));
+  EXPECT_FALSE(cm.contains("binaryData"));
+  EXPECT_EQ(rendered("", "ConfigMap", {{"data", {{"a", ""}}}})["data"], json({{"a", ""}}));
+  const json meta = rendered("", "ConfigMap",
+                             {{"metadata", {{"name", "a"}, {"labels", json::object()},
+                                            {"finalizers", json::array()}, {"generation", 0},
+                                            {"namespace", nullptr}}}});
+  EXPECT_EQ(meta["metadata"], json({{"name", "a"}}));
+  // containers has no omitempty: an empty list is stored as nil and comes back null.
+  const json d = rendered("apps", "Deployment",
+                          {{"spec", {{"template", {{"spec", {{"containers", json::array()}}}}}}}});
+  EXPECT_EQ(d["spec"]["template"]["spec"]["containers"], nullptr);
+}
+
+TEST(GoEncodingTest, PointersKeepTheirZeroValues) {
+  // ConfigMap.immutable is *bool: false is a value, null is nil.
+  EXPECT_EQ(rendered("", "ConfigMap", {{"immutable", false}})["immutable"], false);
+  EXPECT_FALSE(rendered("", "ConfigMap", {{"immutable", nullptr}}).contains("immutable"));
+}
+
+TEST(GoEncodingTest, TheRulesReachIntoNestedListsAndInlinedStructs) {
+  json container = {{"name", "main"}, {"image", "nginx"}, {"ports", json::array()},
+                    {"workingDir", ""}, {"stdin", false}};
+  // A Volume's source is an inlined struct; a ConfigMap source's name comes from an inlined
+  // LocalObjectReference.
+  json volume = {{"name", "v"}, {"configMap", {{"name", ""}, {"items", json::array()}}}};
+  const json got = rendered(
+      "apps", "Deployment",
+      {{"spec",
+        {{"template",
+          {{"spec", {{"containers", {container}}, {"volumes", {volume}}, {"hostNetwork", false}}}}}}}});
+  const json& pod = got["spec"]["template"]["spec"];
+  // Container.resources is a value struct: it appears, empty.
+  EXPECT_EQ(pod["containers"][0], json({{"name", "main"}, {"image", "nginx"}, {"resources", json::object()}}));
+  EXPECT_EQ(pod["volumes"][0], json({{"name", "v"}, {"configMap", json::object()}}));
+  EXPECT_FALSE(pod.contains("hostNetwork"));
+}
+
+TEST(GoEncodingTest, MembersTheTableDoesNotKnowStay) {
+  const json got = rendered("apps", "Deployment", {{"spec", {{"futureField", 0}}}, {"extra", ""}});
+  EXPECT_EQ(got["spec"]["futureField"], 0);
+  EXPECT_EQ(got["extra"], "");
+}
+
+TEST(GoEncodingTest, KindsWithoutATableHaveNoGoType) {
+  EXPECT_EQ(types::go_type_of("", "Widget"), nullptr);
+  EXPECT_NE(types::go_type_of("", "ConfigMap"), nullptr);
+}
+
+class GoEncodingServerTest : public testutil::ServerTest {};
+
+TEST_F(GoEncodingServerTest, StoredObjectsLeaveOutZeroValuedOmitEmptyFields) {
+  auto input = testutil::config_map("default", "a", {{"k", "v"}})->edited([](json& j) {
+    j["binaryData"] = json::object();
+    j["metadata"]["generation"] = 0;
+  });
+  auto created = must(server_.create(testutil::kConfigMaps, "default", input, api::CreateOptions()));
+  ASSERT_TRUE(created);
+  EXPECT_FALSE(created->json().contains("binaryData"));
+  EXPECT_FALSE(created->json()["metadata"].contains("generation"));
+  auto got = must(get_cm("a"));
+  EXPECT_EQ(got->serialized(), created->serialized());
+}
+
+TEST_F(GoEncodingServerTest, AStatusWriteOfZerosToANewDeploymentIsNoWrite) {
+  auto d = must(server_.create(testutil::kDeployments, "default", deployment("default", "web", 0),
+                               api::CreateOptions()));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->json()["spec"]["replicas"], 0);  // a pointer: its zero is kept
+  auto log = watch_from_now(testutil::kDeployments, "default");
+  const auto revision = server_.revision();
+  auto zeros = d->edited([](json& j) { j["status"] = {{"replicas", 0}, {"readyReplicas", 0}}; });
+  auto same = must(update(zeros, /*status=*/true));
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->resource_version(), d->resource_version());
+  EXPECT_EQ(server_.revision(), revision);
+  // A nonzero count is a change, and only it is stored.
+  auto one = d->edited([](json& j) { j["status"] = {{"replicas", 1}, {"readyReplicas", 0}}; });
+  auto written = must(update(one, /*status=*/true));
+  ASSERT_TRUE(written);
+  EXPECT_EQ(written->json()["status"], json({{"replicas", 1}}));
+  settle(loop_);
+  EXPECT_EQ(log->size(), 1u);
+}
+
+TEST_F(GoEncodingServerTest, AnUpdateThatOnlyAddsZeroValuedFieldsIsNoWrite) {
+  auto d = must(server_.create(testutil::kDeployments, "default", deployment("default", "web", 1),
+                               api::CreateOptions()));
+  ASSERT_TRUE(d);
+  auto padded = d->edited([](json& j) {
+    j["spec"]["paused"] = false;
+    j["spec"]["minReadySeconds"] = 0;
+  });
+  auto same = must(update(padded));
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->resource_version(), d->resource_version());
+  EXPECT_EQ(same->generation(), 1);
+}
+
+}  // namespace
+}  // namespace kubesim::fakeapi
