@@ -1,13 +1,57 @@
 #include "fakeapi/types/go_encoding.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace kubesim::fakeapi::types {
 namespace {
 
 using nlohmann::json;
+
+// A message's JSON fields (those of inlined structs included) sorted by name, so that one merge
+// walk pairs them with an object's members (nlohmann::json keeps members sorted by key).
+using FieldsByName = std::vector<std::pair<std::string_view, const FieldSpec*>>;
+
+void collect_fields(const MessageSpec& spec, FieldsByName& out) {
+  for (const FieldSpec& f : spec.fields) {
+    if (f.has(kInline)) {
+      collect_fields(*f.message, out);
+    } else {
+      out.emplace_back(f.name, &f);
+    }
+  }
+}
+
+// The sorted fields of every message reachable from the kinds' tables, built once.
+class FieldIndex {
+ public:
+  FieldIndex() {
+    for (const KindSpec& k : decodable_kinds()) add(*k.message);
+  }
+  const FieldsByName& of(const MessageSpec& spec) const { return index_.at(&spec); }
+
+ private:
+  void add(const MessageSpec& spec) {
+    if (index_.contains(&spec)) return;
+    FieldsByName& fields = index_[&spec];  // node-based: stays valid while others are added
+    collect_fields(spec, fields);
+    std::sort(fields.begin(), fields.end());
+    for (const auto& [name, f] : fields) {
+      if (f->message != nullptr) add(*f->message);
+    }
+  }
+  std::unordered_map<const MessageSpec*, FieldsByName> index_;
+};
+
+const FieldsByName& fields_by_name(const MessageSpec& spec) {
+  static const FieldIndex index;
+  return index.of(spec);
+}
 
 bool omits_empty(const FieldSpec& f) { return f.has(kOmitEmpty) || f.has(kOmitZero); }
 
@@ -24,13 +68,20 @@ bool is_scalar(ValueKind kind) {
          kind == ValueKind::kInt64 || kind == ValueKind::kBytes;
 }
 
+// Whether a member reads as absent once decoded into Go and stored as protobuf: null, or an
+// empty list or map.
+bool reads_as_absent(const FieldSpec& f, const json& v) {
+  if (v.is_null()) return true;
+  return f.cardinality != Cardinality::kSingular && (v.is_array() || v.is_object()) && v.empty();
+}
+
 // What Go writes for a value struct field the wire did not carry; nullopt to omit it.
 std::optional<json> absent_value_struct(const FieldSpec& f) {
   if (f.has(kOmitZero)) return std::nullopt;
   switch (f.kind) {
     case ValueKind::kMessage: {
       json object = json::object();
-      apply_go_json_rules(*f.message, object);
+      render_go_json(*f.message, object);
       return object;
     }
     case ValueKind::kQuantity: return json("0");
@@ -53,66 +104,24 @@ std::optional<json> absent_value(const FieldSpec& f) {
   }
 }
 
-// Applies the rules inside a present value; false when the field is to be dropped.
+// Applies the rules inside a present, non-absent value; false when the field is to be dropped.
 bool keep_present(const FieldSpec& f, json& v) {
-  if (f.cardinality == Cardinality::kRepeated) {
-    if (v.empty()) return false;
-    if (f.kind == ValueKind::kMessage) {
-      for (json& element : v) apply_go_json_rules(*f.message, element);
-    }
+  if (f.kind == ValueKind::kMessage && f.cardinality == Cardinality::kRepeated) {
+    for (json& element : v) render_go_json(*f.message, element);
     return true;
   }
-  if (f.cardinality == Cardinality::kMap) {
-    if (f.kind == ValueKind::kMessage) {
-      for (auto& [key, element] : v.items()) apply_go_json_rules(*f.message, element);
-    }
+  if (f.kind == ValueKind::kMessage && f.cardinality == Cardinality::kMap) {
+    for (auto& [key, element] : v.items()) render_go_json(*f.message, element);
     return true;
   }
+  if (f.cardinality != Cardinality::kSingular) return true;
   if (f.kind == ValueKind::kMessage) {
-    apply_go_json_rules(*f.message, v);
+    render_go_json(*f.message, v);
     return true;
   }
   if (f.has(kPointer)) return true;
   if (is_scalar(f.kind)) return !(omits_empty(f) && is_empty_scalar(v));
-  // A zero Time or MicroTime (null) under omitzero.
-  return !(f.has(kOmitZero) && v.is_null());
-}
-
-// Whether a JSON member reads as absent once decoded into Go and stored as protobuf.
-bool reads_as_absent(const FieldSpec& f, const json& v) {
-  if (v.is_null()) return true;
-  if (f.cardinality != Cardinality::kSingular) return (v.is_array() || v.is_object()) && v.empty();
-  return false;
-}
-
-void absent_nulls_and_empties(const MessageSpec& spec, json& object);
-
-void absent_in_value(const FieldSpec& f, json& v) {
-  if (f.kind != ValueKind::kMessage) return;
-  if (f.cardinality == Cardinality::kRepeated && v.is_array()) {
-    for (json& element : v) absent_nulls_and_empties(*f.message, element);
-  } else if (f.cardinality == Cardinality::kMap && v.is_object()) {
-    for (auto& [key, element] : v.items()) absent_nulls_and_empties(*f.message, element);
-  } else if (f.cardinality == Cardinality::kSingular) {
-    absent_nulls_and_empties(*f.message, v);
-  }
-}
-
-void absent_nulls_and_empties(const MessageSpec& spec, json& object) {
-  if (!object.is_object()) return;
-  for (const FieldSpec& f : spec.fields) {
-    if (f.has(kInline)) {
-      absent_nulls_and_empties(*f.message, object);
-      continue;
-    }
-    const auto it = object.find(f.name);
-    if (it == object.end()) continue;
-    if (reads_as_absent(f, *it)) {
-      object.erase(it);
-    } else {
-      absent_in_value(f, *it);
-    }
-  }
+  return true;  // Time, Quantity, IntOrString: structs to Go, never empty
 }
 
 }  // namespace
@@ -125,22 +134,22 @@ const MessageSpec* go_type_of(std::string_view group, std::string_view kind) {
 }
 
 void render_go_json(const MessageSpec& spec, json& object) {
-  if (!object.is_object()) return;
-  absent_nulls_and_empties(spec, object);
-  apply_go_json_rules(spec, object);
-}
-
-void apply_go_json_rules(const MessageSpec& spec, json& object) {
   if (!object.is_object()) return;  // a mistyped JSON member: nothing to render into
-  for (const FieldSpec& f : spec.fields) {
-    if (f.has(kInline)) {
-      apply_go_json_rules(*f.message, object);
-      continue;
+  auto& members = object.get_ref<json::object_t&>();
+  auto member = members.begin();
+  // One merge walk: each field meets its member, if any, in name order.
+  for (const auto& [name, f] : fields_by_name(spec)) {
+    while (member != members.end() && std::string_view(member->first) < name) ++member;
+    if (member != members.end() && member->first == name) {
+      if (!reads_as_absent(*f, member->second) && keep_present(*f, member->second)) {
+        ++member;
+        continue;
+      }
+      member = members.erase(member);
     }
-    auto it = object.find(f.name);
-    if (it != object.end() && keep_present(f, *it)) continue;
-    if (it != object.end()) object.erase(it);
-    if (auto value = absent_value(f)) object[std::string(f.name)] = std::move(*value);
+    if (auto value = absent_value(*f)) {
+      member = std::next(members.emplace_hint(member, std::string(name), std::move(*value)));
+    }
   }
 }
 

@@ -9,8 +9,8 @@
 //     null, or omitted under omitzero; Quantity "0"; IntOrString 0); a scalar is omitted under
 //     omitempty, else its zero value ("", 0, false);
 //   - present: pointers always stay (zero values included); value scalars equal to zero are
-//     omitted under omitempty; empty lists count as absent (the stored protobuf cannot tell them
-//     from nil).
+//     omitted under omitempty; null, empty lists and empty maps count as absent (the stored
+//     protobuf cannot tell them from nil).
 // They run recursively through nested, repeated and map-valued messages and through inlined
 // (embedded) structs, whose fields live in the parent object. Members the table does not list
 // are left as they are.
@@ -28,12 +28,9 @@ namespace kubesim::fakeapi::types {
 // The table of the built-in kind (group, kind), or null when it has none.
 const MessageSpec* go_type_of(std::string_view group, std::string_view kind);
 
-// For the protobuf decoder: `object` holds only fields of `spec` as the wire carried them (no
-// nulls, no empty lists or maps).
-void apply_go_json_rules(const MessageSpec& spec, nlohmann::json& object);
-
-// For a JSON body of type `spec`: a null member, an empty list and an empty map read as absent,
-// as they do once decoded and stored; then apply_go_json_rules.
+// Renders `object`, a JSON value of the Go type `spec` (a request body, or what the protobuf
+// decoder read off the wire), as encoding/json writes that type once decoded and stored: a null
+// member, an empty list and an empty map read as absent, then the rules above apply.
 void render_go_json(const MessageSpec& spec, nlohmann::json& object);
 
 }  // namespace kubesim::fakeapi::types

@@ -206,7 +206,7 @@ DecodeResult decode_message(std::string_view bytes, const MessageSpec& spec) {
   Walker walker(bytes);
   json out = json::object();
   if (!walker.message(spec, out, 0)) return walker.error();
-  types::apply_go_json_rules(spec, out);
+  types::render_go_json(spec, out);
   return out;
 }
 
