@@ -24,6 +24,10 @@ ROOTS = [
     ("rbac", "Role"), ("rbac", "ClusterRole"), ("rbac", "RoleBinding"),
     ("rbac", "ClusterRoleBinding"), ("policy", "PodDisruptionBudget"),
     ("scheduling", "PriorityClass"), ("networking", "Ingress"),
+    ("core", "Pod"), ("core", "Endpoints"), ("core", "Event"), ("core", "Node"),
+    ("core", "PersistentVolumeClaim"), ("core", "ReplicationController"),
+    ("apps", "ReplicaSet"), ("apps", "StatefulSet"), ("apps", "DaemonSet"),
+    ("coordination", "Lease"),
 ]
 
 # short name -> (proto package, API group, version, directory, go files relative to the root)
@@ -36,6 +40,8 @@ PACKAGES = {
     "policy": ("k8s.io.api.policy.v1", "policy", "v1", "api:policy/v1"),
     "scheduling": ("k8s.io.api.scheduling.v1", "scheduling.k8s.io", "v1", "api:scheduling/v1"),
     "networking": ("k8s.io.api.networking.v1", "networking.k8s.io", "v1", "api:networking/v1"),
+    "coordination": ("k8s.io.api.coordination.v1", "coordination.k8s.io", "v1",
+                     "api:coordination/v1"),
 }
 
 # Messages with a JSON form of their own, decoded by hand-written code.

@@ -14,6 +14,27 @@ constexpr FieldSpec kAppsV1DeploymentFields[] = {
 };
 constinit const MessageSpec kAppsV1Deployment{"k8s.io.api.apps.v1.Deployment", kAppsV1DeploymentFields};
 
+constexpr FieldSpec kAppsV1ReplicaSetFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1ReplicaSetSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1ReplicaSetStatus},
+};
+constinit const MessageSpec kAppsV1ReplicaSet{"k8s.io.api.apps.v1.ReplicaSet", kAppsV1ReplicaSetFields};
+
+constexpr FieldSpec kAppsV1StatefulSetFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1StatefulSetSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1StatefulSetStatus},
+};
+constinit const MessageSpec kAppsV1StatefulSet{"k8s.io.api.apps.v1.StatefulSet", kAppsV1StatefulSetFields};
+
+constexpr FieldSpec kAppsV1DaemonSetFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1DaemonSetSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1DaemonSetStatus},
+};
+constinit const MessageSpec kAppsV1DaemonSet{"k8s.io.api.apps.v1.DaemonSet", kAppsV1DaemonSetFields};
+
 constexpr FieldSpec kAppsV1DeploymentSpecFields[] = {
     {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {2, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},
@@ -39,6 +60,77 @@ constexpr FieldSpec kAppsV1DeploymentStatusFields[] = {
 };
 constinit const MessageSpec kAppsV1DeploymentStatus{"k8s.io.api.apps.v1.DeploymentStatus", kAppsV1DeploymentStatusFields};
 
+constexpr FieldSpec kAppsV1ReplicaSetSpecFields[] = {
+    {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},
+    {3, "template", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodTemplateSpec},
+    {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1ReplicaSetSpec{"k8s.io.api.apps.v1.ReplicaSetSpec", kAppsV1ReplicaSetSpecFields};
+
+constexpr FieldSpec kAppsV1ReplicaSetStatusFields[] = {
+    {1, "replicas", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "fullyLabeledReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {3, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readyReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {5, "availableReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAppsV1ReplicaSetCondition},
+    {7, "terminatingReplicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1ReplicaSetStatus{"k8s.io.api.apps.v1.ReplicaSetStatus", kAppsV1ReplicaSetStatusFields};
+
+constexpr FieldSpec kAppsV1StatefulSetSpecFields[] = {
+    {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},
+    {3, "template", K::kMessage, C::kSingular, 0, &kCoreV1PodTemplateSpec},
+    {4, "volumeClaimTemplates", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PersistentVolumeClaim},
+    {5, "serviceName", K::kString, C::kSingular, 0, nullptr},
+    {6, "podManagementPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "updateStrategy", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1StatefulSetUpdateStrategy},
+    {8, "revisionHistoryLimit", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {9, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {10, "persistentVolumeClaimRetentionPolicy", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAppsV1StatefulSetPersistentVolumeClaimRetentionPolicy},
+    {11, "ordinals", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAppsV1StatefulSetOrdinals},
+};
+constinit const MessageSpec kAppsV1StatefulSetSpec{"k8s.io.api.apps.v1.StatefulSetSpec", kAppsV1StatefulSetSpecFields};
+
+constexpr FieldSpec kAppsV1StatefulSetStatusFields[] = {
+    {1, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
+    {2, "replicas", K::kInt32, C::kSingular, 0, nullptr},
+    {3, "readyReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {4, "currentReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {5, "updatedReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {6, "currentRevision", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "updateRevision", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {9, "collisionCount", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {10, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAppsV1StatefulSetCondition},
+    {11, "availableReplicas", K::kInt32, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kAppsV1StatefulSetStatus{"k8s.io.api.apps.v1.StatefulSetStatus", kAppsV1StatefulSetStatusFields};
+
+constexpr FieldSpec kAppsV1DaemonSetSpecFields[] = {
+    {1, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},
+    {2, "template", K::kMessage, C::kSingular, 0, &kCoreV1PodTemplateSpec},
+    {3, "updateStrategy", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1DaemonSetUpdateStrategy},
+    {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {6, "revisionHistoryLimit", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1DaemonSetSpec{"k8s.io.api.apps.v1.DaemonSetSpec", kAppsV1DaemonSetSpecFields};
+
+constexpr FieldSpec kAppsV1DaemonSetStatusFields[] = {
+    {1, "currentNumberScheduled", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "numberMisscheduled", K::kInt32, C::kSingular, 0, nullptr},
+    {3, "desiredNumberScheduled", K::kInt32, C::kSingular, 0, nullptr},
+    {4, "numberReady", K::kInt32, C::kSingular, 0, nullptr},
+    {5, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
+    {6, "updatedNumberScheduled", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {7, "numberAvailable", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {8, "numberUnavailable", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {9, "collisionCount", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {10, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAppsV1DaemonSetCondition},
+};
+constinit const MessageSpec kAppsV1DaemonSetStatus{"k8s.io.api.apps.v1.DaemonSetStatus", kAppsV1DaemonSetStatusFields};
+
 constexpr FieldSpec kAppsV1DeploymentStrategyFields[] = {
     {1, "type", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "rollingUpdate", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAppsV1RollingUpdateDeployment},
@@ -55,10 +147,72 @@ constexpr FieldSpec kAppsV1DeploymentConditionFields[] = {
 };
 constinit const MessageSpec kAppsV1DeploymentCondition{"k8s.io.api.apps.v1.DeploymentCondition", kAppsV1DeploymentConditionFields};
 
+constexpr FieldSpec kAppsV1ReplicaSetConditionFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {3, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {4, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1ReplicaSetCondition{"k8s.io.api.apps.v1.ReplicaSetCondition", kAppsV1ReplicaSetConditionFields};
+
+constexpr FieldSpec kAppsV1StatefulSetUpdateStrategyFields[] = {
+    {1, "type", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "rollingUpdate", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAppsV1RollingUpdateStatefulSetStrategy},
+};
+constinit const MessageSpec kAppsV1StatefulSetUpdateStrategy{"k8s.io.api.apps.v1.StatefulSetUpdateStrategy", kAppsV1StatefulSetUpdateStrategyFields};
+
+constexpr FieldSpec kAppsV1StatefulSetPersistentVolumeClaimRetentionPolicyFields[] = {
+    {1, "whenDeleted", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "whenScaled", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1StatefulSetPersistentVolumeClaimRetentionPolicy{"k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy", kAppsV1StatefulSetPersistentVolumeClaimRetentionPolicyFields};
+
+constexpr FieldSpec kAppsV1StatefulSetOrdinalsFields[] = {
+    {1, "start", K::kInt32, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kAppsV1StatefulSetOrdinals{"k8s.io.api.apps.v1.StatefulSetOrdinals", kAppsV1StatefulSetOrdinalsFields};
+
+constexpr FieldSpec kAppsV1StatefulSetConditionFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {3, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {4, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1StatefulSetCondition{"k8s.io.api.apps.v1.StatefulSetCondition", kAppsV1StatefulSetConditionFields};
+
+constexpr FieldSpec kAppsV1DaemonSetUpdateStrategyFields[] = {
+    {1, "type", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "rollingUpdate", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAppsV1RollingUpdateDaemonSet},
+};
+constinit const MessageSpec kAppsV1DaemonSetUpdateStrategy{"k8s.io.api.apps.v1.DaemonSetUpdateStrategy", kAppsV1DaemonSetUpdateStrategyFields};
+
+constexpr FieldSpec kAppsV1DaemonSetConditionFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {3, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {4, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1DaemonSetCondition{"k8s.io.api.apps.v1.DaemonSetCondition", kAppsV1DaemonSetConditionFields};
+
 constexpr FieldSpec kAppsV1RollingUpdateDeploymentFields[] = {
     {1, "maxUnavailable", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {2, "maxSurge", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kAppsV1RollingUpdateDeployment{"k8s.io.api.apps.v1.RollingUpdateDeployment", kAppsV1RollingUpdateDeploymentFields};
+
+constexpr FieldSpec kAppsV1RollingUpdateStatefulSetStrategyFields[] = {
+    {1, "partition", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "maxUnavailable", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1RollingUpdateStatefulSetStrategy{"k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy", kAppsV1RollingUpdateStatefulSetStrategyFields};
+
+constexpr FieldSpec kAppsV1RollingUpdateDaemonSetFields[] = {
+    {1, "maxUnavailable", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "maxSurge", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kAppsV1RollingUpdateDaemonSet{"k8s.io.api.apps.v1.RollingUpdateDaemonSet", kAppsV1RollingUpdateDaemonSetFields};
 
 }  // namespace kubesim::fakeapi::types

@@ -53,6 +53,59 @@ constexpr FieldSpec kCoreV1ResourceQuotaFields[] = {
 };
 constinit const MessageSpec kCoreV1ResourceQuota{"k8s.io.api.core.v1.ResourceQuota", kCoreV1ResourceQuotaFields};
 
+constexpr FieldSpec kCoreV1PodFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodStatus},
+};
+constinit const MessageSpec kCoreV1Pod{"k8s.io.api.core.v1.Pod", kCoreV1PodFields};
+
+constexpr FieldSpec kCoreV1EndpointsFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "subsets", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointSubset},
+};
+constinit const MessageSpec kCoreV1Endpoints{"k8s.io.api.core.v1.Endpoints", kCoreV1EndpointsFields};
+
+constexpr FieldSpec kCoreV1EventFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, 0, &kMetaV1ObjectMeta},
+    {2, "involvedObject", K::kMessage, C::kSingular, 0, &kCoreV1ObjectReference},
+    {3, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "source", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1EventSource},
+    {6, "firstTimestamp", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {7, "lastTimestamp", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {8, "count", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {9, "type", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {10, "eventTime", K::kMicroTime, C::kSingular, kOmitEmpty, nullptr},
+    {11, "series", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1EventSeries},
+    {12, "action", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {13, "related", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
+    {14, "reportingComponent", K::kString, C::kSingular, 0, nullptr},
+    {15, "reportingInstance", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1Event{"k8s.io.api.core.v1.Event", kCoreV1EventFields};
+
+constexpr FieldSpec kCoreV1NodeFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1NodeSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1NodeStatus},
+};
+constinit const MessageSpec kCoreV1Node{"k8s.io.api.core.v1.Node", kCoreV1NodeFields};
+
+constexpr FieldSpec kCoreV1PersistentVolumeClaimFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PersistentVolumeClaimSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PersistentVolumeClaimStatus},
+};
+constinit const MessageSpec kCoreV1PersistentVolumeClaim{"k8s.io.api.core.v1.PersistentVolumeClaim", kCoreV1PersistentVolumeClaimFields};
+
+constexpr FieldSpec kCoreV1ReplicationControllerFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ReplicationControllerSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ReplicationControllerStatus},
+};
+constinit const MessageSpec kCoreV1ReplicationController{"k8s.io.api.core.v1.ReplicationController", kCoreV1ReplicationControllerFields};
+
 constexpr FieldSpec kCoreV1NamespaceSpecFields[] = {
     {1, "finalizers", K::kString, C::kRepeated, kOmitEmpty, nullptr},
 };
@@ -123,66 +176,6 @@ constexpr FieldSpec kCoreV1ResourceQuotaStatusFields[] = {
 };
 constinit const MessageSpec kCoreV1ResourceQuotaStatus{"k8s.io.api.core.v1.ResourceQuotaStatus", kCoreV1ResourceQuotaStatusFields};
 
-constexpr FieldSpec kCoreV1NamespaceConditionFields[] = {
-    {1, "type", K::kString, C::kSingular, 0, nullptr},
-    {2, "status", K::kString, C::kSingular, 0, nullptr},
-    {4, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
-    {5, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1NamespaceCondition{"k8s.io.api.core.v1.NamespaceCondition", kCoreV1NamespaceConditionFields};
-
-constexpr FieldSpec kCoreV1ServicePortFields[] = {
-    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "port", K::kInt32, C::kSingular, 0, nullptr},
-    {4, "targetPort", K::kIntOrString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "nodePort", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {6, "appProtocol", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ServicePort{"k8s.io.api.core.v1.ServicePort", kCoreV1ServicePortFields};
-
-constexpr FieldSpec kCoreV1SessionAffinityConfigFields[] = {
-    {1, "clientIP", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ClientIPConfig},
-};
-constinit const MessageSpec kCoreV1SessionAffinityConfig{"k8s.io.api.core.v1.SessionAffinityConfig", kCoreV1SessionAffinityConfigFields};
-
-constexpr FieldSpec kCoreV1LoadBalancerStatusFields[] = {
-    {1, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1LoadBalancerIngress},
-};
-constinit const MessageSpec kCoreV1LoadBalancerStatus{"k8s.io.api.core.v1.LoadBalancerStatus", kCoreV1LoadBalancerStatusFields};
-
-constexpr FieldSpec kCoreV1ScopeSelectorFields[] = {
-    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ScopedResourceSelectorRequirement},
-};
-constinit const MessageSpec kCoreV1ScopeSelector{"k8s.io.api.core.v1.ScopeSelector", kCoreV1ScopeSelectorFields};
-
-constexpr FieldSpec kCoreV1PodTemplateSpecFields[] = {
-    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodSpec},
-};
-constinit const MessageSpec kCoreV1PodTemplateSpec{"k8s.io.api.core.v1.PodTemplateSpec", kCoreV1PodTemplateSpecFields};
-
-constexpr FieldSpec kCoreV1ClientIPConfigFields[] = {
-    {1, "timeoutSeconds", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ClientIPConfig{"k8s.io.api.core.v1.ClientIPConfig", kCoreV1ClientIPConfigFields};
-
-constexpr FieldSpec kCoreV1LoadBalancerIngressFields[] = {
-    {1, "ip", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "hostname", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "ipMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PortStatus},
-};
-constinit const MessageSpec kCoreV1LoadBalancerIngress{"k8s.io.api.core.v1.LoadBalancerIngress", kCoreV1LoadBalancerIngressFields};
-
-constexpr FieldSpec kCoreV1ScopedResourceSelectorRequirementFields[] = {
-    {1, "scopeName", K::kString, C::kSingular, 0, nullptr},
-    {2, "operator", K::kString, C::kSingular, 0, nullptr},
-    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ScopedResourceSelectorRequirement{"k8s.io.api.core.v1.ScopedResourceSelectorRequirement", kCoreV1ScopedResourceSelectorRequirementFields};
-
 constexpr FieldSpec kCoreV1PodSpecFields[] = {
     {1, "volumes", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Volume},
     {2, "containers", K::kMessage, C::kRepeated, 0, &kCoreV1Container},
@@ -230,104 +223,113 @@ constexpr FieldSpec kCoreV1PodSpecFields[] = {
 };
 constinit const MessageSpec kCoreV1PodSpec{"k8s.io.api.core.v1.PodSpec", kCoreV1PodSpecFields};
 
-constexpr FieldSpec kCoreV1TypedLocalObjectReferenceFields[] = {
-    {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
-    {2, "kind", K::kString, C::kSingular, 0, nullptr},
-    {3, "name", K::kString, C::kSingular, 0, nullptr},
+constexpr FieldSpec kCoreV1PodStatusFields[] = {
+    {1, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodCondition},
+    {3, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "hostIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "podIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "startTime", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {8, "containerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus},
+    {9, "qosClass", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {10, "initContainerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus},
+    {11, "nominatedNodeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {12, "podIPs", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodIP},
+    {13, "ephemeralContainerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus},
+    {14, "resize", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {15, "resourceClaimStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodResourceClaimStatus},
+    {16, "hostIPs", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1HostIP},
+    {17, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
+    {18, "extendedResourceClaimStatus", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodExtendedResourceClaimStatus},
+    {19, "allocatedResources", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {20, "resources", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceRequirements},
+    {21, "nodeAllocatableResourceClaimStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeAllocatableResourceClaimStatus},
+    {22, "volumeHealth", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodVolumeHealth},
 };
-constinit const MessageSpec kCoreV1TypedLocalObjectReference{"k8s.io.api.core.v1.TypedLocalObjectReference", kCoreV1TypedLocalObjectReferenceFields};
+constinit const MessageSpec kCoreV1PodStatus{"k8s.io.api.core.v1.PodStatus", kCoreV1PodStatusFields};
 
-constexpr FieldSpec kCoreV1PortStatusFields[] = {
-    {1, "port", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "protocol", K::kString, C::kSingular, 0, nullptr},
-    {3, "error", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1EndpointSubsetFields[] = {
+    {1, "addresses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointAddress},
+    {2, "notReadyAddresses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointAddress},
+    {3, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointPort},
 };
-constinit const MessageSpec kCoreV1PortStatus{"k8s.io.api.core.v1.PortStatus", kCoreV1PortStatusFields};
+constinit const MessageSpec kCoreV1EndpointSubset{"k8s.io.api.core.v1.EndpointSubset", kCoreV1EndpointSubsetFields};
 
-constexpr FieldSpec kCoreV1VolumeFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "volumeSource", K::kMessage, C::kSingular, kInline, &kCoreV1VolumeSource},
+constexpr FieldSpec kCoreV1EventSourceFields[] = {
+    {1, "component", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "host", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1Volume{"k8s.io.api.core.v1.Volume", kCoreV1VolumeFields};
+constinit const MessageSpec kCoreV1EventSource{"k8s.io.api.core.v1.EventSource", kCoreV1EventSourceFields};
 
-constexpr FieldSpec kCoreV1ContainerFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "image", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {5, "workingDir", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerPort},
-    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvVar},
-    {8, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ResourceRequirements},
-    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMount},
-    {10, "livenessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {11, "readinessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {12, "lifecycle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Lifecycle},
-    {13, "terminationMessagePath", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {14, "imagePullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {15, "securityContext", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecurityContext},
-    {16, "stdin", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {17, "stdinOnce", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {18, "tty", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource},
-    {20, "terminationMessagePolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeDevice},
-    {22, "startupProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy},
-    {24, "restartPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {25, "restartPolicyRules", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerRestartRule},
+constexpr FieldSpec kCoreV1EventSeriesFields[] = {
+    {1, "count", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {2, "lastObservedTime", K::kMicroTime, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1Container{"k8s.io.api.core.v1.Container", kCoreV1ContainerFields};
+constinit const MessageSpec kCoreV1EventSeries{"k8s.io.api.core.v1.EventSeries", kCoreV1EventSeriesFields};
 
-constexpr FieldSpec kCoreV1PodSecurityContextFields[] = {
-    {1, "seLinuxOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SELinuxOptions},
-    {2, "runAsUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "runAsNonRoot", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "supplementalGroups", K::kInt64, C::kRepeated, kOmitEmpty, nullptr},
-    {5, "fsGroup", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {6, "runAsGroup", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {7, "sysctls", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Sysctl},
-    {8, "windowsOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1WindowsSecurityContextOptions},
-    {9, "fsGroupChangePolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {10, "seccompProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SeccompProfile},
-    {11, "appArmorProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AppArmorProfile},
-    {12, "supplementalGroupsPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {13, "seLinuxChangePolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1NodeSpecFields[] = {
+    {1, "podCIDR", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "externalID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "providerID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "unschedulable", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "taints", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Taint},
+    {6, "configSource", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
+    {7, "podCIDRs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {8, "podPreemptionPolicy", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodePodPreemptionPolicy},
 };
-constinit const MessageSpec kCoreV1PodSecurityContext{"k8s.io.api.core.v1.PodSecurityContext", kCoreV1PodSecurityContextFields};
+constinit const MessageSpec kCoreV1NodeSpec{"k8s.io.api.core.v1.NodeSpec", kCoreV1NodeSpecFields};
 
-constexpr FieldSpec kCoreV1AffinityFields[] = {
-    {1, "nodeAffinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeAffinity},
-    {2, "podAffinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodAffinity},
-    {3, "podAntiAffinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodAntiAffinity},
+constexpr FieldSpec kCoreV1NodeStatusFields[] = {
+    {1, "capacity", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {2, "allocatable", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {3, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeCondition},
+    {5, "addresses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeAddress},
+    {6, "daemonEndpoints", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1NodeDaemonEndpoints},
+    {7, "nodeInfo", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1NodeSystemInfo},
+    {8, "images", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerImage},
+    {9, "volumesInUse", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {10, "volumesAttached", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1AttachedVolume},
+    {11, "config", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigStatus},
+    {12, "runtimeHandlers", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeRuntimeHandler},
+    {13, "features", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeFeatures},
+    {14, "declaredFeatures", K::kString, C::kRepeated, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1Affinity{"k8s.io.api.core.v1.Affinity", kCoreV1AffinityFields};
+constinit const MessageSpec kCoreV1NodeStatus{"k8s.io.api.core.v1.NodeStatus", kCoreV1NodeStatusFields};
 
-constexpr FieldSpec kCoreV1TolerationFields[] = {
-    {1, "key", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "operator", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "value", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "effect", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "tolerationSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1PersistentVolumeClaimSpecFields[] = {
+    {1, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1VolumeResourceRequirements},
+    {3, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {5, "storageClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {6, "volumeMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {7, "dataSource", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TypedLocalObjectReference},
+    {8, "dataSourceRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TypedObjectReference},
+    {9, "volumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1Toleration{"k8s.io.api.core.v1.Toleration", kCoreV1TolerationFields};
+constinit const MessageSpec kCoreV1PersistentVolumeClaimSpec{"k8s.io.api.core.v1.PersistentVolumeClaimSpec", kCoreV1PersistentVolumeClaimSpecFields};
 
-constexpr FieldSpec kCoreV1HostAliasFields[] = {
-    {1, "ip", K::kString, C::kSingular, 0, nullptr},
-    {2, "hostnames", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1PersistentVolumeClaimStatusFields[] = {
+    {1, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "capacity", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {4, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PersistentVolumeClaimCondition},
+    {5, "allocatedResources", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {7, "allocatedResourceStatuses", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {8, "currentVolumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {9, "modifyVolumeStatus", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ModifyVolumeStatus},
+    {10, "healthStatus", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1VolumeHealthStatus},
 };
-constinit const MessageSpec kCoreV1HostAlias{"k8s.io.api.core.v1.HostAlias", kCoreV1HostAliasFields};
+constinit const MessageSpec kCoreV1PersistentVolumeClaimStatus{"k8s.io.api.core.v1.PersistentVolumeClaimStatus", kCoreV1PersistentVolumeClaimStatusFields};
 
-constexpr FieldSpec kCoreV1PodDNSConfigFields[] = {
-    {1, "nameservers", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "searches", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "options", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodDNSConfigOption},
+constexpr FieldSpec kCoreV1ReplicationControllerSpecFields[] = {
+    {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "selector", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {3, "template", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodTemplateSpec},
+    {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1PodDNSConfig{"k8s.io.api.core.v1.PodDNSConfig", kCoreV1PodDNSConfigFields};
-
-constexpr FieldSpec kCoreV1PodReadinessGateFields[] = {
-    {1, "conditionType", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1PodReadinessGate{"k8s.io.api.core.v1.PodReadinessGate", kCoreV1PodReadinessGateFields};
+constinit const MessageSpec kCoreV1ReplicationControllerSpec{"k8s.io.api.core.v1.ReplicationControllerSpec", kCoreV1ReplicationControllerSpecFields};
 
 }  // namespace kubesim::fakeapi::types

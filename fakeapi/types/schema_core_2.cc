@@ -7,6 +7,142 @@ namespace kubesim::fakeapi::types {
 using K = ValueKind;
 using C = Cardinality;
 
+constexpr FieldSpec kCoreV1ReplicationControllerStatusFields[] = {
+    {1, "replicas", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "fullyLabeledReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {3, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readyReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {5, "availableReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ReplicationControllerCondition},
+};
+constinit const MessageSpec kCoreV1ReplicationControllerStatus{"k8s.io.api.core.v1.ReplicationControllerStatus", kCoreV1ReplicationControllerStatusFields};
+
+constexpr FieldSpec kCoreV1NamespaceConditionFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {4, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {5, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NamespaceCondition{"k8s.io.api.core.v1.NamespaceCondition", kCoreV1NamespaceConditionFields};
+
+constexpr FieldSpec kCoreV1ServicePortFields[] = {
+    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "port", K::kInt32, C::kSingular, 0, nullptr},
+    {4, "targetPort", K::kIntOrString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "nodePort", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {6, "appProtocol", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ServicePort{"k8s.io.api.core.v1.ServicePort", kCoreV1ServicePortFields};
+
+constexpr FieldSpec kCoreV1SessionAffinityConfigFields[] = {
+    {1, "clientIP", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ClientIPConfig},
+};
+constinit const MessageSpec kCoreV1SessionAffinityConfig{"k8s.io.api.core.v1.SessionAffinityConfig", kCoreV1SessionAffinityConfigFields};
+
+constexpr FieldSpec kCoreV1LoadBalancerStatusFields[] = {
+    {1, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1LoadBalancerIngress},
+};
+constinit const MessageSpec kCoreV1LoadBalancerStatus{"k8s.io.api.core.v1.LoadBalancerStatus", kCoreV1LoadBalancerStatusFields};
+
+constexpr FieldSpec kCoreV1ScopeSelectorFields[] = {
+    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ScopedResourceSelectorRequirement},
+};
+constinit const MessageSpec kCoreV1ScopeSelector{"k8s.io.api.core.v1.ScopeSelector", kCoreV1ScopeSelectorFields};
+
+constexpr FieldSpec kCoreV1PodTemplateSpecFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodSpec},
+};
+constinit const MessageSpec kCoreV1PodTemplateSpec{"k8s.io.api.core.v1.PodTemplateSpec", kCoreV1PodTemplateSpecFields};
+
+constexpr FieldSpec kCoreV1VolumeFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "volumeSource", K::kMessage, C::kSingular, kInline, &kCoreV1VolumeSource},
+};
+constinit const MessageSpec kCoreV1Volume{"k8s.io.api.core.v1.Volume", kCoreV1VolumeFields};
+
+constexpr FieldSpec kCoreV1ContainerFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "image", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {5, "workingDir", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerPort},
+    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvVar},
+    {8, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ResourceRequirements},
+    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMount},
+    {10, "livenessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {11, "readinessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {12, "lifecycle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Lifecycle},
+    {13, "terminationMessagePath", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {14, "imagePullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {15, "securityContext", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecurityContext},
+    {16, "stdin", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {17, "stdinOnce", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {18, "tty", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource},
+    {20, "terminationMessagePolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeDevice},
+    {22, "startupProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy},
+    {24, "restartPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {25, "restartPolicyRules", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerRestartRule},
+};
+constinit const MessageSpec kCoreV1Container{"k8s.io.api.core.v1.Container", kCoreV1ContainerFields};
+
+constexpr FieldSpec kCoreV1PodSecurityContextFields[] = {
+    {1, "seLinuxOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SELinuxOptions},
+    {2, "runAsUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "runAsNonRoot", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "supplementalGroups", K::kInt64, C::kRepeated, kOmitEmpty, nullptr},
+    {5, "fsGroup", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {6, "runAsGroup", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {7, "sysctls", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Sysctl},
+    {8, "windowsOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1WindowsSecurityContextOptions},
+    {9, "fsGroupChangePolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {10, "seccompProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SeccompProfile},
+    {11, "appArmorProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AppArmorProfile},
+    {12, "supplementalGroupsPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {13, "seLinuxChangePolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PodSecurityContext{"k8s.io.api.core.v1.PodSecurityContext", kCoreV1PodSecurityContextFields};
+
+constexpr FieldSpec kCoreV1AffinityFields[] = {
+    {1, "nodeAffinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeAffinity},
+    {2, "podAffinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodAffinity},
+    {3, "podAntiAffinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodAntiAffinity},
+};
+constinit const MessageSpec kCoreV1Affinity{"k8s.io.api.core.v1.Affinity", kCoreV1AffinityFields};
+
+constexpr FieldSpec kCoreV1TolerationFields[] = {
+    {1, "key", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "operator", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "value", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "effect", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "tolerationSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1Toleration{"k8s.io.api.core.v1.Toleration", kCoreV1TolerationFields};
+
+constexpr FieldSpec kCoreV1HostAliasFields[] = {
+    {1, "ip", K::kString, C::kSingular, 0, nullptr},
+    {2, "hostnames", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1HostAlias{"k8s.io.api.core.v1.HostAlias", kCoreV1HostAliasFields};
+
+constexpr FieldSpec kCoreV1PodDNSConfigFields[] = {
+    {1, "nameservers", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "searches", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "options", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodDNSConfigOption},
+};
+constinit const MessageSpec kCoreV1PodDNSConfig{"k8s.io.api.core.v1.PodDNSConfig", kCoreV1PodDNSConfigFields};
+
+constexpr FieldSpec kCoreV1PodReadinessGateFields[] = {
+    {1, "conditionType", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1PodReadinessGate{"k8s.io.api.core.v1.PodReadinessGate", kCoreV1PodReadinessGateFields};
+
 constexpr FieldSpec kCoreV1TopologySpreadConstraintFields[] = {
     {1, "maxSkew", K::kInt32, C::kSingular, 0, nullptr},
     {2, "topologyKey", K::kString, C::kSingular, 0, nullptr},
@@ -60,270 +196,141 @@ constexpr FieldSpec kCoreV1EvictionResponderFields[] = {
 };
 constinit const MessageSpec kCoreV1EvictionResponder{"k8s.io.api.core.v1.EvictionResponder", kCoreV1EvictionResponderFields};
 
-constexpr FieldSpec kCoreV1VolumeSourceFields[] = {
-    {1, "hostPath", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HostPathVolumeSource},
-    {2, "emptyDir", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1EmptyDirVolumeSource},
-    {3, "gcePersistentDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GCEPersistentDiskVolumeSource},
-    {4, "awsElasticBlockStore", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AWSElasticBlockStoreVolumeSource},
-    {5, "gitRepo", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GitRepoVolumeSource},
-    {6, "secret", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretVolumeSource},
-    {7, "nfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NFSVolumeSource},
-    {8, "iscsi", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ISCSIVolumeSource},
-    {9, "glusterfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GlusterfsVolumeSource},
-    {10, "persistentVolumeClaim", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PersistentVolumeClaimVolumeSource},
-    {11, "rbd", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1RBDVolumeSource},
-    {12, "flexVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FlexVolumeSource},
-    {13, "cinder", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CinderVolumeSource},
-    {14, "cephfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CephFSVolumeSource},
-    {15, "flocker", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FlockerVolumeSource},
-    {16, "downwardAPI", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1DownwardAPIVolumeSource},
-    {17, "fc", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FCVolumeSource},
-    {18, "azureFile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AzureFileVolumeSource},
-    {19, "configMap", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapVolumeSource},
-    {20, "vsphereVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1VsphereVirtualDiskVolumeSource},
-    {21, "quobyte", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1QuobyteVolumeSource},
-    {22, "azureDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AzureDiskVolumeSource},
-    {23, "photonPersistentDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PhotonPersistentDiskVolumeSource},
-    {24, "portworxVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PortworxVolumeSource},
-    {25, "scaleIO", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ScaleIOVolumeSource},
-    {26, "projected", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ProjectedVolumeSource},
-    {27, "storageos", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1StorageOSVolumeSource},
-    {28, "csi", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CSIVolumeSource},
-    {29, "ephemeral", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1EphemeralVolumeSource},
-    {30, "image", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ImageVolumeSource},
+constexpr FieldSpec kCoreV1PodConditionFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {3, "lastProbeTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {4, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {5, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1VolumeSource{"k8s.io.api.core.v1.VolumeSource", kCoreV1VolumeSourceFields};
+constinit const MessageSpec kCoreV1PodCondition{"k8s.io.api.core.v1.PodCondition", kCoreV1PodConditionFields};
 
-constexpr FieldSpec kCoreV1ContainerPortFields[] = {
-    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "hostPort", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {3, "containerPort", K::kInt32, C::kSingular, 0, nullptr},
-    {4, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "hostIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ContainerPort{"k8s.io.api.core.v1.ContainerPort", kCoreV1ContainerPortFields};
-
-constexpr FieldSpec kCoreV1EnvVarFields[] = {
+constexpr FieldSpec kCoreV1ContainerStatusFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "state", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ContainerState},
+    {3, "lastState", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ContainerState},
+    {4, "ready", K::kBool, C::kSingular, 0, nullptr},
+    {5, "restartCount", K::kInt32, C::kSingular, 0, nullptr},
+    {6, "image", K::kString, C::kSingular, 0, nullptr},
+    {7, "imageID", K::kString, C::kSingular, 0, nullptr},
+    {8, "containerID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {9, "started", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {10, "allocatedResources", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {11, "resources", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceRequirements},
+    {12, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMountStatus},
+    {13, "user", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerUser},
+    {14, "allocatedResourcesStatus", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceStatus},
+    {15, "stopSignal", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ContainerStatus{"k8s.io.api.core.v1.ContainerStatus", kCoreV1ContainerStatusFields};
+
+constexpr FieldSpec kCoreV1PodIPFields[] = {
+    {1, "ip", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1PodIP{"k8s.io.api.core.v1.PodIP", kCoreV1PodIPFields};
+
+constexpr FieldSpec kCoreV1PodResourceClaimStatusFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "resourceClaimName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PodResourceClaimStatus{"k8s.io.api.core.v1.PodResourceClaimStatus", kCoreV1PodResourceClaimStatusFields};
+
+constexpr FieldSpec kCoreV1HostIPFields[] = {
+    {1, "ip", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1HostIP{"k8s.io.api.core.v1.HostIP", kCoreV1HostIPFields};
+
+constexpr FieldSpec kCoreV1PodExtendedResourceClaimStatusFields[] = {
+    {1, "requestMappings", K::kMessage, C::kRepeated, 0, &kCoreV1ContainerExtendedResourceRequest},
+    {2, "resourceClaimName", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1PodExtendedResourceClaimStatus{"k8s.io.api.core.v1.PodExtendedResourceClaimStatus", kCoreV1PodExtendedResourceClaimStatusFields};
+
+constexpr FieldSpec kCoreV1NodeAllocatableResourceClaimStatusFields[] = {
+    {1, "resourceClaimName", K::kString, C::kSingular, 0, nullptr},
+    {2, "containers", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "mapping", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeAllocatableMappedResources},
+    {5, "overhead", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeAllocatableOverheadResources},
+};
+constinit const MessageSpec kCoreV1NodeAllocatableResourceClaimStatus{"k8s.io.api.core.v1.NodeAllocatableResourceClaimStatus", kCoreV1NodeAllocatableResourceClaimStatusFields};
+
+constexpr FieldSpec kCoreV1PodVolumeHealthFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "healthConditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeHealthCondition},
+    {3, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PodVolumeHealth{"k8s.io.api.core.v1.PodVolumeHealth", kCoreV1PodVolumeHealthFields};
+
+constexpr FieldSpec kCoreV1EndpointAddressFields[] = {
+    {1, "ip", K::kString, C::kSingular, 0, nullptr},
+    {2, "targetRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
+    {3, "hostname", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "nodeName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1EndpointAddress{"k8s.io.api.core.v1.EndpointAddress", kCoreV1EndpointAddressFields};
+
+constexpr FieldSpec kCoreV1EndpointPortFields[] = {
+    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "port", K::kInt32, C::kSingular, 0, nullptr},
+    {3, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "appProtocol", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1EndpointPort{"k8s.io.api.core.v1.EndpointPort", kCoreV1EndpointPortFields};
+
+constexpr FieldSpec kCoreV1TaintFields[] = {
+    {1, "key", K::kString, C::kSingular, 0, nullptr},
     {2, "value", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "valueFrom", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1EnvVarSource},
+    {3, "effect", K::kString, C::kSingular, 0, nullptr},
+    {4, "timeAdded", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1EnvVar{"k8s.io.api.core.v1.EnvVar", kCoreV1EnvVarFields};
+constinit const MessageSpec kCoreV1Taint{"k8s.io.api.core.v1.Taint", kCoreV1TaintFields};
 
-constexpr FieldSpec kCoreV1VolumeMountFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {3, "mountPath", K::kString, C::kSingular, 0, nullptr},
-    {4, "subPath", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "mountPropagation", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {6, "subPathExpr", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "recursiveReadOnly", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {8, "bindMountOptions", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1NodeConfigSourceFields[] = {
+    {2, "configMap", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapNodeConfigSource},
 };
-constinit const MessageSpec kCoreV1VolumeMount{"k8s.io.api.core.v1.VolumeMount", kCoreV1VolumeMountFields};
+constinit const MessageSpec kCoreV1NodeConfigSource{"k8s.io.api.core.v1.NodeConfigSource", kCoreV1NodeConfigSourceFields};
 
-constexpr FieldSpec kCoreV1ProbeFields[] = {
-    {1, "handler", K::kMessage, C::kSingular, kInline, &kCoreV1ProbeHandler},
-    {2, "initialDelaySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {3, "timeoutSeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {4, "periodSeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {5, "successThreshold", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {6, "failureThreshold", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {7, "terminationGracePeriodSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1NodePodPreemptionPolicyFields[] = {
+    {1, "disableResizePreemption", K::kString, C::kRepeated, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1Probe{"k8s.io.api.core.v1.Probe", kCoreV1ProbeFields};
+constinit const MessageSpec kCoreV1NodePodPreemptionPolicy{"k8s.io.api.core.v1.NodePodPreemptionPolicy", kCoreV1NodePodPreemptionPolicyFields};
 
-constexpr FieldSpec kCoreV1LifecycleFields[] = {
-    {1, "postStart", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LifecycleHandler},
-    {2, "preStop", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LifecycleHandler},
-    {3, "stopSignal", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1Lifecycle{"k8s.io.api.core.v1.Lifecycle", kCoreV1LifecycleFields};
-
-constexpr FieldSpec kCoreV1SecurityContextFields[] = {
-    {1, "capabilities", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Capabilities},
-    {2, "privileged", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "seLinuxOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SELinuxOptions},
-    {4, "runAsUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "runAsNonRoot", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {6, "readOnlyRootFilesystem", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {7, "allowPrivilegeEscalation", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {8, "runAsGroup", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {9, "procMount", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {10, "windowsOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1WindowsSecurityContextOptions},
-    {11, "seccompProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SeccompProfile},
-    {12, "appArmorProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AppArmorProfile},
-};
-constinit const MessageSpec kCoreV1SecurityContext{"k8s.io.api.core.v1.SecurityContext", kCoreV1SecurityContextFields};
-
-constexpr FieldSpec kCoreV1EnvFromSourceFields[] = {
-    {1, "prefix", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "configMapRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapEnvSource},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretEnvSource},
-};
-constinit const MessageSpec kCoreV1EnvFromSource{"k8s.io.api.core.v1.EnvFromSource", kCoreV1EnvFromSourceFields};
-
-constexpr FieldSpec kCoreV1VolumeDeviceFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "devicePath", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1VolumeDevice{"k8s.io.api.core.v1.VolumeDevice", kCoreV1VolumeDeviceFields};
-
-constexpr FieldSpec kCoreV1ContainerResizePolicyFields[] = {
-    {1, "resourceName", K::kString, C::kSingular, 0, nullptr},
-    {2, "restartPolicy", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1ContainerResizePolicy{"k8s.io.api.core.v1.ContainerResizePolicy", kCoreV1ContainerResizePolicyFields};
-
-constexpr FieldSpec kCoreV1ContainerRestartRuleFields[] = {
-    {1, "action", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "exitCodes", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerRestartRuleOnExitCodes},
-};
-constinit const MessageSpec kCoreV1ContainerRestartRule{"k8s.io.api.core.v1.ContainerRestartRule", kCoreV1ContainerRestartRuleFields};
-
-constexpr FieldSpec kCoreV1SELinuxOptionsFields[] = {
-    {1, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "role", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "type", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "level", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1SELinuxOptions{"k8s.io.api.core.v1.SELinuxOptions", kCoreV1SELinuxOptionsFields};
-
-constexpr FieldSpec kCoreV1SysctlFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "value", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1Sysctl{"k8s.io.api.core.v1.Sysctl", kCoreV1SysctlFields};
-
-constexpr FieldSpec kCoreV1WindowsSecurityContextOptionsFields[] = {
-    {1, "gmsaCredentialSpecName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "gmsaCredentialSpec", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "runAsUserName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "hostProcess", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1WindowsSecurityContextOptions{"k8s.io.api.core.v1.WindowsSecurityContextOptions", kCoreV1WindowsSecurityContextOptionsFields};
-
-constexpr FieldSpec kCoreV1SeccompProfileFields[] = {
+constexpr FieldSpec kCoreV1NodeConditionFields[] = {
     {1, "type", K::kString, C::kSingular, 0, nullptr},
-    {2, "localhostProfile", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {3, "lastHeartbeatTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {4, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {5, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1SeccompProfile{"k8s.io.api.core.v1.SeccompProfile", kCoreV1SeccompProfileFields};
+constinit const MessageSpec kCoreV1NodeCondition{"k8s.io.api.core.v1.NodeCondition", kCoreV1NodeConditionFields};
 
-constexpr FieldSpec kCoreV1AppArmorProfileFields[] = {
+constexpr FieldSpec kCoreV1NodeAddressFields[] = {
     {1, "type", K::kString, C::kSingular, 0, nullptr},
-    {2, "localhostProfile", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "address", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kCoreV1AppArmorProfile{"k8s.io.api.core.v1.AppArmorProfile", kCoreV1AppArmorProfileFields};
+constinit const MessageSpec kCoreV1NodeAddress{"k8s.io.api.core.v1.NodeAddress", kCoreV1NodeAddressFields};
 
-constexpr FieldSpec kCoreV1NodeAffinityFields[] = {
-    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeSelector},
-    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PreferredSchedulingTerm},
+constexpr FieldSpec kCoreV1NodeDaemonEndpointsFields[] = {
+    {1, "kubeletEndpoint", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1DaemonEndpoint},
 };
-constinit const MessageSpec kCoreV1NodeAffinity{"k8s.io.api.core.v1.NodeAffinity", kCoreV1NodeAffinityFields};
+constinit const MessageSpec kCoreV1NodeDaemonEndpoints{"k8s.io.api.core.v1.NodeDaemonEndpoints", kCoreV1NodeDaemonEndpointsFields};
 
-constexpr FieldSpec kCoreV1PodAffinityFields[] = {
-    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodAffinityTerm},
-    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm},
+constexpr FieldSpec kCoreV1NodeSystemInfoFields[] = {
+    {1, "machineID", K::kString, C::kSingular, 0, nullptr},
+    {2, "systemUUID", K::kString, C::kSingular, 0, nullptr},
+    {3, "bootID", K::kString, C::kSingular, 0, nullptr},
+    {4, "kernelVersion", K::kString, C::kSingular, 0, nullptr},
+    {5, "osImage", K::kString, C::kSingular, 0, nullptr},
+    {6, "containerRuntimeVersion", K::kString, C::kSingular, 0, nullptr},
+    {7, "kubeletVersion", K::kString, C::kSingular, 0, nullptr},
+    {8, "kubeProxyVersion", K::kString, C::kSingular, 0, nullptr},
+    {9, "operatingSystem", K::kString, C::kSingular, 0, nullptr},
+    {10, "architecture", K::kString, C::kSingular, 0, nullptr},
+    {11, "swap", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeSwapStatus},
 };
-constinit const MessageSpec kCoreV1PodAffinity{"k8s.io.api.core.v1.PodAffinity", kCoreV1PodAffinityFields};
-
-constexpr FieldSpec kCoreV1PodAntiAffinityFields[] = {
-    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodAffinityTerm},
-    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm},
-};
-constinit const MessageSpec kCoreV1PodAntiAffinity{"k8s.io.api.core.v1.PodAntiAffinity", kCoreV1PodAntiAffinityFields};
-
-constexpr FieldSpec kCoreV1PodDNSConfigOptionFields[] = {
-    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "value", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1PodDNSConfigOption{"k8s.io.api.core.v1.PodDNSConfigOption", kCoreV1PodDNSConfigOptionFields};
-
-constexpr FieldSpec kCoreV1EphemeralContainerCommonFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "image", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {5, "workingDir", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerPort},
-    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvVar},
-    {8, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ResourceRequirements},
-    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMount},
-    {10, "livenessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {11, "readinessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {12, "lifecycle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Lifecycle},
-    {13, "terminationMessagePath", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {14, "imagePullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {15, "securityContext", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecurityContext},
-    {16, "stdin", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {17, "stdinOnce", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {18, "tty", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource},
-    {20, "terminationMessagePolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeDevice},
-    {22, "startupProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy},
-    {24, "restartPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {25, "restartPolicyRules", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerRestartRule},
-};
-constinit const MessageSpec kCoreV1EphemeralContainerCommon{"k8s.io.api.core.v1.EphemeralContainerCommon", kCoreV1EphemeralContainerCommonFields};
-
-constexpr FieldSpec kCoreV1ResourceClaimFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "request", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ResourceClaim{"k8s.io.api.core.v1.ResourceClaim", kCoreV1ResourceClaimFields};
-
-constexpr FieldSpec kCoreV1HostPathVolumeSourceFields[] = {
-    {1, "path", K::kString, C::kSingular, 0, nullptr},
-    {2, "type", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1HostPathVolumeSource{"k8s.io.api.core.v1.HostPathVolumeSource", kCoreV1HostPathVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1EmptyDirVolumeSourceFields[] = {
-    {1, "medium", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "sizeLimit", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "mode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1EmptyDirVolumeSource{"k8s.io.api.core.v1.EmptyDirVolumeSource", kCoreV1EmptyDirVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1GCEPersistentDiskVolumeSourceFields[] = {
-    {1, "pdName", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "partition", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1GCEPersistentDiskVolumeSource{"k8s.io.api.core.v1.GCEPersistentDiskVolumeSource", kCoreV1GCEPersistentDiskVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1AWSElasticBlockStoreVolumeSourceFields[] = {
-    {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "partition", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1AWSElasticBlockStoreVolumeSource{"k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource", kCoreV1AWSElasticBlockStoreVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1GitRepoVolumeSourceFields[] = {
-    {1, "repository", K::kString, C::kSingular, 0, nullptr},
-    {2, "revision", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "directory", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1GitRepoVolumeSource{"k8s.io.api.core.v1.GitRepoVolumeSource", kCoreV1GitRepoVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1SecretVolumeSourceFields[] = {
-    {1, "secretName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
-    {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "defaultUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1SecretVolumeSource{"k8s.io.api.core.v1.SecretVolumeSource", kCoreV1SecretVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1NFSVolumeSourceFields[] = {
-    {1, "server", K::kString, C::kSingular, 0, nullptr},
-    {2, "path", K::kString, C::kSingular, 0, nullptr},
-    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1NFSVolumeSource{"k8s.io.api.core.v1.NFSVolumeSource", kCoreV1NFSVolumeSourceFields};
+constinit const MessageSpec kCoreV1NodeSystemInfo{"k8s.io.api.core.v1.NodeSystemInfo", kCoreV1NodeSystemInfoFields};
 
 }  // namespace kubesim::fakeapi::types

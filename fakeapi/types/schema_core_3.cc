@@ -7,329 +7,328 @@ namespace kubesim::fakeapi::types {
 using K = ValueKind;
 using C = Cardinality;
 
-constexpr FieldSpec kCoreV1ISCSIVolumeSourceFields[] = {
-    {1, "targetPortal", K::kString, C::kSingular, 0, nullptr},
-    {2, "iqn", K::kString, C::kSingular, 0, nullptr},
-    {3, "lun", K::kInt32, C::kSingular, 0, nullptr},
-    {4, "iscsiInterface", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {7, "portals", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {8, "chapAuthDiscovery", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
-    {11, "chapAuthSession", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {12, "initiatorName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1ContainerImageFields[] = {
+    {1, "names", K::kString, C::kRepeated, 0, nullptr},
+    {2, "sizeBytes", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ISCSIVolumeSource{"k8s.io.api.core.v1.ISCSIVolumeSource", kCoreV1ISCSIVolumeSourceFields};
+constinit const MessageSpec kCoreV1ContainerImage{"k8s.io.api.core.v1.ContainerImage", kCoreV1ContainerImageFields};
 
-constexpr FieldSpec kCoreV1GlusterfsVolumeSourceFields[] = {
-    {1, "endpoints", K::kString, C::kSingular, 0, nullptr},
-    {2, "path", K::kString, C::kSingular, 0, nullptr},
-    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1AttachedVolumeFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "devicePath", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kCoreV1GlusterfsVolumeSource{"k8s.io.api.core.v1.GlusterfsVolumeSource", kCoreV1GlusterfsVolumeSourceFields};
+constinit const MessageSpec kCoreV1AttachedVolume{"k8s.io.api.core.v1.AttachedVolume", kCoreV1AttachedVolumeFields};
 
-constexpr FieldSpec kCoreV1PersistentVolumeClaimVolumeSourceFields[] = {
-    {1, "claimName", K::kString, C::kSingular, 0, nullptr},
+constexpr FieldSpec kCoreV1NodeConfigStatusFields[] = {
+    {1, "assigned", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
+    {2, "active", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
+    {3, "lastKnownGood", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
+    {4, "error", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeConfigStatus{"k8s.io.api.core.v1.NodeConfigStatus", kCoreV1NodeConfigStatusFields};
+
+constexpr FieldSpec kCoreV1NodeRuntimeHandlerFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "features", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeRuntimeHandlerFeatures},
+};
+constinit const MessageSpec kCoreV1NodeRuntimeHandler{"k8s.io.api.core.v1.NodeRuntimeHandler", kCoreV1NodeRuntimeHandlerFields};
+
+constexpr FieldSpec kCoreV1NodeFeaturesFields[] = {
+    {1, "supplementalGroupsPolicy", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeFeatures{"k8s.io.api.core.v1.NodeFeatures", kCoreV1NodeFeaturesFields};
+
+constexpr FieldSpec kCoreV1VolumeResourceRequirementsFields[] = {
+    {1, "limits", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {2, "requests", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1VolumeResourceRequirements{"k8s.io.api.core.v1.VolumeResourceRequirements", kCoreV1VolumeResourceRequirementsFields};
+
+constexpr FieldSpec kCoreV1TypedLocalObjectReferenceFields[] = {
+    {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
+    {2, "kind", K::kString, C::kSingular, 0, nullptr},
+    {3, "name", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1TypedLocalObjectReference{"k8s.io.api.core.v1.TypedLocalObjectReference", kCoreV1TypedLocalObjectReferenceFields};
+
+constexpr FieldSpec kCoreV1TypedObjectReferenceFields[] = {
+    {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
+    {2, "kind", K::kString, C::kSingular, 0, nullptr},
+    {3, "name", K::kString, C::kSingular, 0, nullptr},
+    {4, "namespace", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1TypedObjectReference{"k8s.io.api.core.v1.TypedObjectReference", kCoreV1TypedObjectReferenceFields};
+
+constexpr FieldSpec kCoreV1PersistentVolumeClaimConditionFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {3, "lastProbeTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {4, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {5, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PersistentVolumeClaimCondition{"k8s.io.api.core.v1.PersistentVolumeClaimCondition", kCoreV1PersistentVolumeClaimConditionFields};
+
+constexpr FieldSpec kCoreV1ModifyVolumeStatusFields[] = {
+    {1, "targetVolumeAttributesClassName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1ModifyVolumeStatus{"k8s.io.api.core.v1.ModifyVolumeStatus", kCoreV1ModifyVolumeStatusFields};
+
+constexpr FieldSpec kCoreV1VolumeHealthStatusFields[] = {
+    {1, "healthConditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeHealthCondition},
+    {2, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1VolumeHealthStatus{"k8s.io.api.core.v1.VolumeHealthStatus", kCoreV1VolumeHealthStatusFields};
+
+constexpr FieldSpec kCoreV1ReplicationControllerConditionFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {3, "lastTransitionTime", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {4, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ReplicationControllerCondition{"k8s.io.api.core.v1.ReplicationControllerCondition", kCoreV1ReplicationControllerConditionFields};
+
+constexpr FieldSpec kCoreV1ClientIPConfigFields[] = {
+    {1, "timeoutSeconds", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ClientIPConfig{"k8s.io.api.core.v1.ClientIPConfig", kCoreV1ClientIPConfigFields};
+
+constexpr FieldSpec kCoreV1LoadBalancerIngressFields[] = {
+    {1, "ip", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "hostname", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "ipMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PortStatus},
+};
+constinit const MessageSpec kCoreV1LoadBalancerIngress{"k8s.io.api.core.v1.LoadBalancerIngress", kCoreV1LoadBalancerIngressFields};
+
+constexpr FieldSpec kCoreV1ScopedResourceSelectorRequirementFields[] = {
+    {1, "scopeName", K::kString, C::kSingular, 0, nullptr},
+    {2, "operator", K::kString, C::kSingular, 0, nullptr},
+    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ScopedResourceSelectorRequirement{"k8s.io.api.core.v1.ScopedResourceSelectorRequirement", kCoreV1ScopedResourceSelectorRequirementFields};
+
+constexpr FieldSpec kCoreV1VolumeSourceFields[] = {
+    {1, "hostPath", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HostPathVolumeSource},
+    {2, "emptyDir", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1EmptyDirVolumeSource},
+    {3, "gcePersistentDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GCEPersistentDiskVolumeSource},
+    {4, "awsElasticBlockStore", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AWSElasticBlockStoreVolumeSource},
+    {5, "gitRepo", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GitRepoVolumeSource},
+    {6, "secret", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretVolumeSource},
+    {7, "nfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NFSVolumeSource},
+    {8, "iscsi", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ISCSIVolumeSource},
+    {9, "glusterfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GlusterfsVolumeSource},
+    {10, "persistentVolumeClaim", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PersistentVolumeClaimVolumeSource},
+    {11, "rbd", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1RBDVolumeSource},
+    {12, "flexVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FlexVolumeSource},
+    {13, "cinder", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CinderVolumeSource},
+    {14, "cephfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CephFSVolumeSource},
+    {15, "flocker", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FlockerVolumeSource},
+    {16, "downwardAPI", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1DownwardAPIVolumeSource},
+    {17, "fc", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FCVolumeSource},
+    {18, "azureFile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AzureFileVolumeSource},
+    {19, "configMap", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapVolumeSource},
+    {20, "vsphereVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1VsphereVirtualDiskVolumeSource},
+    {21, "quobyte", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1QuobyteVolumeSource},
+    {22, "azureDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AzureDiskVolumeSource},
+    {23, "photonPersistentDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PhotonPersistentDiskVolumeSource},
+    {24, "portworxVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PortworxVolumeSource},
+    {25, "scaleIO", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ScaleIOVolumeSource},
+    {26, "projected", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ProjectedVolumeSource},
+    {27, "storageos", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1StorageOSVolumeSource},
+    {28, "csi", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CSIVolumeSource},
+    {29, "ephemeral", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1EphemeralVolumeSource},
+    {30, "image", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ImageVolumeSource},
+};
+constinit const MessageSpec kCoreV1VolumeSource{"k8s.io.api.core.v1.VolumeSource", kCoreV1VolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ContainerPortFields[] = {
+    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "hostPort", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {3, "containerPort", K::kInt32, C::kSingular, 0, nullptr},
+    {4, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "hostIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ContainerPort{"k8s.io.api.core.v1.ContainerPort", kCoreV1ContainerPortFields};
+
+constexpr FieldSpec kCoreV1EnvVarFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "value", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "valueFrom", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1EnvVarSource},
+};
+constinit const MessageSpec kCoreV1EnvVar{"k8s.io.api.core.v1.EnvVar", kCoreV1EnvVarFields};
+
+constexpr FieldSpec kCoreV1VolumeMountFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
     {2, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {3, "mountPath", K::kString, C::kSingular, 0, nullptr},
+    {4, "subPath", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "mountPropagation", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {6, "subPathExpr", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "recursiveReadOnly", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {8, "bindMountOptions", K::kString, C::kRepeated, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1PersistentVolumeClaimVolumeSource{"k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource", kCoreV1PersistentVolumeClaimVolumeSourceFields};
+constinit const MessageSpec kCoreV1VolumeMount{"k8s.io.api.core.v1.VolumeMount", kCoreV1VolumeMountFields};
 
-constexpr FieldSpec kCoreV1RBDVolumeSourceFields[] = {
-    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
-    {2, "image", K::kString, C::kSingular, 0, nullptr},
-    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
-    {8, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1ProbeFields[] = {
+    {1, "handler", K::kMessage, C::kSingular, kInline, &kCoreV1ProbeHandler},
+    {2, "initialDelaySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {3, "timeoutSeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {4, "periodSeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {5, "successThreshold", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {6, "failureThreshold", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {7, "terminationGracePeriodSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1RBDVolumeSource{"k8s.io.api.core.v1.RBDVolumeSource", kCoreV1RBDVolumeSourceFields};
+constinit const MessageSpec kCoreV1Probe{"k8s.io.api.core.v1.Probe", kCoreV1ProbeFields};
 
-constexpr FieldSpec kCoreV1FlexVolumeSourceFields[] = {
-    {1, "driver", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
-    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "options", K::kString, C::kMap, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1LifecycleFields[] = {
+    {1, "postStart", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LifecycleHandler},
+    {2, "preStop", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LifecycleHandler},
+    {3, "stopSignal", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1FlexVolumeSource{"k8s.io.api.core.v1.FlexVolumeSource", kCoreV1FlexVolumeSourceFields};
+constinit const MessageSpec kCoreV1Lifecycle{"k8s.io.api.core.v1.Lifecycle", kCoreV1LifecycleFields};
 
-constexpr FieldSpec kCoreV1CinderVolumeSourceFields[] = {
-    {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+constexpr FieldSpec kCoreV1SecurityContextFields[] = {
+    {1, "capabilities", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Capabilities},
+    {2, "privileged", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "seLinuxOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SELinuxOptions},
+    {4, "runAsUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {5, "runAsNonRoot", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {6, "readOnlyRootFilesystem", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {7, "allowPrivilegeEscalation", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {8, "runAsGroup", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {9, "procMount", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {10, "windowsOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1WindowsSecurityContextOptions},
+    {11, "seccompProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SeccompProfile},
+    {12, "appArmorProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AppArmorProfile},
 };
-constinit const MessageSpec kCoreV1CinderVolumeSource{"k8s.io.api.core.v1.CinderVolumeSource", kCoreV1CinderVolumeSourceFields};
+constinit const MessageSpec kCoreV1SecurityContext{"k8s.io.api.core.v1.SecurityContext", kCoreV1SecurityContextFields};
 
-constexpr FieldSpec kCoreV1CephFSVolumeSourceFields[] = {
-    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
-    {2, "path", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "secretFile", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
-    {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1EnvFromSourceFields[] = {
+    {1, "prefix", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "configMapRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapEnvSource},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretEnvSource},
 };
-constinit const MessageSpec kCoreV1CephFSVolumeSource{"k8s.io.api.core.v1.CephFSVolumeSource", kCoreV1CephFSVolumeSourceFields};
+constinit const MessageSpec kCoreV1EnvFromSource{"k8s.io.api.core.v1.EnvFromSource", kCoreV1EnvFromSourceFields};
 
-constexpr FieldSpec kCoreV1FlockerVolumeSourceFields[] = {
-    {1, "datasetName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "datasetUUID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1VolumeDeviceFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "devicePath", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kCoreV1FlockerVolumeSource{"k8s.io.api.core.v1.FlockerVolumeSource", kCoreV1FlockerVolumeSourceFields};
+constinit const MessageSpec kCoreV1VolumeDevice{"k8s.io.api.core.v1.VolumeDevice", kCoreV1VolumeDeviceFields};
 
-constexpr FieldSpec kCoreV1DownwardAPIVolumeSourceFields[] = {
-    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile},
-    {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "defaultUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1ContainerResizePolicyFields[] = {
+    {1, "resourceName", K::kString, C::kSingular, 0, nullptr},
+    {2, "restartPolicy", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kCoreV1DownwardAPIVolumeSource{"k8s.io.api.core.v1.DownwardAPIVolumeSource", kCoreV1DownwardAPIVolumeSourceFields};
+constinit const MessageSpec kCoreV1ContainerResizePolicy{"k8s.io.api.core.v1.ContainerResizePolicy", kCoreV1ContainerResizePolicyFields};
 
-constexpr FieldSpec kCoreV1FCVolumeSourceFields[] = {
-    {1, "targetWWNs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "lun", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "wwids", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1ContainerRestartRuleFields[] = {
+    {1, "action", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "exitCodes", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerRestartRuleOnExitCodes},
 };
-constinit const MessageSpec kCoreV1FCVolumeSource{"k8s.io.api.core.v1.FCVolumeSource", kCoreV1FCVolumeSourceFields};
+constinit const MessageSpec kCoreV1ContainerRestartRule{"k8s.io.api.core.v1.ContainerRestartRule", kCoreV1ContainerRestartRuleFields};
 
-constexpr FieldSpec kCoreV1AzureFileVolumeSourceFields[] = {
-    {1, "secretName", K::kString, C::kSingular, 0, nullptr},
-    {2, "shareName", K::kString, C::kSingular, 0, nullptr},
-    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1SELinuxOptionsFields[] = {
+    {1, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "role", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "type", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "level", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1AzureFileVolumeSource{"k8s.io.api.core.v1.AzureFileVolumeSource", kCoreV1AzureFileVolumeSourceFields};
+constinit const MessageSpec kCoreV1SELinuxOptions{"k8s.io.api.core.v1.SELinuxOptions", kCoreV1SELinuxOptionsFields};
 
-constexpr FieldSpec kCoreV1ConfigMapVolumeSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
-    {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "defaultUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1SysctlFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "value", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kCoreV1ConfigMapVolumeSource{"k8s.io.api.core.v1.ConfigMapVolumeSource", kCoreV1ConfigMapVolumeSourceFields};
+constinit const MessageSpec kCoreV1Sysctl{"k8s.io.api.core.v1.Sysctl", kCoreV1SysctlFields};
 
-constexpr FieldSpec kCoreV1VsphereVirtualDiskVolumeSourceFields[] = {
-    {1, "volumePath", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "storagePolicyName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "storagePolicyID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1WindowsSecurityContextOptionsFields[] = {
+    {1, "gmsaCredentialSpecName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "gmsaCredentialSpec", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "runAsUserName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "hostProcess", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1VsphereVirtualDiskVolumeSource{"k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource", kCoreV1VsphereVirtualDiskVolumeSourceFields};
+constinit const MessageSpec kCoreV1WindowsSecurityContextOptions{"k8s.io.api.core.v1.WindowsSecurityContextOptions", kCoreV1WindowsSecurityContextOptionsFields};
 
-constexpr FieldSpec kCoreV1QuobyteVolumeSourceFields[] = {
-    {1, "registry", K::kString, C::kSingular, 0, nullptr},
-    {2, "volume", K::kString, C::kSingular, 0, nullptr},
-    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {4, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "group", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "tenant", K::kString, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1SeccompProfileFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "localhostProfile", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1QuobyteVolumeSource{"k8s.io.api.core.v1.QuobyteVolumeSource", kCoreV1QuobyteVolumeSourceFields};
+constinit const MessageSpec kCoreV1SeccompProfile{"k8s.io.api.core.v1.SeccompProfile", kCoreV1SeccompProfileFields};
 
-constexpr FieldSpec kCoreV1AzureDiskVolumeSourceFields[] = {
-    {1, "diskName", K::kString, C::kSingular, 0, nullptr},
-    {2, "diskURI", K::kString, C::kSingular, 0, nullptr},
-    {3, "cachingMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {6, "kind", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1AppArmorProfileFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "localhostProfile", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1AzureDiskVolumeSource{"k8s.io.api.core.v1.AzureDiskVolumeSource", kCoreV1AzureDiskVolumeSourceFields};
+constinit const MessageSpec kCoreV1AppArmorProfile{"k8s.io.api.core.v1.AppArmorProfile", kCoreV1AppArmorProfileFields};
 
-constexpr FieldSpec kCoreV1PhotonPersistentDiskVolumeSourceFields[] = {
-    {1, "pdID", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1NodeAffinityFields[] = {
+    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeSelector},
+    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PreferredSchedulingTerm},
 };
-constinit const MessageSpec kCoreV1PhotonPersistentDiskVolumeSource{"k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource", kCoreV1PhotonPersistentDiskVolumeSourceFields};
+constinit const MessageSpec kCoreV1NodeAffinity{"k8s.io.api.core.v1.NodeAffinity", kCoreV1NodeAffinityFields};
 
-constexpr FieldSpec kCoreV1PortworxVolumeSourceFields[] = {
-    {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1PodAffinityFields[] = {
+    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodAffinityTerm},
+    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm},
 };
-constinit const MessageSpec kCoreV1PortworxVolumeSource{"k8s.io.api.core.v1.PortworxVolumeSource", kCoreV1PortworxVolumeSourceFields};
+constinit const MessageSpec kCoreV1PodAffinity{"k8s.io.api.core.v1.PodAffinity", kCoreV1PodAffinityFields};
 
-constexpr FieldSpec kCoreV1ScaleIOVolumeSourceFields[] = {
-    {1, "gateway", K::kString, C::kSingular, 0, nullptr},
-    {2, "system", K::kString, C::kSingular, 0, nullptr},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer, &kCoreV1LocalObjectReference},
-    {4, "sslEnabled", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "protectionDomain", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "storagePool", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "storageMode", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {8, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {9, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {10, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1PodAntiAffinityFields[] = {
+    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodAffinityTerm},
+    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm},
 };
-constinit const MessageSpec kCoreV1ScaleIOVolumeSource{"k8s.io.api.core.v1.ScaleIOVolumeSource", kCoreV1ScaleIOVolumeSourceFields};
+constinit const MessageSpec kCoreV1PodAntiAffinity{"k8s.io.api.core.v1.PodAntiAffinity", kCoreV1PodAntiAffinityFields};
 
-constexpr FieldSpec kCoreV1ProjectedVolumeSourceFields[] = {
-    {1, "sources", K::kMessage, C::kRepeated, 0, &kCoreV1VolumeProjection},
-    {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "defaultUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1PodDNSConfigOptionFields[] = {
+    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "value", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ProjectedVolumeSource{"k8s.io.api.core.v1.ProjectedVolumeSource", kCoreV1ProjectedVolumeSourceFields};
+constinit const MessageSpec kCoreV1PodDNSConfigOption{"k8s.io.api.core.v1.PodDNSConfigOption", kCoreV1PodDNSConfigOptionFields};
 
-constexpr FieldSpec kCoreV1StorageOSVolumeSourceFields[] = {
-    {1, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "volumeNamespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+constexpr FieldSpec kCoreV1EphemeralContainerCommonFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "image", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {5, "workingDir", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerPort},
+    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvVar},
+    {8, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ResourceRequirements},
+    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMount},
+    {10, "livenessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {11, "readinessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {12, "lifecycle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Lifecycle},
+    {13, "terminationMessagePath", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {14, "imagePullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {15, "securityContext", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecurityContext},
+    {16, "stdin", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {17, "stdinOnce", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {18, "tty", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource},
+    {20, "terminationMessagePolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeDevice},
+    {22, "startupProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy},
+    {24, "restartPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {25, "restartPolicyRules", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerRestartRule},
 };
-constinit const MessageSpec kCoreV1StorageOSVolumeSource{"k8s.io.api.core.v1.StorageOSVolumeSource", kCoreV1StorageOSVolumeSourceFields};
+constinit const MessageSpec kCoreV1EphemeralContainerCommon{"k8s.io.api.core.v1.EphemeralContainerCommon", kCoreV1EphemeralContainerCommonFields};
 
-constexpr FieldSpec kCoreV1CSIVolumeSourceFields[] = {
-    {1, "driver", K::kString, C::kSingular, 0, nullptr},
-    {2, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "volumeAttributes", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {5, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+constexpr FieldSpec kCoreV1ResourceClaimFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "request", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1CSIVolumeSource{"k8s.io.api.core.v1.CSIVolumeSource", kCoreV1CSIVolumeSourceFields};
+constinit const MessageSpec kCoreV1ResourceClaim{"k8s.io.api.core.v1.ResourceClaim", kCoreV1ResourceClaimFields};
 
-constexpr FieldSpec kCoreV1EphemeralVolumeSourceFields[] = {
-    {1, "volumeClaimTemplate", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PersistentVolumeClaimTemplate},
+constexpr FieldSpec kCoreV1ContainerStateFields[] = {
+    {1, "waiting", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateWaiting},
+    {2, "running", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateRunning},
+    {3, "terminated", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateTerminated},
 };
-constinit const MessageSpec kCoreV1EphemeralVolumeSource{"k8s.io.api.core.v1.EphemeralVolumeSource", kCoreV1EphemeralVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1ImageVolumeSourceFields[] = {
-    {1, "reference", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "pullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ImageVolumeSource{"k8s.io.api.core.v1.ImageVolumeSource", kCoreV1ImageVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1EnvVarSourceFields[] = {
-    {1, "fieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectFieldSelector},
-    {2, "resourceFieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceFieldSelector},
-    {3, "configMapKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapKeySelector},
-    {4, "secretKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretKeySelector},
-    {5, "fileKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FileKeySelector},
-};
-constinit const MessageSpec kCoreV1EnvVarSource{"k8s.io.api.core.v1.EnvVarSource", kCoreV1EnvVarSourceFields};
-
-constexpr FieldSpec kCoreV1ProbeHandlerFields[] = {
-    {1, "exec", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ExecAction},
-    {2, "httpGet", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HTTPGetAction},
-    {3, "tcpSocket", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TCPSocketAction},
-    {4, "grpc", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GRPCAction},
-};
-constinit const MessageSpec kCoreV1ProbeHandler{"k8s.io.api.core.v1.ProbeHandler", kCoreV1ProbeHandlerFields};
-
-constexpr FieldSpec kCoreV1LifecycleHandlerFields[] = {
-    {1, "exec", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ExecAction},
-    {2, "httpGet", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HTTPGetAction},
-    {3, "tcpSocket", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TCPSocketAction},
-    {4, "sleep", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SleepAction},
-};
-constinit const MessageSpec kCoreV1LifecycleHandler{"k8s.io.api.core.v1.LifecycleHandler", kCoreV1LifecycleHandlerFields};
-
-constexpr FieldSpec kCoreV1CapabilitiesFields[] = {
-    {1, "add", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "drop", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1Capabilities{"k8s.io.api.core.v1.Capabilities", kCoreV1CapabilitiesFields};
-
-constexpr FieldSpec kCoreV1ConfigMapEnvSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ConfigMapEnvSource{"k8s.io.api.core.v1.ConfigMapEnvSource", kCoreV1ConfigMapEnvSourceFields};
-
-constexpr FieldSpec kCoreV1SecretEnvSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1SecretEnvSource{"k8s.io.api.core.v1.SecretEnvSource", kCoreV1SecretEnvSourceFields};
-
-constexpr FieldSpec kCoreV1ContainerRestartRuleOnExitCodesFields[] = {
-    {1, "operator", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "values", K::kInt32, C::kRepeated, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ContainerRestartRuleOnExitCodes{"k8s.io.api.core.v1.ContainerRestartRuleOnExitCodes", kCoreV1ContainerRestartRuleOnExitCodesFields};
-
-constexpr FieldSpec kCoreV1NodeSelectorFields[] = {
-    {1, "nodeSelectorTerms", K::kMessage, C::kRepeated, 0, &kCoreV1NodeSelectorTerm},
-};
-constinit const MessageSpec kCoreV1NodeSelector{"k8s.io.api.core.v1.NodeSelector", kCoreV1NodeSelectorFields};
-
-constexpr FieldSpec kCoreV1PreferredSchedulingTermFields[] = {
-    {1, "weight", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "preference", K::kMessage, C::kSingular, 0, &kCoreV1NodeSelectorTerm},
-};
-constinit const MessageSpec kCoreV1PreferredSchedulingTerm{"k8s.io.api.core.v1.PreferredSchedulingTerm", kCoreV1PreferredSchedulingTermFields};
-
-constexpr FieldSpec kCoreV1PodAffinityTermFields[] = {
-    {1, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {2, "namespaces", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "topologyKey", K::kString, C::kSingular, 0, nullptr},
-    {4, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {5, "matchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {6, "mismatchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1PodAffinityTerm{"k8s.io.api.core.v1.PodAffinityTerm", kCoreV1PodAffinityTermFields};
-
-constexpr FieldSpec kCoreV1WeightedPodAffinityTermFields[] = {
-    {1, "weight", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "podAffinityTerm", K::kMessage, C::kSingular, 0, &kCoreV1PodAffinityTerm},
-};
-constinit const MessageSpec kCoreV1WeightedPodAffinityTerm{"k8s.io.api.core.v1.WeightedPodAffinityTerm", kCoreV1WeightedPodAffinityTermFields};
-
-constexpr FieldSpec kCoreV1KeyToPathFields[] = {
-    {1, "key", K::kString, C::kSingular, 0, nullptr},
-    {2, "path", K::kString, C::kSingular, 0, nullptr},
-    {3, "mode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "user", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1KeyToPath{"k8s.io.api.core.v1.KeyToPath", kCoreV1KeyToPathFields};
-
-constexpr FieldSpec kCoreV1DownwardAPIVolumeFileFields[] = {
-    {1, "path", K::kString, C::kSingular, 0, nullptr},
-    {2, "fieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectFieldSelector},
-    {3, "resourceFieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceFieldSelector},
-    {4, "mode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "user", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1DownwardAPIVolumeFile{"k8s.io.api.core.v1.DownwardAPIVolumeFile", kCoreV1DownwardAPIVolumeFileFields};
-
-constexpr FieldSpec kCoreV1VolumeProjectionFields[] = {
-    {1, "secret", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretProjection},
-    {2, "downwardAPI", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1DownwardAPIProjection},
-    {3, "configMap", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapProjection},
-    {4, "serviceAccountToken", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ServiceAccountTokenProjection},
-    {5, "clusterTrustBundle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ClusterTrustBundleProjection},
-    {6, "podCertificate", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodCertificateProjection},
-};
-constinit const MessageSpec kCoreV1VolumeProjection{"k8s.io.api.core.v1.VolumeProjection", kCoreV1VolumeProjectionFields};
-
-constexpr FieldSpec kCoreV1PersistentVolumeClaimTemplateFields[] = {
-    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "spec", K::kMessage, C::kSingular, 0, &kCoreV1PersistentVolumeClaimSpec},
-};
-constinit const MessageSpec kCoreV1PersistentVolumeClaimTemplate{"k8s.io.api.core.v1.PersistentVolumeClaimTemplate", kCoreV1PersistentVolumeClaimTemplateFields};
-
-constexpr FieldSpec kCoreV1ObjectFieldSelectorFields[] = {
-    {1, "apiVersion", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "fieldPath", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1ObjectFieldSelector{"k8s.io.api.core.v1.ObjectFieldSelector", kCoreV1ObjectFieldSelectorFields};
-
-constexpr FieldSpec kCoreV1ResourceFieldSelectorFields[] = {
-    {1, "containerName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "resource", K::kString, C::kSingular, 0, nullptr},
-    {3, "divisor", K::kQuantity, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ResourceFieldSelector{"k8s.io.api.core.v1.ResourceFieldSelector", kCoreV1ResourceFieldSelectorFields};
-
-constexpr FieldSpec kCoreV1ConfigMapKeySelectorFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "key", K::kString, C::kSingular, 0, nullptr},
-    {3, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ConfigMapKeySelector{"k8s.io.api.core.v1.ConfigMapKeySelector", kCoreV1ConfigMapKeySelectorFields};
+constinit const MessageSpec kCoreV1ContainerState{"k8s.io.api.core.v1.ContainerState", kCoreV1ContainerStateFields};
 
 }  // namespace kubesim::fakeapi::types

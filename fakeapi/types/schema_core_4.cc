@@ -7,147 +7,331 @@ namespace kubesim::fakeapi::types {
 using K = ValueKind;
 using C = Cardinality;
 
-constexpr FieldSpec kCoreV1SecretKeySelectorFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "key", K::kString, C::kSingular, 0, nullptr},
-    {3, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1SecretKeySelector{"k8s.io.api.core.v1.SecretKeySelector", kCoreV1SecretKeySelectorFields};
-
-constexpr FieldSpec kCoreV1FileKeySelectorFields[] = {
-    {1, "volumeName", K::kString, C::kSingular, 0, nullptr},
-    {2, "path", K::kString, C::kSingular, 0, nullptr},
-    {3, "key", K::kString, C::kSingular, 0, nullptr},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1FileKeySelector{"k8s.io.api.core.v1.FileKeySelector", kCoreV1FileKeySelectorFields};
-
-constexpr FieldSpec kCoreV1ExecActionFields[] = {
-    {1, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ExecAction{"k8s.io.api.core.v1.ExecAction", kCoreV1ExecActionFields};
-
-constexpr FieldSpec kCoreV1HTTPGetActionFields[] = {
-    {1, "path", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "port", K::kIntOrString, C::kSingular, 0, nullptr},
-    {3, "host", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "scheme", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "httpHeaders", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1HTTPHeader},
-    {6, "protocol", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1HTTPGetAction{"k8s.io.api.core.v1.HTTPGetAction", kCoreV1HTTPGetActionFields};
-
-constexpr FieldSpec kCoreV1TCPSocketActionFields[] = {
-    {1, "port", K::kIntOrString, C::kSingular, 0, nullptr},
-    {2, "host", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1TCPSocketAction{"k8s.io.api.core.v1.TCPSocketAction", kCoreV1TCPSocketActionFields};
-
-constexpr FieldSpec kCoreV1GRPCActionFields[] = {
-    {1, "port", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "service", K::kString, C::kSingular, kPointer, nullptr},
-    {3, "mode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1GRPCAction{"k8s.io.api.core.v1.GRPCAction", kCoreV1GRPCActionFields};
-
-constexpr FieldSpec kCoreV1SleepActionFields[] = {
-    {1, "seconds", K::kInt64, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1SleepAction{"k8s.io.api.core.v1.SleepAction", kCoreV1SleepActionFields};
-
-constexpr FieldSpec kCoreV1NodeSelectorTermFields[] = {
-    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement},
-    {2, "matchFields", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement},
-};
-constinit const MessageSpec kCoreV1NodeSelectorTerm{"k8s.io.api.core.v1.NodeSelectorTerm", kCoreV1NodeSelectorTermFields};
-
-constexpr FieldSpec kCoreV1SecretProjectionFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1SecretProjection{"k8s.io.api.core.v1.SecretProjection", kCoreV1SecretProjectionFields};
-
-constexpr FieldSpec kCoreV1DownwardAPIProjectionFields[] = {
-    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile},
-};
-constinit const MessageSpec kCoreV1DownwardAPIProjection{"k8s.io.api.core.v1.DownwardAPIProjection", kCoreV1DownwardAPIProjectionFields};
-
-constexpr FieldSpec kCoreV1ConfigMapProjectionFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ConfigMapProjection{"k8s.io.api.core.v1.ConfigMapProjection", kCoreV1ConfigMapProjectionFields};
-
-constexpr FieldSpec kCoreV1ServiceAccountTokenProjectionFields[] = {
-    {1, "audience", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "expirationSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "path", K::kString, C::kSingular, 0, nullptr},
-    {4, "user", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ServiceAccountTokenProjection{"k8s.io.api.core.v1.ServiceAccountTokenProjection", kCoreV1ServiceAccountTokenProjectionFields};
-
-constexpr FieldSpec kCoreV1ClusterTrustBundleProjectionFields[] = {
-    {1, "name", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "signerName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {4, "path", K::kString, C::kSingular, 0, nullptr},
-    {5, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {6, "user", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ClusterTrustBundleProjection{"k8s.io.api.core.v1.ClusterTrustBundleProjection", kCoreV1ClusterTrustBundleProjectionFields};
-
-constexpr FieldSpec kCoreV1PodCertificateProjectionFields[] = {
-    {1, "signerName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "keyType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "maxExpirationSeconds", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "credentialBundlePath", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "keyPath", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "certificateChainPath", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "userAnnotations", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {8, "user", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1PodCertificateProjection{"k8s.io.api.core.v1.PodCertificateProjection", kCoreV1PodCertificateProjectionFields};
-
-constexpr FieldSpec kCoreV1PersistentVolumeClaimSpecFields[] = {
-    {1, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1VolumeResourceRequirements},
-    {3, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {5, "storageClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {6, "volumeMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {7, "dataSource", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TypedLocalObjectReference},
-    {8, "dataSourceRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TypedObjectReference},
-    {9, "volumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1PersistentVolumeClaimSpec{"k8s.io.api.core.v1.PersistentVolumeClaimSpec", kCoreV1PersistentVolumeClaimSpecFields};
-
-constexpr FieldSpec kCoreV1HTTPHeaderFields[] = {
+constexpr FieldSpec kCoreV1VolumeMountStatusFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "value", K::kString, C::kSingular, 0, nullptr},
+    {2, "mountPath", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {4, "recursiveReadOnly", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {5, "volumeStatus", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1VolumeStatus},
 };
-constinit const MessageSpec kCoreV1HTTPHeader{"k8s.io.api.core.v1.HTTPHeader", kCoreV1HTTPHeaderFields};
+constinit const MessageSpec kCoreV1VolumeMountStatus{"k8s.io.api.core.v1.VolumeMountStatus", kCoreV1VolumeMountStatusFields};
 
-constexpr FieldSpec kCoreV1NodeSelectorRequirementFields[] = {
-    {1, "key", K::kString, C::kSingular, 0, nullptr},
-    {2, "operator", K::kString, C::kSingular, 0, nullptr},
-    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1ContainerUserFields[] = {
+    {1, "linux", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LinuxContainerUser},
 };
-constinit const MessageSpec kCoreV1NodeSelectorRequirement{"k8s.io.api.core.v1.NodeSelectorRequirement", kCoreV1NodeSelectorRequirementFields};
+constinit const MessageSpec kCoreV1ContainerUser{"k8s.io.api.core.v1.ContainerUser", kCoreV1ContainerUserFields};
 
-constexpr FieldSpec kCoreV1VolumeResourceRequirementsFields[] = {
-    {1, "limits", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-    {2, "requests", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1ResourceStatusFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "resources", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceHealth},
 };
-constinit const MessageSpec kCoreV1VolumeResourceRequirements{"k8s.io.api.core.v1.VolumeResourceRequirements", kCoreV1VolumeResourceRequirementsFields};
+constinit const MessageSpec kCoreV1ResourceStatus{"k8s.io.api.core.v1.ResourceStatus", kCoreV1ResourceStatusFields};
 
-constexpr FieldSpec kCoreV1TypedObjectReferenceFields[] = {
-    {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
-    {2, "kind", K::kString, C::kSingular, 0, nullptr},
-    {3, "name", K::kString, C::kSingular, 0, nullptr},
-    {4, "namespace", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1ContainerExtendedResourceRequestFields[] = {
+    {1, "containerName", K::kString, C::kSingular, 0, nullptr},
+    {2, "resourceName", K::kString, C::kSingular, 0, nullptr},
+    {3, "requestName", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kCoreV1TypedObjectReference{"k8s.io.api.core.v1.TypedObjectReference", kCoreV1TypedObjectReferenceFields};
+constinit const MessageSpec kCoreV1ContainerExtendedResourceRequest{"k8s.io.api.core.v1.ContainerExtendedResourceRequest", kCoreV1ContainerExtendedResourceRequestFields};
+
+constexpr FieldSpec kCoreV1NodeAllocatableMappedResourcesFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "quantity", K::kQuantity, C::kSingular, kPointer, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeAllocatableMappedResources{"k8s.io.api.core.v1.NodeAllocatableMappedResources", kCoreV1NodeAllocatableMappedResourcesFields};
+
+constexpr FieldSpec kCoreV1NodeAllocatableOverheadResourcesFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "perPod", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "perContainer", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeAllocatableOverheadResources{"k8s.io.api.core.v1.NodeAllocatableOverheadResources", kCoreV1NodeAllocatableOverheadResourcesFields};
+
+constexpr FieldSpec kCoreV1VolumeHealthConditionFields[] = {
+    {1, "status", K::kString, C::kSingular, 0, nullptr},
+    {2, "reason", K::kString, C::kSingular, 0, nullptr},
+    {3, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1VolumeHealthCondition{"k8s.io.api.core.v1.VolumeHealthCondition", kCoreV1VolumeHealthConditionFields};
+
+constexpr FieldSpec kCoreV1ConfigMapNodeConfigSourceFields[] = {
+    {1, "namespace", K::kString, C::kSingular, 0, nullptr},
+    {2, "name", K::kString, C::kSingular, 0, nullptr},
+    {3, "uid", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "resourceVersion", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "kubeletConfigKey", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1ConfigMapNodeConfigSource{"k8s.io.api.core.v1.ConfigMapNodeConfigSource", kCoreV1ConfigMapNodeConfigSourceFields};
+
+constexpr FieldSpec kCoreV1DaemonEndpointFields[] = {
+    {1, "Port", K::kInt32, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1DaemonEndpoint{"k8s.io.api.core.v1.DaemonEndpoint", kCoreV1DaemonEndpointFields};
+
+constexpr FieldSpec kCoreV1NodeSwapStatusFields[] = {
+    {1, "capacity", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeSwapStatus{"k8s.io.api.core.v1.NodeSwapStatus", kCoreV1NodeSwapStatusFields};
+
+constexpr FieldSpec kCoreV1NodeRuntimeHandlerFeaturesFields[] = {
+    {1, "recursiveReadOnlyMounts", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "userNamespaces", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeRuntimeHandlerFeatures{"k8s.io.api.core.v1.NodeRuntimeHandlerFeatures", kCoreV1NodeRuntimeHandlerFeaturesFields};
+
+constexpr FieldSpec kCoreV1PortStatusFields[] = {
+    {1, "port", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "protocol", K::kString, C::kSingular, 0, nullptr},
+    {3, "error", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PortStatus{"k8s.io.api.core.v1.PortStatus", kCoreV1PortStatusFields};
+
+constexpr FieldSpec kCoreV1HostPathVolumeSourceFields[] = {
+    {1, "path", K::kString, C::kSingular, 0, nullptr},
+    {2, "type", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1HostPathVolumeSource{"k8s.io.api.core.v1.HostPathVolumeSource", kCoreV1HostPathVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1EmptyDirVolumeSourceFields[] = {
+    {1, "medium", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "sizeLimit", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "mode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1EmptyDirVolumeSource{"k8s.io.api.core.v1.EmptyDirVolumeSource", kCoreV1EmptyDirVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1GCEPersistentDiskVolumeSourceFields[] = {
+    {1, "pdName", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "partition", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1GCEPersistentDiskVolumeSource{"k8s.io.api.core.v1.GCEPersistentDiskVolumeSource", kCoreV1GCEPersistentDiskVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1AWSElasticBlockStoreVolumeSourceFields[] = {
+    {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "partition", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1AWSElasticBlockStoreVolumeSource{"k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource", kCoreV1AWSElasticBlockStoreVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1GitRepoVolumeSourceFields[] = {
+    {1, "repository", K::kString, C::kSingular, 0, nullptr},
+    {2, "revision", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "directory", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1GitRepoVolumeSource{"k8s.io.api.core.v1.GitRepoVolumeSource", kCoreV1GitRepoVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1SecretVolumeSourceFields[] = {
+    {1, "secretName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
+    {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {5, "defaultUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1SecretVolumeSource{"k8s.io.api.core.v1.SecretVolumeSource", kCoreV1SecretVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1NFSVolumeSourceFields[] = {
+    {1, "server", K::kString, C::kSingular, 0, nullptr},
+    {2, "path", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NFSVolumeSource{"k8s.io.api.core.v1.NFSVolumeSource", kCoreV1NFSVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ISCSIVolumeSourceFields[] = {
+    {1, "targetPortal", K::kString, C::kSingular, 0, nullptr},
+    {2, "iqn", K::kString, C::kSingular, 0, nullptr},
+    {3, "lun", K::kInt32, C::kSingular, 0, nullptr},
+    {4, "iscsiInterface", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {7, "portals", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {8, "chapAuthDiscovery", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {11, "chapAuthSession", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {12, "initiatorName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ISCSIVolumeSource{"k8s.io.api.core.v1.ISCSIVolumeSource", kCoreV1ISCSIVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1GlusterfsVolumeSourceFields[] = {
+    {1, "endpoints", K::kString, C::kSingular, 0, nullptr},
+    {2, "path", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1GlusterfsVolumeSource{"k8s.io.api.core.v1.GlusterfsVolumeSource", kCoreV1GlusterfsVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1PersistentVolumeClaimVolumeSourceFields[] = {
+    {1, "claimName", K::kString, C::kSingular, 0, nullptr},
+    {2, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PersistentVolumeClaimVolumeSource{"k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource", kCoreV1PersistentVolumeClaimVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1RBDVolumeSourceFields[] = {
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {2, "image", K::kString, C::kSingular, 0, nullptr},
+    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {8, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1RBDVolumeSource{"k8s.io.api.core.v1.RBDVolumeSource", kCoreV1RBDVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1FlexVolumeSourceFields[] = {
+    {1, "driver", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "options", K::kString, C::kMap, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1FlexVolumeSource{"k8s.io.api.core.v1.FlexVolumeSource", kCoreV1FlexVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1CinderVolumeSourceFields[] = {
+    {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+};
+constinit const MessageSpec kCoreV1CinderVolumeSource{"k8s.io.api.core.v1.CinderVolumeSource", kCoreV1CinderVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1CephFSVolumeSourceFields[] = {
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {2, "path", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "secretFile", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1CephFSVolumeSource{"k8s.io.api.core.v1.CephFSVolumeSource", kCoreV1CephFSVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1FlockerVolumeSourceFields[] = {
+    {1, "datasetName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "datasetUUID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1FlockerVolumeSource{"k8s.io.api.core.v1.FlockerVolumeSource", kCoreV1FlockerVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1DownwardAPIVolumeSourceFields[] = {
+    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile},
+    {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "defaultUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1DownwardAPIVolumeSource{"k8s.io.api.core.v1.DownwardAPIVolumeSource", kCoreV1DownwardAPIVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1FCVolumeSourceFields[] = {
+    {1, "targetWWNs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "lun", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "wwids", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1FCVolumeSource{"k8s.io.api.core.v1.FCVolumeSource", kCoreV1FCVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1AzureFileVolumeSourceFields[] = {
+    {1, "secretName", K::kString, C::kSingular, 0, nullptr},
+    {2, "shareName", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1AzureFileVolumeSource{"k8s.io.api.core.v1.AzureFileVolumeSource", kCoreV1AzureFileVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ConfigMapVolumeSourceFields[] = {
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
+    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
+    {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {5, "defaultUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ConfigMapVolumeSource{"k8s.io.api.core.v1.ConfigMapVolumeSource", kCoreV1ConfigMapVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1VsphereVirtualDiskVolumeSourceFields[] = {
+    {1, "volumePath", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "storagePolicyName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "storagePolicyID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1VsphereVirtualDiskVolumeSource{"k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource", kCoreV1VsphereVirtualDiskVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1QuobyteVolumeSourceFields[] = {
+    {1, "registry", K::kString, C::kSingular, 0, nullptr},
+    {2, "volume", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {4, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "group", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "tenant", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1QuobyteVolumeSource{"k8s.io.api.core.v1.QuobyteVolumeSource", kCoreV1QuobyteVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1AzureDiskVolumeSourceFields[] = {
+    {1, "diskName", K::kString, C::kSingular, 0, nullptr},
+    {2, "diskURI", K::kString, C::kSingular, 0, nullptr},
+    {3, "cachingMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {5, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {6, "kind", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1AzureDiskVolumeSource{"k8s.io.api.core.v1.AzureDiskVolumeSource", kCoreV1AzureDiskVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1PhotonPersistentDiskVolumeSourceFields[] = {
+    {1, "pdID", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PhotonPersistentDiskVolumeSource{"k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource", kCoreV1PhotonPersistentDiskVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1PortworxVolumeSourceFields[] = {
+    {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PortworxVolumeSource{"k8s.io.api.core.v1.PortworxVolumeSource", kCoreV1PortworxVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ScaleIOVolumeSourceFields[] = {
+    {1, "gateway", K::kString, C::kSingular, 0, nullptr},
+    {2, "system", K::kString, C::kSingular, 0, nullptr},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer, &kCoreV1LocalObjectReference},
+    {4, "sslEnabled", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "protectionDomain", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "storagePool", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "storageMode", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {8, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {9, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {10, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ScaleIOVolumeSource{"k8s.io.api.core.v1.ScaleIOVolumeSource", kCoreV1ScaleIOVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ProjectedVolumeSourceFields[] = {
+    {1, "sources", K::kMessage, C::kRepeated, 0, &kCoreV1VolumeProjection},
+    {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "defaultUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ProjectedVolumeSource{"k8s.io.api.core.v1.ProjectedVolumeSource", kCoreV1ProjectedVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1StorageOSVolumeSourceFields[] = {
+    {1, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "volumeNamespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+};
+constinit const MessageSpec kCoreV1StorageOSVolumeSource{"k8s.io.api.core.v1.StorageOSVolumeSource", kCoreV1StorageOSVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1CSIVolumeSourceFields[] = {
+    {1, "driver", K::kString, C::kSingular, 0, nullptr},
+    {2, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "volumeAttributes", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {5, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+};
+constinit const MessageSpec kCoreV1CSIVolumeSource{"k8s.io.api.core.v1.CSIVolumeSource", kCoreV1CSIVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1EphemeralVolumeSourceFields[] = {
+    {1, "volumeClaimTemplate", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PersistentVolumeClaimTemplate},
+};
+constinit const MessageSpec kCoreV1EphemeralVolumeSource{"k8s.io.api.core.v1.EphemeralVolumeSource", kCoreV1EphemeralVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ImageVolumeSourceFields[] = {
+    {1, "reference", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "pullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ImageVolumeSource{"k8s.io.api.core.v1.ImageVolumeSource", kCoreV1ImageVolumeSourceFields};
 
 }  // namespace kubesim::fakeapi::types

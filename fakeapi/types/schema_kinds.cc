@@ -21,6 +21,16 @@ constexpr KindSpec kKinds[] = {
     {"policy", "v1", "PodDisruptionBudget", &kPolicyV1PodDisruptionBudget},
     {"scheduling.k8s.io", "v1", "PriorityClass", &kSchedulingV1PriorityClass},
     {"networking.k8s.io", "v1", "Ingress", &kNetworkingV1Ingress},
+    {"", "v1", "Pod", &kCoreV1Pod},
+    {"", "v1", "Endpoints", &kCoreV1Endpoints},
+    {"", "v1", "Event", &kCoreV1Event},
+    {"", "v1", "Node", &kCoreV1Node},
+    {"", "v1", "PersistentVolumeClaim", &kCoreV1PersistentVolumeClaim},
+    {"", "v1", "ReplicationController", &kCoreV1ReplicationController},
+    {"apps", "v1", "ReplicaSet", &kAppsV1ReplicaSet},
+    {"apps", "v1", "StatefulSet", &kAppsV1StatefulSet},
+    {"apps", "v1", "DaemonSet", &kAppsV1DaemonSet},
+    {"coordination.k8s.io", "v1", "Lease", &kCoordinationV1Lease},
 };
 
 std::span<const KindSpec> decodable_kinds() { return kKinds; }

@@ -132,6 +132,29 @@ TEST_F(GoEncodingServerTest, AStatusWriteOfZerosToANewDeploymentIsNoWrite) {
   EXPECT_EQ(log->size(), 1u);
 }
 
+TEST_F(GoEncodingServerTest, PodsAndEventsComeBackAsKubeApiserverRendersThem) {
+  auto pod = api::make_object({{"apiVersion", "v1"},
+                               {"kind", "Pod"},
+                               {"metadata", {{"name", "p"}}},
+                               {"spec", {{"containers", {{{"name", "c"}, {"image", "nginx"}}}}}}});
+  auto p = must(server_.create(testutil::kPods, "default", pod, api::CreateOptions()));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->json()["spec"]["containers"][0]["resources"], json::object());
+  EXPECT_EQ(p->json()["status"], json({{"phase", "Pending"}}));
+  auto event = api::make_object({{"apiVersion", "v1"},
+                                 {"kind", "Event"},
+                                 {"metadata", {{"name", "e"}}},
+                                 {"involvedObject", {{"kind", "Pod"}, {"name", "p"}}},
+                                 {"reason", "Started"}});
+  auto e = must(server_.create(api::GroupVersionResource{"", "v1", "events"}, "default", event, api::CreateOptions()));
+  ASSERT_TRUE(e);
+  // Value structs appear, zero Times are null, omitempty zeros are left out.
+  EXPECT_EQ(e->json()["source"], json::object());
+  EXPECT_EQ(e->json()["firstTimestamp"], nullptr);
+  EXPECT_EQ(e->json()["eventTime"], nullptr);
+  EXPECT_FALSE(e->json().contains("count"));
+}
+
 TEST_F(GoEncodingServerTest, AnUpdateThatOnlyAddsZeroValuedFieldsIsNoWrite) {
   auto d = must(server_.create(testutil::kDeployments, "default", deployment("default", "web", 1),
                                api::CreateOptions()));

@@ -39,6 +39,16 @@ TEST(Decoder, ConfigMapWithDataBinaryDataAndPointerBool) {
     "data": {"a": "b"}, "binaryData": {"bin": "AP8Q"}, "immutable": false})"));
 }
 
+TEST(Decoder, LeasesDecodeWithTheirPointerFields) {
+  Msg lease;
+  lease.message(1, meta("lock").bytes(3, "kube-system"))
+      .message(2, Msg().bytes(1, "node-a").varint(2, 0));  // leaseDurationSeconds: a set 0
+  EXPECT_EQ(decode_ok(envelope("coordination.k8s.io/v1", "Lease", lease.str())), json::parse(R"({
+    "apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+    "metadata": {"name": "lock", "namespace": "kube-system"},
+    "spec": {"holderIdentity": "node-a", "leaseDurationSeconds": 0}})"));
+}
+
 TEST(Decoder, GoZeroValuesAreOmittedOrWrittenAsGoWritesThem) {
   // gogo writes every non-pointer field, zero or not; Go's JSON then omits the omitempty ones.
   Msg ns;

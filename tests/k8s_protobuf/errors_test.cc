@@ -74,10 +74,10 @@ TEST(Errors, WrongWireType) {
 }
 
 TEST(Errors, UnknownKindIsUnsupportedMediaType) {
-  api::Status s = decode_error(envelope("apps/v1", "StatefulSet", ""), {"apps", "v1", "StatefulSet"});
+  api::Status s = decode_error(envelope("storage.k8s.io/v1", "StorageClass", ""), {"storage.k8s.io", "v1", "StorageClass"});
   EXPECT_TRUE(api::is_unsupported_media_type(s)) << s;
   EXPECT_EQ(s.code, 415);
-  EXPECT_THAT(s.message, AllOf(HasSubstr("apps/v1, Kind=StatefulSet"), HasSubstr("application/json"),
+  EXPECT_THAT(s.message, AllOf(HasSubstr("storage.k8s.io/v1, Kind=StorageClass"), HasSubstr("application/json"),
                                HasSubstr("Deployment.apps")));
   // A known kind at a version the decoder has no tables for.
   EXPECT_TRUE(api::is_unsupported_media_type(decode_error(envelope("apps/v1beta1", "Deployment", ""))));
