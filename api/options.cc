@@ -21,6 +21,28 @@ std::optional<ResourceVersionMatch> parse_resource_version_match(std::string_vie
   return std::nullopt;
 }
 
+std::string_view to_string(FieldValidation validation) {
+  switch (validation) {
+    case FieldValidation::kUnset:
+      return "";
+    case FieldValidation::kIgnore:
+      return "Ignore";
+    case FieldValidation::kWarn:
+      return "Warn";
+    case FieldValidation::kStrict:
+      return "Strict";
+  }
+  return "";
+}
+
+std::optional<FieldValidation> parse_field_validation(std::string_view text) {
+  if (text.empty()) return FieldValidation::kUnset;
+  if (text == "Ignore") return FieldValidation::kIgnore;
+  if (text == "Warn") return FieldValidation::kWarn;
+  if (text == "Strict") return FieldValidation::kStrict;
+  return std::nullopt;
+}
+
 std::string_view content_type(PatchType type) {
   switch (type) {
     case PatchType::kJsonPatch:

@@ -21,6 +21,15 @@ enum class ResourceVersionMatch { kUnset, kNotOlderThan, kExact };
 std::string_view to_string(ResourceVersionMatch match);
 std::optional<ResourceVersionMatch> parse_resource_version_match(std::string_view text);
 
+// metav1's fieldValidation: what the server does with fields the kind's type does not have. The
+// default (kUnset, sent as nothing) is the server's: Warn. Ignore and Warn drop such fields (Warn
+// would add a warning to the response); Strict fails the request with 400 BadRequest.
+enum class FieldValidation { kUnset, kIgnore, kWarn, kStrict };
+
+// "", "Ignore", "Warn", "Strict".
+std::string_view to_string(FieldValidation validation);
+std::optional<FieldValidation> parse_field_validation(std::string_view text);
+
 struct ListOptions {
   ListOptions() {}
 
@@ -49,6 +58,7 @@ struct CreateOptions {
 
   bool dry_run = false;
   std::string field_manager;
+  FieldValidation field_validation = FieldValidation::kUnset;
 };
 
 struct UpdateOptions {
@@ -56,6 +66,7 @@ struct UpdateOptions {
 
   bool dry_run = false;
   std::string field_manager;
+  FieldValidation field_validation = FieldValidation::kUnset;
 };
 
 enum class PatchType { kJsonPatch, kMergePatch, kStrategicMergePatch };
@@ -70,6 +81,7 @@ struct PatchOptions {
 
   bool dry_run = false;
   std::string field_manager;
+  FieldValidation field_validation = FieldValidation::kUnset;
 };
 
 enum class PropagationPolicy { kUnset, kOrphan, kBackground, kForeground };

@@ -7,7 +7,9 @@
 // main resource of kinds with a /status subresource, bumps generation on spec changes, and a write
 // that changes nothing is not a write. A built-in kind with a Go type table is stored as
 // encoding/json renders its Go type (fakeapi/types/go_encoding.h): omitempty zeros are left out
-// and value structs appear, so "changes nothing" is judged on that rendering. Delete honours preconditions and finalizers. Lists are
+// and value structs appear, so "changes nothing" is judged on that rendering; fields the Go type
+// does not have are dropped, or refused with 400 under fieldValidation Strict (Warn's response
+// warnings are not produced). Delete honours preconditions and finalizers. Lists are
 // consistent snapshots, paginated with continue tokens; watches start from any retained revision.
 // CustomResourceDefinitions live as in apiextensions-apiserver (server_crd.cc): their names are
 // accepted and they become Established right after the create, their resource is served with the

@@ -175,7 +175,7 @@ std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const ap
       name = generate_name(object->generate_name());
       j["metadata"]["name"] = name;
     }
-    auto bad = validate_create(info, j, r.ns);
+    auto bad = validate_create(info, j, r.ns, options.field_validation);
     if (bad && bad->code == 400) return bad;
     if (attempt == 1) {
       if (auto refused = refuse_create_in_namespace(info, object->name(), r.ns)) return refused;
@@ -322,7 +322,8 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
   if (!current) return api::new_not_found(info.group_resource(), object->name());
   // kube-apiserver's order: the handler's decode and name checks (400), the uid precondition,
   // the resourceVersion, and only then the validation of the new object (422).
-  auto bad = validate_update(info, current->json(), object->json(), ns, object->name(), status);
+  auto bad = validate_update(info, current->json(), object->json(), ns, object->name(), status,
+                             options.field_validation);
   if (bad && bad->code == 400) return *bad;
   if (!object->uid().empty() && object->uid() != current->uid()) {
     return internal::precondition_failed(info, ns, object->name(),
@@ -355,7 +356,8 @@ api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gv
                                            builtin_patch_schema(info.gvr.group, info.kind));
   if (!patched) return patched.status();
   // As for update: name checks (400), then the resourceVersion, then validation (422).
-  auto bad = validate_update(info, current->json(), patched.value(), ns, name, status);
+  auto bad = validate_update(info, current->json(), patched.value(), ns, name, status,
+                             options.field_validation, /*patched=*/true);
   if (bad && bad->code == 400) return *bad;
   const nlohmann::json& patched_rv = field(field(patched.value(), "metadata"), "resourceVersion");
   if (patched_rv.is_string() && patched_rv.get<std::string>() != current->resource_version()) {

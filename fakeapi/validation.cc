@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "fakeapi/internal/validation_rules.h"
+#include "fakeapi/types/go_encoding.h"
 
 namespace kubesim::fakeapi {
 namespace {
@@ -259,25 +260,45 @@ std::optional<api::Status> run(const Subject& s, internal::validation::Rule rule
                                               string_member(s.metadata(), "name"), errs.take());
 }
 
+// The strict decoder's second pass: fields the kind's Go type does not have.
+std::optional<api::Status> check_strict(const ResourceInfo& info, const Json& body,
+                                        api::FieldValidation field_validation, bool patched) {
+  if (field_validation != api::FieldValidation::kStrict || info.go_type == nullptr) return std::nullopt;
+  const std::vector<std::string> unknown = types::unknown_fields(*info.go_type, body);
+  if (unknown.empty()) return std::nullopt;
+  std::string error = "strict decoding error: ";
+  for (std::size_t i = 0; i < unknown.size(); ++i) {
+    if (i > 0) error += ", ";
+    error += "unknown field " + quote(unknown[i]);
+  }
+  if (patched) return api::new_bad_request(error);
+  const Gvk data{info.gvr.group, info.gvr.version, info.kind};
+  return cannot_handle(data, info, error);
+}
+
 std::optional<api::Status> check_request(const ResourceInfo& info, const Json& body,
-                                         std::string_view ns) {
+                                         std::string_view ns,
+                                         api::FieldValidation field_validation, bool patched) {
   if (auto bad = check_decode(info, body)) return bad;
+  if (auto bad = check_strict(info, body, field_validation, patched)) return bad;
   return check_namespace(info, body, ns);
 }
 
 }  // namespace
 
 std::optional<api::Status> validate_create(const ResourceInfo& info, const nlohmann::json& body,
-                                           std::string_view ns) {
-  if (auto bad = check_request(info, body, ns)) return bad;
+                                           std::string_view ns,
+                                           api::FieldValidation field_validation) {
+  if (auto bad = check_request(info, body, ns, field_validation, false)) return bad;
   const Subject s{info, body, nullptr, info.namespaced ? ns : std::string_view(), meta_rules(info)};
   return run(s, rules_for(info).create);
 }
 
 std::optional<api::Status> validate_update(const ResourceInfo& info, const nlohmann::json& old_obj,
                                            const nlohmann::json& new_obj, std::string_view ns,
-                                           std::string_view name, bool status) {
-  if (auto bad = check_request(info, new_obj, ns)) return bad;
+                                           std::string_view name, bool status,
+                                           api::FieldValidation field_validation, bool patched) {
+  if (auto bad = check_request(info, new_obj, ns, field_validation, patched)) return bad;
   const Json& body_name_json = member(member(new_obj, "metadata"), "name");
   const std::string_view body_name =
       body_name_json.is_string() ? std::string_view(body_name_json.get_ref<const std::string&>())

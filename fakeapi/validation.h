@@ -8,7 +8,9 @@
 //     as a ConfigMap: ...", "the API version in the data (...) does not match the expected API
 //     version (...)"); a JSON value of the wrong type for its Go field ("json: cannot unmarshal
 //     number into Go struct field ConfigMap.data of type string"); bad base64 in a []byte field;
-//     metadata.namespace other than the request's; on update, metadata.name other than the URL's.
+//     metadata.namespace other than the request's; on update, metadata.name other than the URL's;
+//     with fieldValidation Strict, a field the kind's Go type does not have ("strict decoding
+//     error: unknown field \"spec.foo\"", after the type errors, for kinds with a Go type table).
 //   - 422 Invalid with one cause per field error, in kube-apiserver's order, when a decodable body
 //     breaks a rule: ObjectMeta (name, generateName, namespace, labels, annotations, finalizers,
 //     ownerReferences, and on update the immutable identity fields) for every kind, and the rules
@@ -38,6 +40,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/options.h"
 #include "api/status.h"
 #include "fakeapi/registry.h"
 
@@ -46,16 +49,19 @@ namespace kubesim::fakeapi {
 // Validates the body of a create of `info` in namespace `ns` ("" for cluster-scoped resources).
 // Call before filling in system fields. A body with only metadata.generateName is valid: the
 // name it will get is not known yet, so the generated name itself is not checked.
-std::optional<api::Status> validate_create(const ResourceInfo& info, const nlohmann::json& body,
-                                           std::string_view ns);
+std::optional<api::Status> validate_create(
+    const ResourceInfo& info, const nlohmann::json& body, std::string_view ns,
+    api::FieldValidation field_validation = api::FieldValidation::kUnset);
 
 // Validates an update (or the result of a patch) that replaces the stored `old_obj` with
 // `new_obj`. `name` is the name on the URL; `status` is true for the /status subresource, where
 // only the object's identity and the status rules of Deployment, ReplicaSet and StatefulSet are
-// checked (the server writes nothing but the status there).
-std::optional<api::Status> validate_update(const ResourceInfo& info, const nlohmann::json& old_obj,
-                                           const nlohmann::json& new_obj, std::string_view ns,
-                                           std::string_view name, bool status);
+// checked (the server writes nothing but the status there). `patched` says `new_obj` is the
+// result of a patch, whose strict decoding error has no "cannot be handled" preamble.
+std::optional<api::Status> validate_update(
+    const ResourceInfo& info, const nlohmann::json& old_obj, const nlohmann::json& new_obj,
+    std::string_view ns, std::string_view name, bool status,
+    api::FieldValidation field_validation = api::FieldValidation::kUnset, bool patched = false);
 
 // The value a field selector compares for `path` on `obj`: metadata.name, metadata.namespace and
 // the kind's selectable fields, converted as kube-apiserver converts them (spec.hostNetwork and

@@ -197,7 +197,7 @@ sim::Task<Result<ObjectPtr>> RestClient::create(sim::Context ctx, GroupVersionRe
   if (!object) return fail<ObjectPtr>(internal::client_error("create: no object given"));
   if (auto bad = check_target(ns, "", false)) return fail<ObjectPtr>(*bad);
   auto path = internal::resource_path(shared_->url.base_path, resource, ns);
-  auto query = internal::write_query(options.dry_run, options.field_manager);
+  auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
   auto req = request("POST", internal::with_query(std::move(path), query), "application/json",
                      object->serialized());
   RequestInfo info("POST", resource.group_resource(), "");
@@ -214,7 +214,7 @@ sim::Task<Result<ObjectPtr>> put(std::shared_ptr<RestClient::Shared> s, sim::Con
   const std::string name(object->name());
   if (auto bad = check_target(ns, name, true)) return fail<ObjectPtr>(*bad);
   auto path = internal::resource_path(s->url.base_path, resource, ns, name, subresource);
-  auto query = internal::write_query(options.dry_run, options.field_manager);
+  auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
   auto req = request("PUT", internal::with_query(std::move(path), query), "application/json",
                      object->serialized());
   RequestInfo info("PUT", resource.group_resource(), name);
@@ -244,7 +244,7 @@ sim::Task<Result<ObjectPtr>> RestClient::patch(sim::Context ctx, GroupVersionRes
                                                std::string patch, PatchOptions options) {
   if (auto bad = check_target(ns, name, true)) return fail<ObjectPtr>(*bad);
   auto path = internal::resource_path(shared_->url.base_path, resource, ns, name);
-  auto query = internal::write_query(options.dry_run, options.field_manager);
+  auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
   auto req = request("PATCH", internal::with_query(std::move(path), query),
                      std::string(content_type(type)), std::move(patch));
   RequestInfo info("PATCH", resource.group_resource(), name);

@@ -53,6 +53,8 @@ const FieldsByName& fields_by_name(const MessageSpec& spec) {
   return index.of(spec);
 }
 
+void render(const MessageSpec& spec, json& object, bool top);
+
 bool omits_empty(const FieldSpec& f) { return f.has(kOmitEmpty) || f.has(kOmitZero); }
 
 // Go's isEmptyValue for a present value-typed scalar ([]byte included).
@@ -81,7 +83,7 @@ std::optional<json> absent_value_struct(const FieldSpec& f) {
   switch (f.kind) {
     case ValueKind::kMessage: {
       json object = json::object();
-      render_go_json(*f.message, object);
+      render(*f.message, object, false);
       return object;
     }
     case ValueKind::kQuantity: return json("0");
@@ -107,21 +109,96 @@ std::optional<json> absent_value(const FieldSpec& f) {
 // Applies the rules inside a present, non-absent value; false when the field is to be dropped.
 bool keep_present(const FieldSpec& f, json& v) {
   if (f.kind == ValueKind::kMessage && f.cardinality == Cardinality::kRepeated) {
-    for (json& element : v) render_go_json(*f.message, element);
+    for (json& element : v) render(*f.message, element, false);
     return true;
   }
   if (f.kind == ValueKind::kMessage && f.cardinality == Cardinality::kMap) {
-    for (auto& [key, element] : v.items()) render_go_json(*f.message, element);
+    for (auto& [key, element] : v.items()) render(*f.message, element, false);
     return true;
   }
   if (f.cardinality != Cardinality::kSingular) return true;
   if (f.kind == ValueKind::kMessage) {
-    render_go_json(*f.message, v);
+    render(*f.message, v, false);
     return true;
   }
   if (f.has(kPointer)) return true;
   if (is_scalar(f.kind)) return !(omits_empty(f) && is_empty_scalar(v));
   return true;  // Time, Quantity, IntOrString: structs to Go, never empty
+}
+
+// apiVersion and kind: the TypeMeta every top-level object carries outside its message.
+bool is_type_meta(std::string_view key) { return key == "apiVersion" || key == "kind"; }
+
+// Renders one level; `top` when `object` is a whole object (its TypeMeta is known).
+void render(const MessageSpec& spec, json& object, bool top) {
+  if (!object.is_object()) return;  // a mistyped JSON member: nothing to render into
+  auto& members = object.get_ref<json::object_t&>();
+  const FieldsByName& fields = fields_by_name(spec);
+  // One merge walk: each member meets its field, if any, in name order. Members of no field are
+  // unknown to the Go type, and the decode drops them.
+  auto field = fields.begin();
+  for (auto member = members.begin(); member != members.end();) {
+    const std::string_view key = member->first;
+    for (; field != fields.end() && field->first < key; ++field) {
+      if (auto value = absent_value(*field->second)) {
+        members.emplace_hint(member, std::string(field->first), std::move(*value));
+      }
+    }
+    if (field == fields.end() || field->first != key) {
+      member = top && is_type_meta(key) ? std::next(member) : members.erase(member);
+      continue;
+    }
+    const FieldSpec& f = *field->second;
+    ++field;
+    if (!reads_as_absent(f, member->second) && keep_present(f, member->second)) {
+      ++member;
+      continue;
+    }
+    member = members.erase(member);
+    if (auto value = absent_value(f)) {
+      members.emplace_hint(member, std::string(f.name), std::move(*value));
+    }
+  }
+  for (; field != fields.end(); ++field) {
+    if (auto value = absent_value(*field->second)) {
+      members.emplace_hint(members.end(), std::string(field->first), std::move(*value));
+    }
+  }
+}
+
+void collect_unknown(const MessageSpec& spec, const json& object, const std::string& path,
+                     bool top, std::vector<std::string>& out);
+
+void collect_unknown_in(const FieldSpec& f, const json& v, const std::string& path,
+                        std::vector<std::string>& out) {
+  if (f.kind != ValueKind::kMessage) return;
+  if (f.cardinality == Cardinality::kRepeated && v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      collect_unknown(*f.message, v[i], path + "[" + std::to_string(i) + "]", false, out);
+    }
+  } else if (f.cardinality == Cardinality::kMap && v.is_object()) {
+    for (const auto& [key, element] : v.items()) {
+      collect_unknown(*f.message, element, path + "[" + key + "]", false, out);
+    }
+  } else if (f.cardinality == Cardinality::kSingular) {
+    collect_unknown(*f.message, v, path, false, out);
+  }
+}
+
+void collect_unknown(const MessageSpec& spec, const json& object, const std::string& path,
+                     bool top, std::vector<std::string>& out) {
+  if (!object.is_object()) return;
+  const FieldsByName& fields = fields_by_name(spec);
+  auto field = fields.begin();
+  for (const auto& [key, value] : object.items()) {
+    while (field != fields.end() && field->first < key) ++field;
+    const std::string member_path = path.empty() ? key : path + "." + key;
+    if (field == fields.end() || field->first != key) {
+      if (!(top && is_type_meta(key))) out.push_back(member_path);
+      continue;
+    }
+    collect_unknown_in(*field->second, value, member_path, out);
+  }
 }
 
 }  // namespace
@@ -133,24 +210,13 @@ const MessageSpec* go_type_of(std::string_view group, std::string_view kind) {
   return nullptr;
 }
 
-void render_go_json(const MessageSpec& spec, json& object) {
-  if (!object.is_object()) return;  // a mistyped JSON member: nothing to render into
-  auto& members = object.get_ref<json::object_t&>();
-  auto member = members.begin();
-  // One merge walk: each field meets its member, if any, in name order.
-  for (const auto& [name, f] : fields_by_name(spec)) {
-    while (member != members.end() && std::string_view(member->first) < name) ++member;
-    if (member != members.end() && member->first == name) {
-      if (!reads_as_absent(*f, member->second) && keep_present(*f, member->second)) {
-        ++member;
-        continue;
-      }
-      member = members.erase(member);
-    }
-    if (auto value = absent_value(*f)) {
-      member = std::next(members.emplace_hint(member, std::string(name), std::move(*value)));
-    }
-  }
+void render_go_json(const MessageSpec& spec, json& object) { render(spec, object, true); }
+
+std::vector<std::string> unknown_fields(const MessageSpec& spec, const json& object) {
+  std::vector<std::string> out;
+  collect_unknown(spec, object, "", true, out);
+  return out;
 }
 
 }  // namespace kubesim::fakeapi::types
+

@@ -13,11 +13,14 @@
 //     protobuf cannot tell them from nil).
 // They run recursively through nested, repeated and map-valued messages and through inlined
 // (embedded) structs, whose fields live in the parent object. Members the table does not list
-// are left as they are.
+// are unknown to the Go type: the decode drops them (apiVersion and kind of a whole object are
+// known: they are its TypeMeta).
 #ifndef KUBESIM_FAKEAPI_TYPES_GO_ENCODING_H_
 #define KUBESIM_FAKEAPI_TYPES_GO_ENCODING_H_
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +35,10 @@ const MessageSpec* go_type_of(std::string_view group, std::string_view kind);
 // decoder read off the wire), as encoding/json writes that type once decoded and stored: a null
 // member, an empty list and an empty map read as absent, then the rules above apply.
 void render_go_json(const MessageSpec& spec, nlohmann::json& object);
+
+// The members of `object` (a whole object of the Go type `spec`) that the type does not have, as
+// the strict decoder names them: "spec.foo", "spec.containers[0].bar", in key order.
+std::vector<std::string> unknown_fields(const MessageSpec& spec, const nlohmann::json& object);
 
 }  // namespace kubesim::fakeapi::types
 

@@ -85,15 +85,29 @@ TEST(GoEncodingTest, TheRulesReachIntoNestedListsAndInlinedStructs) {
   EXPECT_FALSE(pod.contains("hostNetwork"));
 }
 
-TEST(GoEncodingTest, MembersTheTableDoesNotKnowStay) {
-  const json got = rendered("apps", "Deployment", {{"spec", {{"futureField", 0}}}, {"extra", ""}});
-  EXPECT_EQ(got["spec"]["futureField"], 0);
-  EXPECT_EQ(got["extra"], "");
-}
-
 TEST(GoEncodingTest, KindsWithoutATableHaveNoGoType) {
   EXPECT_EQ(types::go_type_of("", "Widget"), nullptr);
   EXPECT_NE(types::go_type_of("", "ConfigMap"), nullptr);
+}
+
+TEST(GoEncodingTest, UnknownFieldsAreNamedAsTheStrictDecoderNamesThemAndDropped) {
+  const types::MessageSpec* deployment = types::go_type_of("apps", "Deployment");
+  ASSERT_NE(deployment, nullptr);
+  json d = {{"apiVersion", "apps/v1"},
+            {"kind", "Deployment"},
+            {"metadata", {{"name", "web"}, {"colour", "red"}}},
+            {"spec",
+             {{"replica", 2},
+              {"template", {{"spec", {{"containers", {{{"name", "c"}, {"imagePullPolicyy", "x"}}}}}}}}}},
+            {"extra", true}};
+  EXPECT_EQ(types::unknown_fields(*deployment, d),
+            (std::vector<std::string>{"extra", "metadata.colour", "spec.replica",
+                                      "spec.template.spec.containers[0].imagePullPolicyy"}));
+  types::render_go_json(*deployment, d);
+  EXPECT_TRUE(types::unknown_fields(*deployment, d).empty());
+  EXPECT_EQ(d["apiVersion"], "apps/v1");  // TypeMeta of a whole object is known
+  EXPECT_EQ(d["metadata"], json({{"name", "web"}}));
+  EXPECT_FALSE(d["spec"].contains("replica"));
 }
 
 class GoEncodingServerTest : public testutil::ServerTest {};
@@ -153,6 +167,50 @@ TEST_F(GoEncodingServerTest, PodsAndEventsComeBackAsKubeApiserverRendersThem) {
   EXPECT_EQ(e->json()["firstTimestamp"], nullptr);
   EXPECT_EQ(e->json()["eventTime"], nullptr);
   EXPECT_FALSE(e->json().contains("count"));
+}
+
+TEST_F(GoEncodingServerTest, StrictFieldValidationFailsWritesWithUnknownFieldsOthersDropThem) {
+  auto typo = testutil::config_map("default", "a", {{"k", "v"}})->edited([](json& j) {
+    j["dta"] = {{"k", "w"}};
+    j["metadata"]["lables"] = {{"x", "y"}};
+  });
+  api::CreateOptions strict;
+  strict.field_validation = api::FieldValidation::kStrict;
+  auto refused = server_.create(testutil::kConfigMaps, "default", typo, strict);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code, 400);
+  EXPECT_EQ(refused.status().message,
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: "
+            "unknown field \"dta\", unknown field \"metadata.lables\"");
+  // A type error is the decoder's first pass, so it is answered before unknown fields.
+  auto mistyped = typo->edited([](json& j) { j["data"]["k"] = 1; });
+  auto type_error = server_.create(testutil::kConfigMaps, "default", mistyped, strict);
+  ASSERT_FALSE(type_error.ok());
+  EXPECT_NE(type_error.status().message.find("cannot unmarshal number"), std::string::npos)
+      << type_error.status().message;
+  EXPECT_EQ(server_.revision(), 4);  // nothing was written
+  // The default (Warn) and Ignore drop the unknown fields and store the rest.
+  auto created = must(server_.create(testutil::kConfigMaps, "default", typo, api::CreateOptions()));
+  ASSERT_TRUE(created);
+  EXPECT_FALSE(created->json().contains("dta"));
+  EXPECT_FALSE(created->json()["metadata"].contains("lables"));
+  // An update only adding an unknown field is no write; under Strict it fails.
+  auto same = must(update(typo->with_resource_version(std::string(created->resource_version()))));
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->resource_version(), created->resource_version());
+  api::UpdateOptions strict_update;
+  strict_update.field_validation = api::FieldValidation::kStrict;
+  auto refused_update = server_.update(testutil::kConfigMaps, "default", typo, strict_update);
+  ASSERT_FALSE(refused_update.ok());
+  EXPECT_EQ(refused_update.status().code, 400);
+  // A patch's result is checked too; its message has no preamble.
+  api::PatchOptions strict_patch;
+  strict_patch.field_validation = api::FieldValidation::kStrict;
+  auto patched = server_.patch(testutil::kConfigMaps, "default", "a", api::PatchType::kMergePatch,
+                               R"({"metadata":{"app":"x"}})", strict_patch);
+  ASSERT_FALSE(patched.ok());
+  EXPECT_EQ(patched.status().code, 400);
+  EXPECT_EQ(patched.status().message, "strict decoding error: unknown field \"metadata.app\"");
 }
 
 TEST_F(GoEncodingServerTest, AnUpdateThatOnlyAddsZeroValuedFieldsIsNoWrite) {

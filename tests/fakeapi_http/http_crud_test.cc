@@ -162,6 +162,29 @@ TEST(HttpCrudTest, YamlBodiesDryRunAndClusterScopedResources) {
   EXPECT_EQ(c.get("/api/v1/namespaces/team/nodes").code, 404);
 }
 
+TEST(HttpCrudTest, FieldValidationStrictRefusesUnknownFieldsOthersDropThem) {
+  TestServer server;
+  Client c(server.port());
+  json typo = configmap("t", {{"k", "v"}});
+  typo["dta"] = {{"k", "w"}};
+  // kubectl's default: the request fails as kube-apiserver's strict decoder fails it.
+  Response strict = c.post(std::string(kCms) + "?fieldManager=kubectl-create&fieldValidation=Strict", typo);
+  EXPECT_EQ(strict.code, 400) << strict.body;
+  EXPECT_EQ(strict.json()["reason"], "BadRequest");
+  EXPECT_EQ(strict.json()["message"],
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: "
+            "unknown field \"dta\"");
+  EXPECT_EQ(c.get(std::string(kCms) + "/t").code, 404);
+  // Without it (Warn) or with Ignore the field is dropped and the rest is stored.
+  for (const char* query : {"", "?fieldValidation=Ignore"}) {
+    Response created = c.post(std::string(kCms) + query, typo);
+    ASSERT_EQ(created.code, 201) << created.body;
+    EXPECT_FALSE(created.json().contains("dta"));
+    EXPECT_EQ(created.json()["data"]["k"], "v");
+    ASSERT_EQ(c.request("DELETE", std::string(kCms) + "/t").code, 200);
+  }
+}
+
 TEST(HttpCrudTest, DeleteCollectionAndDeletePreconditions) {
   TestServer server;
   Client c(server.port());

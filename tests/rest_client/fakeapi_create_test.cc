@@ -46,6 +46,21 @@ TEST_P(CreateTest, KindsWithAStatusSubresourceStartAtGenerationOneWithoutTheClie
   EXPECT_EQ(d->json()["status"], nlohmann::json::object());  // the Go type's empty status
 }
 
+TEST_P(CreateTest, StrictFieldValidationRefusesUnknownFieldsTheDefaultDropsThem) {
+  auto typo = cm("t", "v")->edited([](nlohmann::json& j) { j["dta"] = {{"k", "w"}}; });
+  CreateOptions strict;
+  strict.field_validation = FieldValidation::kStrict;
+  auto refused = run(c().create(ctx(), kConfigMaps, "default", typo, strict));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code, 400);
+  EXPECT_EQ(refused.status().message,
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: "
+            "unknown field \"dta\"");
+  auto created = must(run(c().create(ctx(), kConfigMaps, "default", typo, CreateOptions())));
+  ASSERT_TRUE(created);
+  EXPECT_FALSE(created->json().contains("dta"));
+}
+
 TEST_P(CreateTest, GenerateNameAppendsFiveRandomCharacters) {
   auto input = make_object({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"generateName", "job-"}}}});
   auto a = must(run(c().create(ctx(), kConfigMaps, "default", input, CreateOptions())));

@@ -76,8 +76,10 @@ TEST(PathsTest, GetAndWriteQueries) {
   EXPECT_EQ(get_query(g).encode(), "");
   g.resource_version = "7";
   EXPECT_EQ(get_query(g).encode(), "resourceVersion=7");
-  EXPECT_EQ(write_query(false, "").encode(), "");
-  EXPECT_EQ(write_query(true, "kubectl client").encode(), "dryRun=All&fieldManager=kubectl+client");
+  EXPECT_EQ(write_query(false, "", FieldValidation::kUnset).encode(), "");
+  EXPECT_EQ(write_query(true, "kubectl client", FieldValidation::kUnset).encode(),
+            "dryRun=All&fieldManager=kubectl+client");
+  EXPECT_EQ(write_query(false, "", FieldValidation::kStrict).encode(), "fieldValidation=Strict");
 }
 
 TEST(PathsTest, DeleteOptionsBody) {

@@ -123,10 +123,13 @@ Query get_query(const GetOptions& o) {
   return q;
 }
 
-Query write_query(bool dry_run, std::string_view field_manager) {
+Query write_query(bool dry_run, std::string_view field_manager, FieldValidation validation) {
   Query q;
   if (dry_run) q.add("dryRun", "All");
   if (!field_manager.empty()) q.add("fieldManager", std::string(field_manager));
+  if (validation != FieldValidation::kUnset) {
+    q.add("fieldValidation", std::string(to_string(validation)));
+  }
   return q;
 }
 

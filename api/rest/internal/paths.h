@@ -54,8 +54,8 @@ std::string with_query(std::string path, const Query& query);
 
 Query list_query(const ListOptions& options, bool watch);
 Query get_query(const GetOptions& options);
-// create, update and patch: dryRun=All, fieldManager.
-Query write_query(bool dry_run, std::string_view field_manager);
+// create, update and patch: dryRun=All, fieldManager, fieldValidation.
+Query write_query(bool dry_run, std::string_view field_manager, FieldValidation validation);
 
 // The DeleteOptions JSON body: only the fields that are set, in metav1.DeleteOptions' order;
 // "{}" when nothing is set.

@@ -45,7 +45,8 @@ api::Status unsupported(std::string_view options_kind, std::string field, const 
 
 // dryRun, fieldManager and fieldValidation, shared by create, update and patch.
 std::optional<api::Status> write_options(const Query& q, std::string_view kind, bool& dry_run,
-                                         std::string& field_manager) {
+                                         std::string& field_manager,
+                                         api::FieldValidation& field_validation) {
   for (const auto& [k, v] : q.params) {
     if (k != "dryRun") continue;
     if (v != "All") {
@@ -59,9 +60,11 @@ std::optional<api::Status> write_options(const Query& q, std::string_view kind, 
   }
   if (const auto* fm = q.get("fieldManager")) field_manager = *fm;
   if (const auto* fv = q.get("fieldValidation")) {
-    if (*fv != "" && *fv != "Ignore" && *fv != "Warn" && *fv != "Strict") {
+    const auto parsed = api::parse_field_validation(*fv);
+    if (!parsed) {
       return unsupported(kind, "fieldValidation", *fv, "\"\", \"Ignore\", \"Warn\", \"Strict\"");
     }
+    field_validation = *parsed;
   }
   return std::nullopt;
 }
@@ -117,7 +120,8 @@ std::optional<api::Status> delete_query_options(ApiCall& call) {
   }
   bool dry_run = false;
   std::string unused;
-  if (auto e = write_options(q, "DeleteOptions", dry_run, unused)) return e;
+  api::FieldValidation unused_validation = api::FieldValidation::kUnset;
+  if (auto e = write_options(q, "DeleteOptions", dry_run, unused, unused_validation)) return e;
   call.del.dry_run = dry_run;
   return std::nullopt;
 }
@@ -168,13 +172,16 @@ std::optional<api::Status> parse_verb_and_options(ApiCall& call) {
   }
   if (call.verb == "list" || call.verb == "watch") return list_options(call);
   if (call.verb == "create") {
-    return write_options(call.query, "CreateOptions", call.create.dry_run, call.create.field_manager);
+    return write_options(call.query, "CreateOptions", call.create.dry_run, call.create.field_manager,
+                         call.create.field_validation);
   }
   if (call.verb == "update") {
-    return write_options(call.query, "UpdateOptions", call.update.dry_run, call.update.field_manager);
+    return write_options(call.query, "UpdateOptions", call.update.dry_run, call.update.field_manager,
+                         call.update.field_validation);
   }
   if (call.verb == "patch") {
-    return write_options(call.query, "PatchOptions", call.patch.dry_run, call.patch.field_manager);
+    return write_options(call.query, "PatchOptions", call.patch.dry_run, call.patch.field_manager,
+                         call.patch.field_validation);
   }
   if (auto e = delete_query_options(call)) return e;
   if (call.verb == "deletecollection") {
