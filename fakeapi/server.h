@@ -89,6 +89,11 @@ class ApiServer {
                                     std::string_view name, api::PatchType type,
                                     std::string_view patch, const api::PatchOptions& options,
                                     bool status = false);
+  // The warnings of the last create, update or patch, as kube-apiserver sends them in Warning
+  // headers: under fieldValidation Warn (the default), one "unknown field \"spec.foo\"" per field
+  // the kind's Go type does not have (the field is dropped). Empty after any other outcome.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
   // The deleted object, or the object now marked with a deletionTimestamp.
   api::Result<api::ObjectPtr> delete_(const api::GroupVersionResource& gvr, std::string_view ns,
                                       std::string_view name, const api::DeleteOptions& options);
@@ -158,6 +163,9 @@ class ApiServer {
                                             const api::CreateOptions& options, nlohmann::json& j,
                                             std::string& key);
   void fill_create_fields(const ResourceInfo& info, std::string_view ns, nlohmann::json& j);
+  // Sets warnings_ for a write's body (the request's, or a patch's result).
+  void note_unknown_fields(const ResourceInfo& info, const nlohmann::json& body,
+                           api::FieldValidation field_validation);
   api::ObjectPtr stamp(nlohmann::json j) const;
   std::string new_uid();
   std::string generate_name(std::string_view prefix);
@@ -189,6 +197,7 @@ class ApiServer {
   WatchHub hub_;
   FaultInjector faults_;
   std::string_view caller_;
+  std::vector<std::string> warnings_;  // of the last write call
   // Reads waiting for a revision (wait_for_revision), woken by the write that reaches it.
   std::multimap<Revision, std::shared_ptr<sim::Event>> revision_waiters_;
   // (time, revision) of recent writes, for stale reads.

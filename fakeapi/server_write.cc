@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "fakeapi/internal/crd.h"
+#include "fakeapi/internal/field_errors.h"
 #include "fakeapi/types/go_encoding.h"
 #include "fakeapi/internal/server_util.h"
 #include "fakeapi/patch.h"
@@ -225,15 +226,27 @@ void ApiServer::fill_create_fields(const ResourceInfo& info, std::string_view ns
   initial_status(info, j);
 }
 
+void ApiServer::note_unknown_fields(const ResourceInfo& info, const nlohmann::json& body,
+                                    api::FieldValidation field_validation) {
+  const bool warn = field_validation == api::FieldValidation::kUnset ||
+                    field_validation == api::FieldValidation::kWarn;
+  if (!warn || info.go_type == nullptr) return;
+  for (const std::string& path : types::unknown_fields(*info.go_type, body)) {
+    warnings_.push_back("unknown field " + internal::validation::quote(path));
+  }
+}
+
 api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& gvr,
                                               std::string_view ns, const api::ObjectPtr& object,
                                               const api::CreateOptions& options) {
+  warnings_.clear();
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
   nlohmann::json j = object->json();
   std::string key;
   if (auto refused = name_and_check(*r, object, options, j, key)) return *refused;
+  note_unknown_fields(info, object->json(), options.field_validation);
   const std::string name = j["metadata"]["name"].get<std::string>();
   fill_create_fields(info, ns, j);
   if (info.go_type != nullptr) types::render_go_json(*info.go_type, j);
@@ -313,6 +326,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
 api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& gvr,
                                               std::string_view ns, const api::ObjectPtr& object,
                                               const api::UpdateOptions& options, bool status) {
+  warnings_.clear();
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
@@ -337,6 +351,7 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
     return api::new_conflict(info.group_resource(), object->name(), api::kOptimisticLockErrorMsg);
   }
   if (bad) return *bad;
+  note_unknown_fields(info, object->json(), options.field_validation);
   return write_update(*r, current, object->json(), status, options.dry_run);
 }
 
@@ -344,6 +359,7 @@ api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gv
                                              std::string_view ns, std::string_view name,
                                              api::PatchType type, std::string_view body,
                                              const api::PatchOptions& options, bool status) {
+  warnings_.clear();
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
@@ -364,6 +380,7 @@ api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gv
     return api::new_conflict(info.group_resource(), name, api::kOptimisticLockErrorMsg);
   }
   if (bad) return *bad;
+  note_unknown_fields(info, patched.value(), options.field_validation);
   return write_update(*r, current, std::move(patched.value()), status, options.dry_run);
 }
 

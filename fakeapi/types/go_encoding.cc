@@ -166,38 +166,59 @@ void render(const MessageSpec& spec, json& object, bool top) {
   }
 }
 
-void collect_unknown(const MessageSpec& spec, const json& object, const std::string& path,
-                     bool top, std::vector<std::string>& out);
+// Where the walk is, as a chain of steps joined only when an unknown field is named.
+struct PathNode {
+  enum class Step { kMember, kIndex, kKey };
+  const PathNode* parent = nullptr;
+  Step step = Step::kMember;
+  std::string_view name;  // kMember: the member; kKey: the map key
+  std::size_t index = 0;  // kIndex
 
-void collect_unknown_in(const FieldSpec& f, const json& v, const std::string& path,
+  std::string str() const {
+    std::string head = parent != nullptr ? parent->str() : std::string();
+    switch (step) {
+      case Step::kIndex: return head + "[" + std::to_string(index) + "]";
+      case Step::kKey: return head + "[" + std::string(name) + "]";
+      case Step::kMember: break;
+    }
+    return head.empty() ? std::string(name) : head + "." + std::string(name);
+  }
+};
+
+void collect_unknown(const MessageSpec& spec, const json& object, const PathNode* at, bool top,
+                     std::vector<std::string>& out);
+
+void collect_unknown_in(const FieldSpec& f, const json& v, const PathNode& at,
                         std::vector<std::string>& out) {
   if (f.kind != ValueKind::kMessage) return;
   if (f.cardinality == Cardinality::kRepeated && v.is_array()) {
     for (std::size_t i = 0; i < v.size(); ++i) {
-      collect_unknown(*f.message, v[i], path + "[" + std::to_string(i) + "]", false, out);
+      const PathNode element{&at, PathNode::Step::kIndex, {}, i};
+      collect_unknown(*f.message, v[i], &element, false, out);
     }
   } else if (f.cardinality == Cardinality::kMap && v.is_object()) {
-    for (const auto& [key, element] : v.items()) {
-      collect_unknown(*f.message, element, path + "[" + key + "]", false, out);
+    for (const auto& [key, value] : v.items()) {
+      const PathNode element{&at, PathNode::Step::kKey, key, 0};
+      collect_unknown(*f.message, value, &element, false, out);
     }
   } else if (f.cardinality == Cardinality::kSingular) {
-    collect_unknown(*f.message, v, path, false, out);
+    collect_unknown(*f.message, v, &at, false, out);
   }
 }
 
-void collect_unknown(const MessageSpec& spec, const json& object, const std::string& path,
-                     bool top, std::vector<std::string>& out) {
+void collect_unknown(const MessageSpec& spec, const json& object, const PathNode* at, bool top,
+                     std::vector<std::string>& out) {
   if (!object.is_object()) return;
   const FieldsByName& fields = fields_by_name(spec);
   auto field = fields.begin();
-  for (const auto& [key, value] : object.items()) {
+  for (const auto& [key, value] : object.get_ref<const json::object_t&>()) {
     while (field != fields.end() && field->first < key) ++field;
-    const std::string member_path = path.empty() ? key : path + "." + key;
+    const PathNode member{at, PathNode::Step::kMember, key, 0};
     if (field == fields.end() || field->first != key) {
-      if (!(top && is_type_meta(key))) out.push_back(member_path);
+      if (!(top && is_type_meta(key))) out.push_back(member.str());
       continue;
     }
-    collect_unknown_in(*field->second, value, member_path, out);
+    collect_unknown_in(*field->second, value, member, out);
   }
 }
 
@@ -214,7 +235,7 @@ void render_go_json(const MessageSpec& spec, json& object) { render(spec, object
 
 std::vector<std::string> unknown_fields(const MessageSpec& spec, const json& object) {
   std::vector<std::string> out;
-  collect_unknown(spec, object, "", true, out);
+  collect_unknown(spec, object, nullptr, true, out);
   return out;
 }
 

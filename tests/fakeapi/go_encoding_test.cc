@@ -189,15 +189,23 @@ TEST_F(GoEncodingServerTest, StrictFieldValidationFailsWritesWithUnknownFieldsOt
   EXPECT_NE(type_error.status().message.find("cannot unmarshal number"), std::string::npos)
       << type_error.status().message;
   EXPECT_EQ(server_.revision(), 4);  // nothing was written
-  // The default (Warn) and Ignore drop the unknown fields and store the rest.
+  EXPECT_TRUE(server_.warnings().empty());
+  // The default (Warn) and Ignore drop the unknown fields and store the rest; Warn says so.
   auto created = must(server_.create(testutil::kConfigMaps, "default", typo, api::CreateOptions()));
   ASSERT_TRUE(created);
+  EXPECT_EQ(server_.warnings(),
+            (std::vector<std::string>{"unknown field \"dta\"", "unknown field \"metadata.lables\""}));
   EXPECT_FALSE(created->json().contains("dta"));
   EXPECT_FALSE(created->json()["metadata"].contains("lables"));
   // An update only adding an unknown field is no write; under Strict it fails.
-  auto same = must(update(typo->with_resource_version(std::string(created->resource_version()))));
+  api::UpdateOptions ignore;
+  ignore.field_validation = api::FieldValidation::kIgnore;
+  auto same = must(server_.update(testutil::kConfigMaps, "default",
+                                  typo->with_resource_version(std::string(created->resource_version())),
+                                  ignore));
   ASSERT_TRUE(same);
   EXPECT_EQ(same->resource_version(), created->resource_version());
+  EXPECT_TRUE(server_.warnings().empty());
   api::UpdateOptions strict_update;
   strict_update.field_validation = api::FieldValidation::kStrict;
   auto refused_update = server_.update(testutil::kConfigMaps, "default", typo, strict_update);

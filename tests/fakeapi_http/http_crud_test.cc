@@ -175,12 +175,16 @@ TEST(HttpCrudTest, FieldValidationStrictRefusesUnknownFieldsOthersDropThem) {
             "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: "
             "unknown field \"dta\"");
   EXPECT_EQ(c.get(std::string(kCms) + "/t").code, 404);
-  // Without it (Warn) or with Ignore the field is dropped and the rest is stored.
-  for (const char* query : {"", "?fieldValidation=Ignore"}) {
+  // Without it (Warn) or with Ignore the field is dropped and the rest is stored; Warn says so
+  // in a Warning header, as kube-apiserver does.
+  for (const char* query : {"", "?fieldValidation=Warn", "?fieldValidation=Ignore"}) {
     Response created = c.post(std::string(kCms) + query, typo);
     ASSERT_EQ(created.code, 201) << created.body;
     EXPECT_FALSE(created.json().contains("dta"));
     EXPECT_EQ(created.json()["data"]["k"], "v");
+    EXPECT_EQ(created.header("warning"),
+              std::string(query).find("Ignore") == std::string::npos ? R"(299 - "unknown field \"dta\"")" : "")
+        << query;
     ASSERT_EQ(c.request("DELETE", std::string(kCms) + "/t").code, 200);
   }
 }

@@ -1,6 +1,7 @@
 #include "fakeapi/http/internal/loop_side.h"
 
 #include "fakeapi/http/internal/discovery.h"
+#include "fakeapi/internal/field_errors.h"
 #include "fakeapi/http/internal/utf8.h"
 #include "fakeapi/http/protobuf_body.h"
 #include "sim/sleep.h"
@@ -212,10 +213,18 @@ Reply LoopSide::resource(ApiCall& call, const std::weak_ptr<SessionBase>& sessio
   }
   if (call.verb == "patch") {
     auto patched = server_->patch(gvr, r.ns, r.name, *call.patch_type, call.body, call.patch, status);
-    if (!patched) return Reply::of_status(patched.status());
-    return Reply::of_json(200, patched.value()->serialized());
+    if (!patched) return with_warnings(Reply::of_status(patched.status()));
+    return with_warnings(Reply::of_json(200, patched.value()->serialized()));
   }
   return write(call, *info);
+}
+
+Reply LoopSide::with_warnings(Reply reply) const {
+  // k8s.io/apimachinery's NewWarningHeader: code 299, agent "-", the text as strconv.Quote.
+  for (const std::string& text : server_->warnings()) {
+    reply.headers.emplace_back("Warning", "299 - " + fakeapi::internal::validation::quote(text));
+  }
+  return reply;
 }
 
 Reply LoopSide::write(ApiCall& call, const ResourceInfo& info) {
@@ -229,8 +238,8 @@ Reply LoopSide::write(ApiCall& call, const ResourceInfo& info) {
   }
   if (call.verb == "create") {
     auto created = server_->create(info.gvr, r.ns, call.object, call.create);
-    if (!created) return Reply::of_status(created.status());
-    return Reply::of_json(201, created.value()->serialized());
+    if (!created) return with_warnings(Reply::of_status(created.status()));
+    return with_warnings(Reply::of_json(201, created.value()->serialized()));
   }
   // update: the body names the object the URL names (kube-apiserver's checkName).
   if (call.object->name() != r.name) {
@@ -243,8 +252,8 @@ Reply LoopSide::write(ApiCall& call, const ResourceInfo& info) {
         "the namespace of the provided object does not match the namespace sent on the request"));
   }
   auto updated = server_->update(info.gvr, r.ns, call.object, call.update, r.subresource == "status");
-  if (!updated) return Reply::of_status(updated.status());
-  return Reply::of_json(200, updated.value()->serialized());
+  if (!updated) return with_warnings(Reply::of_status(updated.status()));
+  return with_warnings(Reply::of_json(200, updated.value()->serialized()));
 }
 
 Reply LoopSide::start_watch(ApiCall& call, const ResourceInfo& info,

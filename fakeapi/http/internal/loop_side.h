@@ -57,6 +57,8 @@ class LoopSide : public std::enable_shared_from_this<LoopSide> {
  private:
   Reply resource(ApiCall& call, const std::weak_ptr<SessionBase>& session);
   Reply write(ApiCall& call, const ResourceInfo& info);
+  // `reply` with the server's warnings of the write just made, as Warning headers.
+  Reply with_warnings(Reply reply) const;
   Reply start_watch(ApiCall& call, const ResourceInfo& info, const std::weak_ptr<SessionBase>& session);
   Reply discovery(const ApiCall& call);
   Reply admin(ApiCall& call);

@@ -162,7 +162,7 @@ void Session<Stream>::send(Reply reply) {
   res_.result(static_cast<unsigned>(reply.code));
   res_.set(bhttp::field::content_type, reply.content_type);
   res_.set(bhttp::field::cache_control, "no-cache, private");
-  for (const auto& [name, value] : reply.headers) res_.set(name, value);
+  for (const auto& [name, value] : reply.headers) res_.insert(name, value);  // Warning may repeat
   const bool keep = keep_alive_ && !close_after_reply_ && !fe_->stopping;
   res_.keep_alive(keep);
   res_.body() = std::move(reply.body);
