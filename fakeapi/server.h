@@ -146,8 +146,14 @@ class ApiServer {
   std::function<bool(const api::Object&)> predicate(const ResourceInfo& info,
                                                     const api::ListOptions& options,
                                                     api::Status& error) const;
+  // What update and patch pass on to write_update.
+  struct WriteOptions {
+    bool dry_run = false;
+    api::FieldValidation field_validation = api::FieldValidation::kUnset;
+  };
   api::Result<api::ObjectPtr> write_update(const Resolved& r, const api::ObjectPtr& current,
-                                           nlohmann::json desired, bool status, bool dry_run);
+                                           nlohmann::json desired, bool status,
+                                           const WriteOptions& options);
   api::Result<api::ObjectPtr> finish_delete(const Resolved& r, const std::string& key,
                                             const api::ObjectPtr& current, bool dry_run);
   // NamespaceLifecycle admission: a namespaced create needs a namespace that exists and is not
@@ -163,9 +169,10 @@ class ApiServer {
                                             const api::CreateOptions& options, nlohmann::json& j,
                                             std::string& key);
   void fill_create_fields(const ResourceInfo& info, std::string_view ns, nlohmann::json& j);
-  // Sets warnings_ for a write's body (the request's, or a patch's result).
-  void note_unknown_fields(const ResourceInfo& info, const nlohmann::json& body,
-                           api::FieldValidation field_validation);
+  // Renders `j` as the kind's Go type stores it (fakeapi/types/go_encoding.h), dropping unknown
+  // fields and, under fieldValidation Warn, adding a warning for each.
+  void render_stored(const ResourceInfo& info, nlohmann::json& j,
+                     api::FieldValidation field_validation);
   api::ObjectPtr stamp(nlohmann::json j) const;
   std::string new_uid();
   std::string generate_name(std::string_view prefix);

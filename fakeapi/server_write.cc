@@ -226,12 +226,16 @@ void ApiServer::fill_create_fields(const ResourceInfo& info, std::string_view ns
   initial_status(info, j);
 }
 
-void ApiServer::note_unknown_fields(const ResourceInfo& info, const nlohmann::json& body,
-                                    api::FieldValidation field_validation) {
+void ApiServer::render_stored(const ResourceInfo& info, nlohmann::json& j,
+                              api::FieldValidation field_validation) {
+  if (info.go_type == nullptr) return;
+  // Warn (the default) names the unknown fields it drops; Ignore drops them silently (Strict
+  // refused them during validation).
   const bool warn = field_validation == api::FieldValidation::kUnset ||
                     field_validation == api::FieldValidation::kWarn;
-  if (!warn || info.go_type == nullptr) return;
-  for (const std::string& path : types::unknown_fields(*info.go_type, body)) {
+  std::vector<std::string> unknown;
+  types::render_go_json(*info.go_type, j, warn ? &unknown : nullptr);
+  for (const std::string& path : unknown) {
     warnings_.push_back("unknown field " + internal::validation::quote(path));
   }
 }
@@ -246,10 +250,9 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
   nlohmann::json j = object->json();
   std::string key;
   if (auto refused = name_and_check(*r, object, options, j, key)) return *refused;
-  note_unknown_fields(info, object->json(), options.field_validation);
   const std::string name = j["metadata"]["name"].get<std::string>();
   fill_create_fields(info, ns, j);
-  if (info.go_type != nullptr) types::render_go_json(*info.go_type, j);
+  render_stored(info, j, options.field_validation);
   if (options.dry_run) {
     j["metadata"].erase("resourceVersion");
     return stamp(std::move(j));
@@ -265,7 +268,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
 
 api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api::ObjectPtr& current,
                                                     nlohmann::json desired, bool status,
-                                                    bool dry_run) {
+                                                    const WriteOptions& options) {
   const ResourceInfo& info = *r.info;
   const nlohmann::json& old = current->json();
   nlohmann::json next;
@@ -273,7 +276,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     // The /status subresource writes the status and nothing else.
     next = old;
     set_or_erase(next, "status", field(desired, "status"));
-    if (info.go_type != nullptr) types::render_go_json(*info.go_type, next);
+    render_stored(info, next, options.field_validation);
   } else {
     next = std::move(desired);
     if (info.has_status) set_or_erase(next, "status", field(old, "status"));
@@ -288,7 +291,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
       set_or_erase(meta, key, field(old_meta, key));
     }
     // The spec is compared as stored: a field Go's encoding leaves out is no change.
-    if (info.go_type != nullptr) types::render_go_json(*info.go_type, next);
+    render_stored(info, next, options.field_validation);
     if (info.tracks_generation && generation_changes(info, old, next)) {
       next["metadata"]["generation"] = current->generation() + 1;
     }
@@ -306,14 +309,14 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     // The store's ShouldDeleteDuringUpdate: the update that removes the last finalizer of an
     // object being deleted is not written; the object is deleted (DELETED carries its last
     // stored state) and the caller gets the object it asked for.
-    if (!dry_run) {
+    if (!options.dry_run) {
       auto deleted = finish_delete(r, key, current, false);
       if (!deleted) return deleted.status();
     }
     return stamp(std::move(next));
   }
   rv = std::to_string(store_.next_revision());
-  if (dry_run) return stamp(std::move(next));
+  if (options.dry_run) return stamp(std::move(next));
   auto parsed = api::Object::from_json(std::move(next));
   if (!parsed) return parsed.status();
   const Change& change = store_.put(r.table, key, parsed.value());
@@ -351,8 +354,8 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
     return api::new_conflict(info.group_resource(), object->name(), api::kOptimisticLockErrorMsg);
   }
   if (bad) return *bad;
-  note_unknown_fields(info, object->json(), options.field_validation);
-  return write_update(*r, current, object->json(), status, options.dry_run);
+  return write_update(*r, current, object->json(), status,
+                      {options.dry_run, options.field_validation});
 }
 
 api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gvr,
@@ -380,8 +383,8 @@ api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gv
     return api::new_conflict(info.group_resource(), name, api::kOptimisticLockErrorMsg);
   }
   if (bad) return *bad;
-  note_unknown_fields(info, patched.value(), options.field_validation);
-  return write_update(*r, current, std::move(patched.value()), status, options.dry_run);
+  return write_update(*r, current, std::move(patched.value()), status,
+                      {options.dry_run, options.field_validation});
 }
 
 }  // namespace kubesim::fakeapi

@@ -53,7 +53,32 @@ const FieldsByName& fields_by_name(const MessageSpec& spec) {
   return index.of(spec);
 }
 
-void render(const MessageSpec& spec, json& object, bool top);
+// Where the walk is, as a chain of steps joined only when an unknown field is named.
+struct PathNode {
+  enum class Step { kMember, kIndex, kKey };
+  const PathNode* parent = nullptr;
+  Step step = Step::kMember;
+  std::string_view name;  // kMember: the member; kKey: the map key
+  std::size_t index = 0;  // kIndex
+
+  std::string str() const {
+    std::string head = parent != nullptr ? parent->str() : std::string();
+    switch (step) {
+      case Step::kIndex: return head + "[" + std::to_string(index) + "]";
+      case Step::kKey: return head + "[" + std::string(name) + "]";
+      case Step::kMember: break;
+    }
+    return head.empty() ? std::string(name) : head + "." + std::string(name);
+  }
+};
+
+// Unknown members, when the caller wants them named: the path of `object`, and where to append.
+struct Unknown {
+  const PathNode* at = nullptr;
+  std::vector<std::string>* out = nullptr;
+};
+
+void render(const MessageSpec& spec, json& object, bool top, Unknown unknown);
 
 bool omits_empty(const FieldSpec& f) { return f.has(kOmitEmpty) || f.has(kOmitZero); }
 
@@ -83,7 +108,7 @@ std::optional<json> absent_value_struct(const FieldSpec& f) {
   switch (f.kind) {
     case ValueKind::kMessage: {
       json object = json::object();
-      render(*f.message, object, false);
+      render(*f.message, object, false, {});
       return object;
     }
     case ValueKind::kQuantity: return json("0");
@@ -106,19 +131,27 @@ std::optional<json> absent_value(const FieldSpec& f) {
   }
 }
 
-// Applies the rules inside a present, non-absent value; false when the field is to be dropped.
-bool keep_present(const FieldSpec& f, json& v) {
+// Applies the rules inside a present, non-absent value at `at`; false when the field is to be
+// dropped.
+bool keep_present(const FieldSpec& f, json& v, const PathNode& at, std::vector<std::string>* out) {
   if (f.kind == ValueKind::kMessage && f.cardinality == Cardinality::kRepeated) {
-    for (json& element : v) render(*f.message, element, false);
+    std::size_t i = 0;
+    for (json& element : v) {
+      const PathNode step{&at, PathNode::Step::kIndex, {}, i++};
+      render(*f.message, element, false, {&step, out});
+    }
     return true;
   }
   if (f.kind == ValueKind::kMessage && f.cardinality == Cardinality::kMap) {
-    for (auto& [key, element] : v.items()) render(*f.message, element, false);
+    for (auto& [key, element] : v.get_ref<json::object_t&>()) {
+      const PathNode step{&at, PathNode::Step::kKey, key, 0};
+      render(*f.message, element, false, {&step, out});
+    }
     return true;
   }
   if (f.cardinality != Cardinality::kSingular) return true;
   if (f.kind == ValueKind::kMessage) {
-    render(*f.message, v, false);
+    render(*f.message, v, false, {&at, out});
     return true;
   }
   if (f.has(kPointer)) return true;
@@ -130,7 +163,7 @@ bool keep_present(const FieldSpec& f, json& v) {
 bool is_type_meta(std::string_view key) { return key == "apiVersion" || key == "kind"; }
 
 // Renders one level; `top` when `object` is a whole object (its TypeMeta is known).
-void render(const MessageSpec& spec, json& object, bool top) {
+void render(const MessageSpec& spec, json& object, bool top, Unknown unknown) {
   if (!object.is_object()) return;  // a mistyped JSON member: nothing to render into
   auto& members = object.get_ref<json::object_t&>();
   const FieldsByName& fields = fields_by_name(spec);
@@ -144,13 +177,19 @@ void render(const MessageSpec& spec, json& object, bool top) {
         members.emplace_hint(member, std::string(field->first), std::move(*value));
       }
     }
+    const PathNode here{unknown.at, PathNode::Step::kMember, key, 0};
     if (field == fields.end() || field->first != key) {
-      member = top && is_type_meta(key) ? std::next(member) : members.erase(member);
+      if (top && is_type_meta(key)) {
+        ++member;
+        continue;
+      }
+      if (unknown.out != nullptr) unknown.out->push_back(here.str());
+      member = members.erase(member);
       continue;
     }
     const FieldSpec& f = *field->second;
     ++field;
-    if (!reads_as_absent(f, member->second) && keep_present(f, member->second)) {
+    if (!reads_as_absent(f, member->second) && keep_present(f, member->second, here, unknown.out)) {
       ++member;
       continue;
     }
@@ -166,62 +205,6 @@ void render(const MessageSpec& spec, json& object, bool top) {
   }
 }
 
-// Where the walk is, as a chain of steps joined only when an unknown field is named.
-struct PathNode {
-  enum class Step { kMember, kIndex, kKey };
-  const PathNode* parent = nullptr;
-  Step step = Step::kMember;
-  std::string_view name;  // kMember: the member; kKey: the map key
-  std::size_t index = 0;  // kIndex
-
-  std::string str() const {
-    std::string head = parent != nullptr ? parent->str() : std::string();
-    switch (step) {
-      case Step::kIndex: return head + "[" + std::to_string(index) + "]";
-      case Step::kKey: return head + "[" + std::string(name) + "]";
-      case Step::kMember: break;
-    }
-    return head.empty() ? std::string(name) : head + "." + std::string(name);
-  }
-};
-
-void collect_unknown(const MessageSpec& spec, const json& object, const PathNode* at, bool top,
-                     std::vector<std::string>& out);
-
-void collect_unknown_in(const FieldSpec& f, const json& v, const PathNode& at,
-                        std::vector<std::string>& out) {
-  if (f.kind != ValueKind::kMessage) return;
-  if (f.cardinality == Cardinality::kRepeated && v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      const PathNode element{&at, PathNode::Step::kIndex, {}, i};
-      collect_unknown(*f.message, v[i], &element, false, out);
-    }
-  } else if (f.cardinality == Cardinality::kMap && v.is_object()) {
-    for (const auto& [key, value] : v.items()) {
-      const PathNode element{&at, PathNode::Step::kKey, key, 0};
-      collect_unknown(*f.message, value, &element, false, out);
-    }
-  } else if (f.cardinality == Cardinality::kSingular) {
-    collect_unknown(*f.message, v, &at, false, out);
-  }
-}
-
-void collect_unknown(const MessageSpec& spec, const json& object, const PathNode* at, bool top,
-                     std::vector<std::string>& out) {
-  if (!object.is_object()) return;
-  const FieldsByName& fields = fields_by_name(spec);
-  auto field = fields.begin();
-  for (const auto& [key, value] : object.get_ref<const json::object_t&>()) {
-    while (field != fields.end() && field->first < key) ++field;
-    const PathNode member{at, PathNode::Step::kMember, key, 0};
-    if (field == fields.end() || field->first != key) {
-      if (!(top && is_type_meta(key))) out.push_back(member.str());
-      continue;
-    }
-    collect_unknown_in(*field->second, value, member, out);
-  }
-}
-
 }  // namespace
 
 const MessageSpec* go_type_of(std::string_view group, std::string_view kind) {
@@ -231,11 +214,14 @@ const MessageSpec* go_type_of(std::string_view group, std::string_view kind) {
   return nullptr;
 }
 
-void render_go_json(const MessageSpec& spec, json& object) { render(spec, object, true); }
+void render_go_json(const MessageSpec& spec, json& object, std::vector<std::string>* unknown) {
+  render(spec, object, true, {nullptr, unknown});
+}
 
 std::vector<std::string> unknown_fields(const MessageSpec& spec, const json& object) {
+  json copy = object;
   std::vector<std::string> out;
-  collect_unknown(spec, object, nullptr, true, out);
+  render_go_json(spec, copy, &out);
   return out;
 }
 

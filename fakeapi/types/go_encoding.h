@@ -34,10 +34,13 @@ const MessageSpec* go_type_of(std::string_view group, std::string_view kind);
 // Renders `object`, a JSON value of the Go type `spec` (a request body, or what the protobuf
 // decoder read off the wire), as encoding/json writes that type once decoded and stored: a null
 // member, an empty list and an empty map read as absent, then the rules above apply.
-void render_go_json(const MessageSpec& spec, nlohmann::json& object);
-
-// The members of `object` (a whole object of the Go type `spec`) that the type does not have, as
+// Members the type does not have are dropped; with `unknown`, their paths are appended to it as
 // the strict decoder names them: "spec.foo", "spec.containers[0].bar", in key order.
+void render_go_json(const MessageSpec& spec, nlohmann::json& object,
+                    std::vector<std::string>* unknown = nullptr);
+
+// The paths of the members of `object` (a whole object of the Go type `spec`) that the type
+// does not have, as render_go_json names them.
 std::vector<std::string> unknown_fields(const MessageSpec& spec, const nlohmann::json& object);
 
 }  // namespace kubesim::fakeapi::types
