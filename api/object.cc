@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 namespace kubesim::api {
@@ -199,6 +200,17 @@ void set_metadata(Json& j, const char* field, Json value) {
   }
 }
 
+std::vector<OwnerReference> owner_references_of(const Json& refs) {
+  std::vector<OwnerReference> out;
+  if (!refs.is_array()) return out;
+  out.reserve(refs.size());
+  for (const Json& r : refs) {
+    out.push_back({string_at(r, "apiVersion"), string_at(r, "kind"), string_at(r, "name"),
+                   string_at(r, "uid"), bool_at(r, "controller"), bool_at(r, "blockOwnerDeletion")});
+  }
+  return out;
+}
+
 [[noreturn]] void die(std::string_view what) {
   std::fprintf(stderr, "kubesim: %.*s\n", static_cast<int>(what.size()), what.data());
   std::abort();
@@ -231,9 +243,9 @@ std::map<std::string, std::string, std::less<>> StringMapView::to_map() const {
   return out;
 }
 
-Result<ObjectPtr> Object::from_json(nlohmann::json j) {
+Result<ObjectPtr> Object::from_json(nlohmann::json j, Layout layout) {
   if (auto error = validate(j)) return new_bad_request("invalid object: " + *error);
-  return std::make_shared<const Object>(Passkey{}, std::move(j));
+  return std::make_shared<const Object>(Passkey{}, std::move(j), layout);
 }
 
 Result<ObjectPtr> Object::from_string(std::string_view text) {
@@ -252,10 +264,102 @@ Result<ObjectPtr> Object::from_string(std::string_view text) {
   return from_json(std::move(j));
 }
 
-Object::Object(Passkey, nlohmann::json j) : json_(std::move(j)) {
-  if (!json_.is_object()) return;
+namespace {
+
+// A view of `s`: into `s` itself when `copy_to` is null, else into a copy written at *copy_to (a
+// buffer sized beforehand), which is advanced past it. A present empty string is a non-null view.
+std::string_view keep(const std::string& s, char** copy_to) {
+  if (copy_to == nullptr) return s;
+  static constexpr char kEmpty[1] = "";
+  if (s.empty()) return {kEmpty, 0};
+  std::memcpy(*copy_to, s.data(), s.size());
+  const std::string_view out(*copy_to, s.size());
+  *copy_to += s.size();
+  return out;
+}
+
+StringMapView string_map_view(const Json& m, char** copy_to) {
+  if (!m.is_object()) return {};
+  std::vector<StringMapView::value_type> entries;
+  entries.reserve(m.size());
+  // A JSON object iterates in key order, so the entries come out sorted.
+  for (const auto& [k, v] : m.items()) {
+    entries.emplace_back(keep(k, copy_to), keep(v.get_ref<const std::string&>(), copy_to));
+  }
+  return StringMapView(std::move(entries));
+}
+
+}  // namespace
+
+// Reads metadata member `field` (a MetaField) into its accessor's member; values of another type
+// than the field's read as absent. See keep() for `copy_to`.
+void Object::read_field(int field, const Json& value, char** copy_to) {
+  const auto text = [&]() -> std::string_view {
+    return value.is_string() ? keep(value.get_ref<const std::string&>(), copy_to) : std::string_view();
+  };
+  switch (static_cast<MetaField>(field)) {
+    case MetaField::kOther:
+    case MetaField::kSelfLink:
+      break;
+    case MetaField::kName:
+      name_ = text();
+      break;
+    case MetaField::kNamespace:
+      namespace_name_ = text();
+      break;
+    case MetaField::kGenerateName:
+      generate_name_ = text();
+      break;
+    case MetaField::kUid:
+      uid_ = text();
+      break;
+    case MetaField::kResourceVersion:
+      resource_version_ = text();
+      break;
+    case MetaField::kCreationTimestamp:
+      creation_timestamp_ = text();
+      break;
+    case MetaField::kDeletionTimestamp:
+      deletion_timestamp_ = text();
+      break;
+    case MetaField::kGeneration:
+      if (value.is_number_integer()) generation_ = value.get<std::int64_t>();
+      break;
+    case MetaField::kDeletionGracePeriodSeconds:
+      if (value.is_number_integer()) deletion_grace_period_seconds_ = value.get<std::int64_t>();
+      break;
+    case MetaField::kLabels:
+      labels_ = string_map_view(value, copy_to);
+      break;
+    case MetaField::kAnnotations:
+      annotations_ = string_map_view(value, copy_to);
+      break;
+    case MetaField::kFinalizers:
+      if (value.is_array()) {
+        finalizers_.reserve(value.size());
+        for (const Json& s : value) finalizers_.push_back(keep(s.get_ref<const std::string&>(), copy_to));
+      }
+      break;
+    case MetaField::kOwnerReferences:
+      owner_references_ = owner_references_of(value);
+      break;
+  }
+}
+
+Object::Object(Passkey, nlohmann::json j, Layout layout) {
+  if (layout == Layout::kCompact && j.is_object()) {
+    compact(std::move(j));
+  } else {
+    json_ = std::move(j);
+    read_metadata(json_);
+  }
+  key_ = meta_namespace_key(namespace_name_, name_);
+}
+
+void Object::read_metadata(const Json& j) {
+  if (!j.is_object()) return;
   const Json* m = nullptr;
-  for (const auto& [key, value] : json_.items()) {
+  for (const auto& [key, value] : j.items()) {
     if (key == "metadata") {
       m = &value;
     } else if (value.is_string()) {
@@ -265,68 +369,333 @@ Object::Object(Passkey, nlohmann::json j) : json_(std::move(j)) {
   }
   if (m != nullptr && m->is_object()) {
     for (const auto& [key, value] : m->items()) {
-      const Json& v = value;  // a structured binding cannot be captured before C++20's P1091
-      const auto text = [&v]() -> std::string_view {
-        return v.is_string() ? std::string_view(v.get_ref<const std::string&>()) : std::string_view();
-      };
-      switch (meta_field(key)) {
-        case MetaField::kOther:
-        case MetaField::kSelfLink:
-          break;
-        case MetaField::kName:
-          name_ = text();
-          break;
-        case MetaField::kNamespace:
-          namespace_name_ = text();
-          break;
-        case MetaField::kGenerateName:
-          generate_name_ = text();
-          break;
-        case MetaField::kUid:
-          uid_ = text();
-          break;
-        case MetaField::kResourceVersion:
-          resource_version_ = text();
-          break;
-        case MetaField::kCreationTimestamp:
-          creation_timestamp_ = text();
-          break;
-        case MetaField::kDeletionTimestamp:
-          deletion_timestamp_ = text();
-          break;
-        case MetaField::kGeneration:
-          if (value.is_number_integer()) generation_ = value.get<std::int64_t>();
-          break;
-        case MetaField::kDeletionGracePeriodSeconds:
-          if (value.is_number_integer()) deletion_grace_period_seconds_ = value.get<std::int64_t>();
-          break;
-        case MetaField::kLabels:
-          labels_ = StringMapView(value);
-          break;
-        case MetaField::kAnnotations:
-          annotations_ = StringMapView(value);
-          break;
-        case MetaField::kFinalizers:
-          if (value.is_array()) {
-            finalizers_.reserve(value.size());
-            for (const Json& s : value) finalizers_.emplace_back(s.get_ref<const std::string&>());
-          }
-          break;
-        case MetaField::kOwnerReferences:
-          if (value.is_array()) {
-            owner_references_.reserve(value.size());
-            for (const Json& r : value) {
-              owner_references_.push_back({string_at(r, "apiVersion"), string_at(r, "kind"),
-                                           string_at(r, "name"), string_at(r, "uid"),
-                                           bool_at(r, "controller"),
-                                           bool_at(r, "blockOwnerDeletion")});
-            }
-          }
-          break;
-      }
+      read_field(static_cast<int>(meta_field(key)), value, nullptr);
     }
   }
-  key_ = meta_namespace_key(namespace_name_, name_);
+}
+
+
+namespace {
+
+// Whether a compact Object holds metadata member `f` with value `v` natively, rather than as
+// JSON in meta_extra_: the fields it has accessors for, when they have their usual type.
+bool held_natively(MetaField f, const Json& v) {
+  switch (f) {
+    case MetaField::kOther:
+    case MetaField::kSelfLink:
+    case MetaField::kOwnerReferences:
+      return false;
+    case MetaField::kGeneration:
+    case MetaField::kDeletionGracePeriodSeconds:
+      return v.is_number_integer();
+    case MetaField::kLabels:
+    case MetaField::kAnnotations:
+      return v.is_object();
+    case MetaField::kFinalizers:
+      return v.is_array();
+    default:
+      return v.is_string();
+  }
+}
+
+// Bits of Object::present_: one per MetaField, then the top-level fields.
+constexpr std::uint32_t bit(MetaField f) { return 1u << static_cast<unsigned>(f); }
+constexpr std::uint32_t kApiVersionBit = 1u << 28;
+constexpr std::uint32_t kKindBit = 1u << 29;
+constexpr std::uint32_t kMetadataBit = 1u << 30;
+
+std::size_t string_bytes(const Json& v) {
+  if (v.is_string()) return v.get_ref<const std::string&>().size();
+  std::size_t n = 0;
+  if (v.is_object()) {
+    for (const auto& [k, e] : v.items()) n += k.size() + e.get_ref<const std::string&>().size();
+  } else if (v.is_array()) {
+    for (const Json& e : v) n += e.get_ref<const std::string&>().size();
+  }
+  return n;
+}
+
+
+}  // namespace
+
+void Object::compact(Json j) {
+  compact_ = true;
+  auto& top = j.get_ref<Json::object_t&>();
+  const auto api = top.find("apiVersion");
+  const auto kind = top.find("kind");
+  const auto meta = top.find("metadata");
+  const bool api_native = api != top.end() && api->second.is_string();
+  const bool kind_native = kind != top.end() && kind->second.is_string();
+  const bool meta_native = meta != top.end() && meta->second.is_object();
+
+  std::size_t size = 0;
+  if (api_native) size += api->second.get_ref<const std::string&>().size();
+  if (kind_native) size += kind->second.get_ref<const std::string&>().size();
+  if (meta_native) {
+    for (const auto& [key, value] : meta->second.items()) {
+      if (held_natively(meta_field(key), value)) size += string_bytes(value);
+    }
+  }
+  if (size > 0) arena_ = std::make_unique<char[]>(size);
+  char* next = arena_.get();
+
+  if (api_native) {
+    api_version_ = keep(api->second.get_ref<const std::string&>(), &next);
+    present_ |= kApiVersionBit;
+    top.erase(api);
+  }
+  if (kind_native) {
+    kind_ = keep(kind->second.get_ref<const std::string&>(), &next);
+    present_ |= kKindBit;
+    top.erase(kind);
+  }
+  if (meta_native) {
+    present_ |= kMetadataBit;
+    for (auto& [key, value] : meta->second.get_ref<Json::object_t&>()) {
+      const MetaField f = meta_field(key);
+      if (!held_natively(f, value)) {
+        if (meta_extra_.is_null()) meta_extra_ = Json::object();
+        auto& extra = meta_extra_.get_ref<Json::object_t&>();
+        extra.emplace_hint(extra.end(), key, std::move(value));
+        continue;
+      }
+      present_ |= bit(f);
+      read_field(static_cast<int>(f), value, &next);
+    }
+    top.erase(meta);
+    if (const auto refs = meta_extra_.find("ownerReferences"); refs != meta_extra_.end()) {
+      owner_references_ = owner_references_of(*refs);
+    }
+  }
+  body_ = std::move(j);
+}
+
+Json Object::assemble() const {
+  Json out = body_;
+  auto& top = out.get_ref<Json::object_t&>();
+  if ((present_ & kApiVersionBit) != 0) top.emplace("apiVersion", std::string(api_version_));
+  if ((present_ & kKindBit) != 0) top.emplace("kind", std::string(kind_));
+  if ((present_ & kMetadataBit) != 0) top.emplace("metadata", metadata_json());
+  return out;
+}
+
+namespace {
+
+// The metadata members a compact Object holds natively, with their keys, in key order.
+constexpr std::pair<MetaField, const char*> kNativeFields[] = {
+    {MetaField::kAnnotations, "annotations"},
+    {MetaField::kCreationTimestamp, "creationTimestamp"},
+    {MetaField::kDeletionGracePeriodSeconds, "deletionGracePeriodSeconds"},
+    {MetaField::kDeletionTimestamp, "deletionTimestamp"},
+    {MetaField::kFinalizers, "finalizers"},
+    {MetaField::kGenerateName, "generateName"},
+    {MetaField::kGeneration, "generation"},
+    {MetaField::kLabels, "labels"},
+    {MetaField::kName, "name"},
+    {MetaField::kNamespace, "namespace"},
+    {MetaField::kResourceVersion, "resourceVersion"},
+    {MetaField::kUid, "uid"},
+};
+
+constexpr std::uint32_t kNativeBits = [] {
+  std::uint32_t bits = 0;
+  for (const auto& [f, key] : kNativeFields) bits |= bit(f);
+  return bits;
+}();
+
+bool same_string_map(const Json& j, const StringMapView& map) {
+  if (!j.is_object() || j.size() != map.size()) return false;
+  auto e = map.begin();
+  for (const auto& [k, v] : j.items()) {
+    if (k != e->first || !v.is_string() || v.get_ref<const std::string&>() != e->second) return false;
+    ++e;
+  }
+  return true;
+}
+
+}  // namespace
+
+// The JSON of native metadata field `f`, which must be present.
+Json Object::native_json(int field) const {
+  const auto f = static_cast<MetaField>(field);
+  const auto string_map = [](const StringMapView& map) {
+    Json out = Json::object();
+    auto& entries = out.get_ref<Json::object_t&>();
+    for (const auto& [k, v] : map) entries.emplace_hint(entries.end(), std::string(k), std::string(v));
+    return out;
+  };
+  switch (f) {
+    case MetaField::kName:
+      return std::string(name_);
+    case MetaField::kNamespace:
+      return std::string(namespace_name_);
+    case MetaField::kGenerateName:
+      return std::string(generate_name_);
+    case MetaField::kUid:
+      return std::string(uid_);
+    case MetaField::kResourceVersion:
+      return std::string(resource_version_);
+    case MetaField::kCreationTimestamp:
+      return std::string(creation_timestamp_);
+    case MetaField::kDeletionTimestamp:
+      return std::string(deletion_timestamp_);
+    case MetaField::kGeneration:
+      return generation_;
+    case MetaField::kDeletionGracePeriodSeconds:
+      return *deletion_grace_period_seconds_;
+    case MetaField::kLabels:
+      return string_map(labels_);
+    case MetaField::kAnnotations:
+      return string_map(annotations_);
+    case MetaField::kFinalizers: {
+      Json list = Json::array();
+      for (const std::string_view s : finalizers_) list.push_back(std::string(s));
+      return list;
+    }
+    default:
+      return Json();
+  }
+}
+
+// Whether `j` equals native metadata field `f`, which must be present.
+bool Object::native_equals(int field, const Json& j) const {
+  const auto f = static_cast<MetaField>(field);
+  const auto same_string = [&j](std::string_view mine) {
+    return j.is_string() && j.get_ref<const std::string&>() == mine;
+  };
+  switch (f) {
+    case MetaField::kName:
+      return same_string(name_);
+    case MetaField::kNamespace:
+      return same_string(namespace_name_);
+    case MetaField::kGenerateName:
+      return same_string(generate_name_);
+    case MetaField::kUid:
+      return same_string(uid_);
+    case MetaField::kResourceVersion:
+      return same_string(resource_version_);
+    case MetaField::kCreationTimestamp:
+      return same_string(creation_timestamp_);
+    case MetaField::kDeletionTimestamp:
+      return same_string(deletion_timestamp_);
+    case MetaField::kLabels:
+      return same_string_map(j, labels_);
+    case MetaField::kAnnotations:
+      return same_string_map(j, annotations_);
+    case MetaField::kFinalizers:
+      if (!j.is_array() || j.size() != finalizers_.size()) return false;
+      for (std::size_t i = 0; i < finalizers_.size(); ++i) {
+        if (!j[i].is_string() || j[i].get_ref<const std::string&>() != finalizers_[i]) return false;
+      }
+      return true;
+    default:
+      return j == native_json(field);  // the integers: compared as numbers, whatever their sign
+  }
+}
+
+Json Object::metadata_json() const {
+  if (!compact_ || (present_ & kMetadataBit) == 0) {
+    const Json& holder = compact_ ? body_ : json_;
+    if (!holder.is_object()) return Json();
+    const auto it = holder.find("metadata");
+    return it == holder.end() ? Json() : *it;
+  }
+  Json meta = meta_extra_.is_object() ? meta_extra_ : Json::object();
+  auto& m = meta.get_ref<Json::object_t&>();
+  for (const auto& [f, key] : kNativeFields) {
+    if ((present_ & bit(f)) != 0) m.emplace(key, native_json(static_cast<int>(f)));
+  }
+  return meta;
+}
+
+Json Object::metadata_field(std::string_view key) const {
+  if (compact_ && (present_ & kMetadataBit) != 0) {
+    const MetaField f = meta_field(key);
+    if ((present_ & bit(f) & kNativeBits) != 0) return native_json(static_cast<int>(f));
+    const auto it = meta_extra_.is_object() ? meta_extra_.find(key) : meta_extra_.end();
+    return it == meta_extra_.end() ? Json() : *it;
+  }
+  const Json& holder = compact_ ? body_ : json_;
+  if (!holder.is_object()) return Json();
+  const auto meta = holder.find("metadata");
+  if (meta == holder.end() || !meta->is_object()) return Json();
+  const auto it = meta->find(key);
+  return it == meta->end() ? Json() : *it;
+}
+
+bool Object::metadata_equals(const Json& m, std::string_view except) const {
+  if (!m.is_object()) return false;
+  if (!compact_ || (present_ & kMetadataBit) == 0) {
+    const Json mine = metadata_json();
+    if (!mine.is_object()) return false;
+    Json a = m;
+    Json b = mine;
+    if (!except.empty()) {
+      a.erase(std::string(except));
+      b.erase(std::string(except));
+    }
+    return a == b;
+  }
+  std::uint32_t expected = present_ & kNativeBits;
+  std::size_t expected_extra = meta_extra_.is_object() ? meta_extra_.size() : 0;
+  if (!except.empty()) {
+    expected &= ~bit(meta_field(except));
+    if (meta_extra_.is_object() && meta_extra_.contains(except)) --expected_extra;
+  }
+  std::uint32_t seen = 0;
+  std::size_t seen_extra = 0;
+  for (const auto& [key, value] : m.items()) {
+    if (key == except) continue;
+    const MetaField f = meta_field(key);
+    if ((expected & bit(f)) != 0) {
+      if (!native_equals(static_cast<int>(f), value)) return false;
+      seen |= bit(f);
+      continue;
+    }
+    const auto it = meta_extra_.is_object() ? meta_extra_.find(key) : meta_extra_.end();
+    if (it == meta_extra_.end() || *it != value) return false;
+    ++seen_extra;
+  }
+  return seen == expected && seen_extra == expected_extra;
+}
+
+bool Object::same_as(const Json& j) const {
+  if (!compact_) return json_ == j;
+  if (!j.is_object()) return false;
+  // Every member of j must match one of this object's, and the counts must agree.
+  std::size_t own = body_.size();
+  for (const std::uint32_t b : {kApiVersionBit, kKindBit, kMetadataBit}) own += (present_ & b) != 0;
+  if (j.size() != own) return false;
+  for (const auto& [key, value] : j.items()) {
+    const Json& v = value;  // clang cannot capture a structured binding
+    const auto same_string = [&v](std::string_view mine) {
+      return v.is_string() && v.get_ref<const std::string&>() == mine;
+    };
+    if (key == "apiVersion" && (present_ & kApiVersionBit) != 0) {
+      if (!same_string(api_version_)) return false;
+    } else if (key == "kind" && (present_ & kKindBit) != 0) {
+      if (!same_string(kind_)) return false;
+    } else if (key == "metadata" && (present_ & kMetadataBit) != 0) {
+      if (!metadata_equals(value)) return false;
+    } else {
+      const auto it = body_.find(key);
+      if (it == body_.end() || *it != value) return false;
+    }
+  }
+  return true;
+}
+
+void Object::assemble_once() const {
+  std::call_once(json_once_, [this] { json_ = assemble(); });
+}
+
+const nlohmann::json& Object::member(std::string_view key) const {
+  static const Json kAbsent;
+  assert(key != "metadata" && key != "apiVersion" && key != "kind");
+  const Json& members = compact_ ? body_ : json_;
+  if (!members.is_object()) return kAbsent;
+  const auto it = members.find(key);
+  return it == members.end() ? kAbsent : *it;
 }
 
 std::optional<std::string_view> Object::deletion_timestamp() const {
@@ -348,14 +717,15 @@ const OwnerReference* Object::controller_of() const {
 const std::string& Object::serialized() const {
   std::call_once(serialized_once_, [this] {
     // Invalid UTF-8 (only possible in JSON built in code) is replaced rather than thrown on.
-    serialized_ = json_.dump(-1, ' ', false, Json::error_handler_t::replace);
+    const auto dump = [](const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); };
+    serialized_ = compact_ ? dump(assemble()) : dump(json_);
     serialized_.shrink_to_fit();  // it is kept for the object's life; drop the growth slack
   });
   return serialized_;
 }
 
 ObjectPtr Object::edited(const std::function<void(nlohmann::json&)>& edit) const {
-  Json copy = json_;
+  Json copy = to_json();
   edit(copy);
   return make_object(std::move(copy));
 }
@@ -423,8 +793,8 @@ ObjectPtr Object::with_finalizers(const std::vector<std::string>& finalizers) co
   });
 }
 
-ObjectPtr make_object(nlohmann::json j) {
-  auto result = Object::from_json(std::move(j));
+ObjectPtr make_object(nlohmann::json j, Object::Layout layout) {
+  auto result = Object::from_json(std::move(j), layout);
   if (!result.ok()) die("make_object: " + result.status().message);
   return std::move(result).value();
 }

@@ -2,9 +2,13 @@
 //
 // An Object owns the object's JSON and, computed once when it is built, the metadata every
 // component reads on its hot paths (name, namespace, resourceVersion, labels, …). The string
-// views it hands out point into its own JSON and stay valid as long as the Object lives; hold the
+// views it hands out point into the Object and stay valid as long as it lives; hold the
 // ObjectPtr, not the view, to keep one. Nothing can change an Object after construction: the
 // `with_*` and `edited` members return a new Object and leave this one as it was.
+//
+// Two layouts hold the same object. kTree keeps the whole JSON tree (json() is free). kCompact,
+// for objects kept long (a store's), holds the metadata natively in one buffer and only the other
+// members as JSON; json() assembles the whole tree on its first call and keeps it from then on.
 //
 // Guarantees:
 // - Every Object's metadata has the types Kubernetes requires (strings, integers, string maps,
@@ -57,6 +61,8 @@ class StringMapView {
   StringMapView() = default;
   // `j` must be a JSON object whose values are all strings, or null (an empty map).
   explicit StringMapView(const nlohmann::json& j);
+  // `entries` must be sorted by key, keys unique.
+  explicit StringMapView(std::vector<value_type> entries) : entries_(std::move(entries)) {}
 
   const_iterator begin() const { return entries_.begin(); }
   const_iterator end() const { return entries_.end(); }
@@ -81,12 +87,13 @@ class Object {
   // Builds an Object from JSON. Fails with 400 BadRequest naming the offending field when `j` is
   // not an object or a metadata field has the wrong type. Does not check names, kinds or
   // apiVersions for validity; that is the API server's job.
-  static Result<ObjectPtr> from_json(nlohmann::json j);
+  enum class Layout { kTree, kCompact };
+  static Result<ObjectPtr> from_json(nlohmann::json j, Layout layout = Layout::kTree);
   // Parses JSON text, then as from_json. Malformed JSON fails with 400 BadRequest giving the
   // parser's position.
   static Result<ObjectPtr> from_string(std::string_view text);
 
-  Object(Passkey, nlohmann::json j);  // use from_json or make_object
+  Object(Passkey, nlohmann::json j, Layout layout);  // use from_json or make_object
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
 
@@ -121,8 +128,28 @@ class Object {
   // "namespace/name", or "name" when the namespace is empty.
   const ObjectKey& key() const { return key_; }
 
-  // The whole object. Never changes.
-  const nlohmann::json& json() const& { return json_; }
+  // The whole object. Never changes. For a compact Object the first call builds it (safe to
+  // race from several threads); to_json() gives a copy without keeping one.
+  const nlohmann::json& json() const& {
+    if (compact_) assemble_once();
+    return json_;
+  }
+  nlohmann::json to_json() const { return compact_ ? assemble() : json_; }
+  // A top-level member other than apiVersion, kind and metadata ("spec", "status", "data", …),
+  // without building json(); null when absent.
+  const nlohmann::json& member(std::string_view key) const;
+  // A JSON object holding every top-level member but apiVersion, kind and metadata (which it may
+  // hold too): what member() looks in.
+  const nlohmann::json& members() const { return compact_ ? body_ : json_; }
+  // json()["metadata"] (null when absent), built without building json().
+  nlohmann::json metadata_json() const;
+  // json()["metadata"][key], null when absent.
+  nlohmann::json metadata_field(std::string_view key) const;
+  // Whether `m` equals json()["metadata"] but for the member `except` (none when empty), which
+  // either may lack. False when either is not a JSON object.
+  bool metadata_equals(const nlohmann::json& m, std::string_view except = {}) const;
+  // Whether json() == j, decided without building json().
+  bool same_as(const nlohmann::json& j) const;
   // Compact JSON text of json(), built on first call and then shared.
   const std::string& serialized() const;
   std::size_t serialized_size() const { return serialized().size(); }
@@ -148,11 +175,25 @@ class Object {
 
  private:
   ObjectPtr with_metadata_string(const char* field, std::string value) const;
+  void read_metadata(const nlohmann::json& j);
+  void read_field(int field, const nlohmann::json& value, char** copy_to);
+  void compact(nlohmann::json j);
+  nlohmann::json assemble() const;
+  void assemble_once() const;
+  nlohmann::json native_json(int field) const;
+  bool native_equals(int field, const nlohmann::json& j) const;
 
-  const nlohmann::json json_;
+  // kTree: the whole object. kCompact: built by the first json() call, under json_once_.
+  mutable nlohmann::json json_;
+  // kCompact only: the members json_ would have but for metadata and the string apiVersion and
+  // kind; the metadata members not held natively (ownerReferences, managedFields, nulls, …); the
+  // buffer the native metadata strings live in. present_ says which native fields are present.
+  nlohmann::json body_;
+  nlohmann::json meta_extra_;
+  std::unique_ptr<char[]> arena_;
 
-  // Views into json_ (which never changes, so they stay valid). An absent field is an empty view
-  // with a null data pointer.
+  // Views into json_ (kTree) or into arena_ and meta_extra_ (kCompact), which never change, so
+  // they stay valid. An absent field is an empty view with a null data pointer.
   std::string_view api_version_;
   std::string_view kind_;
   std::string_view name_;
@@ -170,13 +211,16 @@ class Object {
   std::vector<OwnerReference> owner_references_;
   ObjectKey key_;
 
-  mutable std::once_flag serialized_once_;
   mutable std::string serialized_;  // written once, under serialized_once_
+  std::uint32_t present_ = 0;
+  mutable std::once_flag json_once_;
+  mutable std::once_flag serialized_once_;
+  bool compact_ = false;
 };
 
 // Builds an Object from JSON known to be well formed (tests, built-in fixtures, code that just
 // produced it). Aborts with the validation message if it is not.
-ObjectPtr make_object(nlohmann::json j);
+ObjectPtr make_object(nlohmann::json j, Object::Layout layout = Object::Layout::kTree);
 
 // One page of a list: the items plus the list's metadata.
 struct ObjectList {

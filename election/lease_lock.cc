@@ -16,9 +16,10 @@ sim::Task<api::Result<LockRecord>> LeaseLock::get(sim::Context ctx) {
   auto got = co_await client_->get(std::move(ctx), kLeasesResource, ns_, name_, api::GetOptions());
   if (!got.ok()) co_return std::move(got).status();
   lease_ = std::move(got).value();
-  const auto spec = lease_->json().find("spec");
+  const nlohmann::json& members = lease_->members();
+  const auto spec = members.find("spec");
   LeaderElectionRecord record =
-      spec == lease_->json().end() ? LeaderElectionRecord() : from_lease_spec(*spec, config_.epoch_unix_seconds);
+      spec == members.end() ? LeaderElectionRecord() : from_lease_spec(*spec, config_.epoch_unix_seconds);
   std::string raw = to_raw(record, config_.epoch_unix_seconds);
   co_return LockRecord(std::move(record), std::move(raw));
 }

@@ -143,7 +143,16 @@ std::function<bool(const api::Object&)> ApiServer::predicate(const ResourceInfo&
     }
     if (fields) {
       auto lookup = [&](std::string_view path) -> std::optional<std::string> {
-        return field_value(*resource, obj.json(), path);
+        // Answered without building the object's whole JSON: the name and namespace natively,
+        // other metadata paths from the metadata alone, the rest from the other members.
+        if (path == "metadata.name") return std::string(obj.name());
+        if (path == "metadata.namespace") {
+          return resource->namespaced ? std::string(obj.namespace_()) : std::string();
+        }
+        if (path.starts_with("metadata.")) {
+          return field_value(*resource, nlohmann::json{{"metadata", obj.metadata_json()}}, path);
+        }
+        return field_value(*resource, obj.members(), path);
       };
       if (!fields->matches(lookup)) return false;
     }

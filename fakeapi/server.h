@@ -173,7 +173,9 @@ class ApiServer {
   // fields and, under fieldValidation Warn, adding a warning for each.
   void render_stored(const ResourceInfo& info, nlohmann::json& j,
                      api::FieldValidation field_validation);
+  // The Object the server stores or answers with: compact, for it may be kept long.
   api::ObjectPtr stamp(nlohmann::json j) const;
+  static api::Result<api::ObjectPtr> stored_object(nlohmann::json j);
   std::string new_uid();
   std::string generate_name(std::string_view prefix);
   std::string now_rfc3339() const;

@@ -78,10 +78,10 @@ std::vector<api::ObjectPtr> ApiServer::crds_of_group(const std::string& group) {
 
 api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json next) {
   next["metadata"]["resourceVersion"] = current->resource_version();
-  if (next == current->json()) return current;
+  if (current->same_as(next)) return current;
   next["metadata"]["resourceVersion"] = std::to_string(store_.next_revision());
   auto r = resolve(kCrdResource, "", false);
-  auto parsed = api::Object::from_json(std::move(next));
+  auto parsed = stored_object(std::move(next));
   if (!parsed) return current;
   const Change& change = store_.put(r->table, std::string(current->name()), parsed.value());
   trace_write("update_status", *r, current->name(), change.revision);

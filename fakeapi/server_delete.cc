@@ -67,7 +67,7 @@ api::Result<api::ObjectPtr> ApiServer::delete_(const api::GroupVersionResource& 
   const bool graceful = !current->finalizers().empty() || is_namespaces(info);
   if (!graceful) return finish_delete(*r, key, current, options.dry_run);
   if (current->deletion_timestamp()) return current;  // already terminating
-  nlohmann::json j = current->json();
+  nlohmann::json j = current->to_json();
   // The registry's markAsDeleting: the first deletion request is a generation change.
   if (current->generation() > 0) j["metadata"]["generation"] = current->generation() + 1;
   j["metadata"]["deletionTimestamp"] = now_rfc3339();

@@ -114,7 +114,13 @@ std::string ApiServer::generate_name(std::string_view prefix) {
   return name;
 }
 
-api::ObjectPtr ApiServer::stamp(nlohmann::json j) const { return api::make_object(std::move(j)); }
+api::ObjectPtr ApiServer::stamp(nlohmann::json j) const {
+  return api::make_object(std::move(j), api::Object::Layout::kCompact);
+}
+
+api::Result<api::ObjectPtr> ApiServer::stored_object(nlohmann::json j) {
+  return api::Object::from_json(std::move(j), api::Object::Layout::kCompact);
+}
 
 bool ApiServer::namespace_terminating(std::string_view ns) const {
   const ResourceInfo* info = registry_.find({"", "v1", "namespaces"});
@@ -247,7 +253,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
-  nlohmann::json j = object->json();
+  nlohmann::json j = object->to_json();
   std::string key;
   if (auto refused = name_and_check(*r, object, options, j, key)) return *refused;
   const std::string name = j["metadata"]["name"].get<std::string>();
@@ -257,7 +263,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
     j["metadata"].erase("resourceVersion");
     return stamp(std::move(j));
   }
-  auto parsed = api::Object::from_json(std::move(j));
+  auto parsed = stored_object(std::move(j));
   if (!parsed) return parsed.status();
   const Change& change = store_.put(r->table, key, parsed.value());
   trace_write("create", *r, name, change.revision);
@@ -270,39 +276,38 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
                                                     nlohmann::json desired, bool status,
                                                     const WriteOptions& options) {
   const ResourceInfo& info = *r.info;
-  const nlohmann::json& old = current->json();
+  // The stored object's whole JSON is not built: its members and metadata are read apart.
   nlohmann::json next;
   if (status) {
     // The /status subresource writes the status and nothing else.
-    next = old;
+    next = current->to_json();
     set_or_erase(next, "status", field(desired, "status"));
     render_stored(info, next, options.field_validation);
   } else {
     next = std::move(desired);
-    if (info.has_status) set_or_erase(next, "status", field(old, "status"));
+    if (info.has_status) set_or_erase(next, "status", current->member("status"));
     set_string(next, "apiVersion", info.api_version());
     set_string(next, "kind", info.kind);
     nlohmann::json& meta = next["metadata"];
-    const nlohmann::json& old_meta = old["metadata"];
     static constexpr std::string_view kSystemFields[] = {
         "name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
         "deletionGracePeriodSeconds", "generation"};
     for (const std::string_view key : kSystemFields) {
-      set_or_erase(meta, key, field(old_meta, key));
+      set_or_erase(meta, key, current->metadata_field(key));
     }
     // The spec is compared as stored: a field Go's encoding leaves out is no change.
     render_stored(info, next, options.field_validation);
-    if (info.tracks_generation && generation_changes(info, old, next)) {
+    if (info.tracks_generation && generation_changes(info, current->members(), next)) {
       next["metadata"]["generation"] = current->generation() + 1;
     }
     if (internal::is_crds(info)) {
-      if (auto bad = prepare_crd_update(old, next)) return *bad;
+      if (auto bad = prepare_crd_update(current->json(), next)) return *bad;
     }
   }
   internal::drop_empty_metadata(next["metadata"]);
   nlohmann::json& rv = next["metadata"]["resourceVersion"];
-  rv = old["metadata"]["resourceVersion"];
-  if (next == old) return current;  // nothing changed: no write, no event
+  rv = std::string(current->resource_version());
+  if (current->same_as(next)) return current;  // nothing changed: no write, no event
   const std::string key = object_key(info, r.ns, current->name());
   if (current->deletion_timestamp() && empty_finalizers(next) &&
       current->deletion_grace_period_seconds().value_or(0) == 0) {
@@ -317,7 +322,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
   }
   rv = std::to_string(store_.next_revision());
   if (options.dry_run) return stamp(std::move(next));
-  auto parsed = api::Object::from_json(std::move(next));
+  auto parsed = stored_object(std::move(next));
   if (!parsed) return parsed.status();
   const Change& change = store_.put(r.table, key, parsed.value());
   trace_write(status ? "update_status" : "update", r, current->name(), change.revision);
@@ -339,7 +344,7 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
   if (!current) return api::new_not_found(info.group_resource(), object->name());
   // kube-apiserver's order: the handler's decode and name checks (400), the uid precondition,
   // the resourceVersion, and only then the validation of the new object (422).
-  auto bad = validate_update(info, current->json(), object->json(), ns, object->name(), status,
+  auto bad = validate_update(info, *current, object->json(), ns, object->name(), status,
                              options.field_validation);
   if (bad && bad->code == 400) return *bad;
   if (!object->uid().empty() && object->uid() != current->uid()) {
@@ -370,12 +375,14 @@ api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gv
   const std::string key = object_key(info, ns, name);
   api::ObjectPtr current = store_.get(r->table, key);
   if (!current) return api::new_not_found(info.group_resource(), name);
-  auto patched = info.custom ? apply_patch(current->json(), type, body, custom_resource_patch_schema())
-                             : apply_patch(current->json(), type, body,
+  // The stored object's JSON is built for the patch and not kept.
+  const nlohmann::json old = current->to_json();
+  auto patched = info.custom ? apply_patch(old, type, body, custom_resource_patch_schema())
+                             : apply_patch(old, type, body,
                                            builtin_patch_schema(info.gvr.group, info.kind));
   if (!patched) return patched.status();
   // As for update: name checks (400), then the resourceVersion, then validation (422).
-  auto bad = validate_update(info, current->json(), patched.value(), ns, name, status,
+  auto bad = validate_update(info, old, patched.value(), ns, name, status,
                              options.field_validation, /*patched=*/true);
   if (bad && bad->code == 400) return *bad;
   const nlohmann::json& patched_rv = field(field(patched.value(), "metadata"), "resourceVersion");

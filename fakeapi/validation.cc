@@ -294,10 +294,17 @@ std::optional<api::Status> validate_create(const ResourceInfo& info, const nlohm
   return run(s, rules_for(info).create);
 }
 
-std::optional<api::Status> validate_update(const ResourceInfo& info, const nlohmann::json& old_obj,
-                                           const nlohmann::json& new_obj, std::string_view ns,
-                                           std::string_view name, bool status,
-                                           api::FieldValidation field_validation, bool patched) {
+namespace {
+
+// validate_update over the stored object's members (all but apiVersion, kind and metadata; see
+// api::Object::members). `old_meta` gives the stored metadata, built only when the ObjectMeta
+// rules need it: when `meta_unchanged` is false.
+template <typename OldMeta>
+std::optional<api::Status> validate_update_of(const ResourceInfo& info, const Json& old_members,
+                                              bool meta_unchanged, const OldMeta& old_meta,
+                                              const Json& new_obj, std::string_view ns,
+                                              std::string_view name, bool status,
+                                              api::FieldValidation field_validation, bool patched) {
   if (auto bad = check_request(info, new_obj, ns, field_validation, patched)) return bad;
   const Json& body_name_json = member(member(new_obj, "metadata"), "name");
   const std::string_view body_name =
@@ -307,11 +314,44 @@ std::optional<api::Status> validate_update(const ResourceInfo& info, const nlohm
     return api::new_bad_request("the name of the object (" + std::string(body_name) +
                                 ") does not match the name on the URL (" + std::string(name) + ")");
   }
-  const Subject s{info, new_obj, &old_obj, info.namespaced ? ns : std::string_view(),
-                  meta_rules(info), same_metadata(member(new_obj, "metadata"),
-                                                  member(old_obj, "metadata"))};
+  Json built_meta;
+  const Json* meta = nullptr;
+  if (!meta_unchanged) {
+    built_meta = old_meta();
+    meta = &built_meta;
+  }
+  const Subject s{info,
+                  new_obj,
+                  &old_members,
+                  info.namespaced ? ns : std::string_view(),
+                  meta_rules(info),
+                  meta_unchanged,
+                  meta};
   const KindRules rules = rules_for(info);
   return run(s, status ? rules.update_status : rules.update);
+}
+
+}  // namespace
+
+std::optional<api::Status> validate_update(const ResourceInfo& info, const nlohmann::json& old_obj,
+                                           const nlohmann::json& new_obj, std::string_view ns,
+                                           std::string_view name, bool status,
+                                           api::FieldValidation field_validation, bool patched) {
+  const Json& old_meta = member(old_obj, "metadata");
+  return validate_update_of(info, old_obj, same_metadata(member(new_obj, "metadata"), old_meta),
+                            [&] { return old_meta; }, new_obj, ns, name, status, field_validation,
+                            patched);
+}
+
+std::optional<api::Status> validate_update(const ResourceInfo& info, const api::Object& old_obj,
+                                           const nlohmann::json& new_obj, std::string_view ns,
+                                           std::string_view name, bool status,
+                                           api::FieldValidation field_validation, bool patched) {
+  const bool meta_unchanged =
+      old_obj.metadata_equals(member(new_obj, "metadata"), "resourceVersion");
+  return validate_update_of(info, old_obj.members(), meta_unchanged,
+                            [&] { return old_obj.metadata_json(); }, new_obj, ns, name, status,
+                            field_validation, patched);
 }
 
 }  // namespace kubesim::fakeapi

@@ -40,6 +40,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/object.h"
 #include "api/options.h"
 #include "api/status.h"
 #include "fakeapi/registry.h"
@@ -60,6 +61,11 @@ std::optional<api::Status> validate_create(
 // result of a patch, whose strict decoding error has no "cannot be handled" preamble.
 std::optional<api::Status> validate_update(
     const ResourceInfo& info, const nlohmann::json& old_obj, const nlohmann::json& new_obj,
+    std::string_view ns, std::string_view name, bool status,
+    api::FieldValidation field_validation = api::FieldValidation::kUnset, bool patched = false);
+// The same against a stored Object, without building its whole JSON.
+std::optional<api::Status> validate_update(
+    const ResourceInfo& info, const api::Object& old_obj, const nlohmann::json& new_obj,
     std::string_view ns, std::string_view name, bool status,
     api::FieldValidation field_validation = api::FieldValidation::kUnset, bool patched = false);
 

@@ -35,7 +35,9 @@ struct MetaRules {
   bool kube_finalizers = true;
 };
 
-// The object a rule looks at. `old` is the stored object on updates and null on creates.
+// The object a rule looks at. `old` is the stored object on updates and null on creates; it
+// holds at least every top-level member but apiVersion, kind and metadata (api::Object::members),
+// and `old_meta` is its metadata.
 struct Subject {
   const ResourceInfo& info;
   const Json& obj;
@@ -46,10 +48,11 @@ struct Subject {
   // metadata passed these rules when it was written, so the ObjectMeta rules have nothing to
   // report and are skipped (the common update, which changes only spec or data).
   bool meta_unchanged = false;
+  const Json* old_meta = nullptr;
 
   const Json& metadata() const { return member(obj, "metadata"); }
   const Json& spec() const { return member(obj, "spec"); }
-  const Json& old_metadata() const { return old ? member(*old, "metadata") : member(Json(), ""); }
+  const Json& old_metadata() const { return old_meta ? *old_meta : member(Json(), ""); }
   const Json& old_spec() const { return old ? member(*old, "spec") : member(Json(), ""); }
 };
 

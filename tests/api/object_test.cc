@@ -359,5 +359,171 @@ RC_GTEST_PROP(ObjectProperty, SerializationRoundTrips, ()) {
   RC_ASSERT(reparsed.value()->serialized() == o->serialized());
 }
 
+
+// Both layouts hold the same object: every accessor, json(), to_json(), member() and
+// serialized() agree, whatever the metadata holds (nulls, empty values, unknown members).
+void expect_same_object(const Object& tree, const Object& compact) {
+  EXPECT_EQ(compact.json(), tree.json());
+  EXPECT_EQ(compact.to_json(), tree.json());
+  EXPECT_EQ(compact.serialized(), tree.serialized());
+  EXPECT_EQ(compact.api_version(), tree.api_version());
+  EXPECT_EQ(compact.kind(), tree.kind());
+  EXPECT_EQ(compact.name(), tree.name());
+  EXPECT_EQ(compact.namespace_(), tree.namespace_());
+  EXPECT_EQ(compact.generate_name(), tree.generate_name());
+  EXPECT_EQ(compact.uid(), tree.uid());
+  EXPECT_EQ(compact.resource_version(), tree.resource_version());
+  EXPECT_EQ(compact.generation(), tree.generation());
+  EXPECT_EQ(compact.creation_timestamp(), tree.creation_timestamp());
+  EXPECT_EQ(compact.deletion_timestamp(), tree.deletion_timestamp());
+  EXPECT_EQ(compact.deletion_grace_period_seconds(), tree.deletion_grace_period_seconds());
+  EXPECT_EQ(compact.labels().to_map(), tree.labels().to_map());
+  EXPECT_EQ(compact.annotations().to_map(), tree.annotations().to_map());
+  EXPECT_EQ(compact.finalizers(), tree.finalizers());
+  ASSERT_EQ(compact.owner_references().size(), tree.owner_references().size());
+  for (std::size_t i = 0; i < tree.owner_references().size(); ++i) {
+    const OwnerReference& a = compact.owner_references()[i];
+    const OwnerReference& b = tree.owner_references()[i];
+    EXPECT_EQ(std::tie(a.api_version, a.kind, a.name, a.uid, a.controller, a.block_owner_deletion),
+              std::tie(b.api_version, b.kind, b.name, b.uid, b.controller, b.block_owner_deletion));
+  }
+  EXPECT_EQ(compact.key(), tree.key());
+  EXPECT_EQ(compact.metadata_json(), tree.metadata_json());
+  EXPECT_TRUE(compact.same_as(tree.json()));
+  for (const char* member : {"spec", "status", "data", "missing"}) {
+    EXPECT_EQ(compact.member(member), tree.member(member)) << member;
+  }
+}
+
+TEST(ObjectTest, CompactLayoutHoldsTheSameObject) {
+  for (const char* text :
+       {kDeployment, "{}", R"({"metadata":null,"kind":null})", R"({"metadata":{}})",
+        R"({"apiVersion":null,"metadata":{"name":null,"labels":null,)"
+        R"("finalizers":null,"generation":null,"deletionTimestamp":null,)"
+        R"("ownerReferences":null}})",
+        R"({"apiVersion":"v1","kind":"","metadata":{"name":"","namespace":"","labels":{},)"
+        R"("annotations":{"":""},"finalizers":[],"generation":0,"selfLink":"/x",)"
+        R"("managedFields":[{"manager":"m"}],"zz":1,"deletionTimestamp":""},"data":{"k":"v"}})"}) {
+    SCOPED_TRACE(text);
+    const json j = json::parse(text);
+    const ObjectPtr tree = make_object(j);
+    const ObjectPtr compact = make_object(j, Object::Layout::kCompact);
+    expect_same_object(*tree, *compact);
+  }
+}
+
+TEST(ObjectTest, CompactEditsAndCopyHelpers) {
+  const ObjectPtr compact = make_object(json::parse(kDeployment), Object::Layout::kCompact);
+  const ObjectPtr edited = compact->with_labels({{"a", "b"}});
+  EXPECT_EQ(edited->label("a"), "b");
+  EXPECT_EQ(edited->name(), "web");
+  EXPECT_EQ(compact->label("a"), std::nullopt);
+  EXPECT_EQ(compact->json(), json::parse(kDeployment));
+}
+
+TEST(ObjectTest, CompactJsonIsSafeFromTwoThreads) {
+  const ObjectPtr o = make_object(json::parse(kDeployment), Object::Layout::kCompact);
+  const json* seen[2] = {nullptr, nullptr};
+  std::thread a([&] { seen[0] = &o->json(); });
+  std::thread b([&] { seen[1] = &o->json(); });
+  a.join();
+  b.join();
+  EXPECT_EQ(seen[0], seen[1]);
+  EXPECT_EQ(*seen[0], json::parse(kDeployment));
+}
+
+// A metadata value of any type Object accepts for `field`, nulls and empties included.
+rc::Gen<json> metadata_value(const std::string& field) {
+  using rc::gen::just;
+  const auto string_map = rc::gen::map(
+      rc::gen::container<std::map<std::string, std::string>>(utf8_string(), utf8_string()),
+      [](const std::map<std::string, std::string>& m) { return json(m); });
+  if (field == "labels" || field == "annotations") return rc::gen::oneOf(just(json()), string_map);
+  if (field == "finalizers") {
+    return rc::gen::oneOf(just(json()), rc::gen::map(rc::gen::container<std::vector<std::string>>(utf8_string()),
+                                                     [](const std::vector<std::string>& v) { return json(v); }));
+  }
+  if (field == "generation" || field == "deletionGracePeriodSeconds") {
+    return rc::gen::oneOf(just(json()), rc::gen::map(rc::gen::arbitrary<std::int64_t>(),
+                                                     [](std::int64_t v) { return json(v); }),
+                          rc::gen::map(rc::gen::inRange<std::uint64_t>(0, 1000),
+                                       [](std::uint64_t v) { return json(v); }));
+  }
+  if (field == "ownerReferences") {
+    return rc::gen::oneOf(just(json()), just(json::array()),
+                          just(json::parse(R"([{"apiVersion":"v1","kind":"K","name":"n","uid":"u",)"
+                                           R"("controller":true,"extra":1}])")));
+  }
+  if (field == "managedFields" || field == "other") {
+    return rc::gen::oneOf(just(json()), just(json(1)), just(json::parse(R"([{"m":"x"}])")));
+  }
+  return rc::gen::oneOf(just(json()), rc::gen::map(utf8_string(), [](std::string s) { return json(s); }));
+}
+
+RC_GTEST_PROP(ObjectProperty, CompactLayoutHoldsTheSameObject, ()) {
+  static const char* const kFields[] = {
+      "name", "namespace", "generateName", "uid", "resourceVersion", "creationTimestamp",
+      "deletionTimestamp", "selfLink", "generation", "deletionGracePeriodSeconds", "labels",
+      "annotations", "finalizers", "ownerReferences", "managedFields", "other"};
+  json j = json::object();
+  if (*rc::gen::arbitrary<bool>()) j["apiVersion"] = *metadata_value("name");
+  if (*rc::gen::arbitrary<bool>()) j["kind"] = *metadata_value("name");
+  if (*rc::gen::arbitrary<bool>()) j["spec"] = {{"replicas", *rc::gen::inRange(0, 5)}};
+  const int meta_form = *rc::gen::inRange(0, 3);  // absent, null, an object
+  if (meta_form == 1) j["metadata"] = nullptr;
+  if (meta_form == 2) {
+    json& m = j["metadata"] = json::object();
+    for (const char* field : kFields) {
+      if (*rc::gen::arbitrary<bool>()) m[field] = *metadata_value(field);
+    }
+  }
+  const ObjectPtr tree = make_object(j);
+  const ObjectPtr compact = make_object(j, Object::Layout::kCompact);
+  RC_ASSERT(compact->json() == j);
+  RC_ASSERT(compact->to_json() == j);
+  RC_ASSERT(compact->serialized() == tree->serialized());
+  RC_ASSERT(compact->key() == tree->key());
+  RC_ASSERT(compact->generation() == tree->generation());
+  RC_ASSERT(compact->deletion_timestamp() == tree->deletion_timestamp());
+  RC_ASSERT(compact->deletion_grace_period_seconds() == tree->deletion_grace_period_seconds());
+  RC_ASSERT(compact->labels().to_map() == tree->labels().to_map());
+  RC_ASSERT(compact->annotations().to_map() == tree->annotations().to_map());
+  RC_ASSERT(compact->finalizers() == tree->finalizers());
+  RC_ASSERT(compact->owner_references().size() == tree->owner_references().size());
+  RC_ASSERT(compact->member("spec") == tree->member("spec"));
+  RC_ASSERT(compact->metadata_json() == tree->metadata_json());
+  RC_ASSERT(compact->same_as(j));
+  for (const char* field : kFields) {
+    RC_ASSERT(compact->metadata_field(field) == tree->metadata_field(field));
+  }
+  // metadata_equals agrees with comparing the JSON, with and without a member left out.
+  json other = tree->metadata_json();
+  if (other.is_object() && *rc::gen::arbitrary<bool>()) {
+    const std::string field = *rc::gen::elementOf(std::vector<std::string>(std::begin(kFields), std::end(kFields)));
+    other[field] = *metadata_value(field);
+  }
+  for (const std::string_view except : {std::string_view(), std::string_view("resourceVersion"),
+                                        std::string_view("labels"), std::string_view("other")}) {
+    bool expected = other.is_object() && tree->metadata_json().is_object();
+    if (expected) {
+      json a = other;
+      json b = tree->metadata_json();
+      a.erase(std::string(except));
+      b.erase(std::string(except));
+      expected = a == b;
+    }
+    RC_ASSERT(compact->metadata_equals(other, except) == expected);
+    RC_ASSERT(tree->metadata_equals(other, except) == expected);
+  }
+  // One change anywhere makes it differ.
+  json changed = j;
+  const int where = *rc::gen::inRange(0, 4);
+  if (where == 0) changed["apiVersion"] = "changed/v1";
+  if (where == 1) changed["spec"] = {{"replicas", 9}};
+  if (where == 2) changed["metadata"]["resourceVersion"] = "changed";
+  if (where == 3) changed.erase("kind");
+  if (changed != j) RC_ASSERT(!compact->same_as(changed));
+}
+
 }  // namespace
 }  // namespace kubesim::api
