@@ -3,6 +3,7 @@
 
 #include "fakeapi/internal/crd.h"
 #include "fakeapi/internal/field_errors.h"
+#include "fakeapi/internal/prune.h"
 #include "fakeapi/types/go_encoding.h"
 #include "fakeapi/internal/server_util.h"
 #include "fakeapi/patch.h"
@@ -234,13 +235,17 @@ void ApiServer::fill_create_fields(const ResourceInfo& info, std::string_view ns
 
 void ApiServer::render_stored(const ResourceInfo& info, nlohmann::json& j,
                               api::FieldValidation field_validation) {
-  if (info.go_type == nullptr) return;
+  if (info.go_type == nullptr && !info.custom) return;
   // Warn (the default) names the unknown fields it drops; Ignore drops them silently (Strict
   // refused them during validation).
   const bool warn = field_validation == api::FieldValidation::kUnset ||
                     field_validation == api::FieldValidation::kWarn;
   std::vector<std::string> unknown;
-  types::render_go_json(*info.go_type, j, warn ? &unknown : nullptr);
+  if (info.custom) {
+    internal::prune_custom_resource(info.schema, j, warn ? &unknown : nullptr);
+  } else {
+    types::render_go_json(*info.go_type, j, warn ? &unknown : nullptr);
+  }
   for (const std::string& path : unknown) {
     warnings_.push_back("unknown field " + internal::validation::quote(path));
   }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 
+#include "fakeapi/internal/prune.h"
 #include "fakeapi/internal/validation_rules.h"
 #include "fakeapi/types/go_encoding.h"
 
@@ -263,8 +264,14 @@ std::optional<api::Status> run(const Subject& s, internal::validation::Rule rule
 // The strict decoder's second pass: fields the kind's Go type does not have.
 std::optional<api::Status> check_strict(const ResourceInfo& info, const Json& body,
                                         api::FieldValidation field_validation, bool patched) {
-  if (field_validation != api::FieldValidation::kStrict || info.go_type == nullptr) return std::nullopt;
-  const std::vector<std::string> unknown = types::unknown_fields(*info.go_type, body);
+  if (field_validation != api::FieldValidation::kStrict) return std::nullopt;
+  std::vector<std::string> unknown;
+  if (info.custom) {
+    Json pruned = body;
+    internal::prune_custom_resource(info.schema, pruned, &unknown);
+  } else if (info.go_type != nullptr) {
+    unknown = types::unknown_fields(*info.go_type, body);
+  }
   if (unknown.empty()) return std::nullopt;
   std::string error = "strict decoding error: ";
   for (std::size_t i = 0; i < unknown.size(); ++i) {

@@ -1,0 +1,185 @@
+// Custom resources are pruned by their CRD's structural schema, as apiextensions-apiserver does:
+// the pruning itself (internal/prune.h) and what the server does with it (fieldValidation).
+#include "fakeapi/internal/prune.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/fakeapi/fixtures.h"
+
+namespace kubesim::fakeapi {
+namespace {
+
+using nlohmann::json;
+using Paths = std::vector<std::string>;
+
+// A schema with declared, nested, listed, mapped, preserved and embedded members.
+const json kSchema = json::parse(R"({
+  "type": "object",
+  "properties": {
+    "spec": {
+      "type": "object",
+      "properties": {
+        "size": {"type": "integer"},
+        "ports": {"type": "array", "items": {"type": "object",
+                  "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}}},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        "selectors": {"type": "object", "additionalProperties": {"type": "object",
+                      "properties": {"key": {"type": "string"}}}},
+        "raw": {"type": "object", "x-kubernetes-preserve-unknown-fields": true,
+                "properties": {"typed": {"type": "object", "properties": {"a": {"type": "string"}}}}},
+        "template": {"type": "object", "x-kubernetes-embedded-resource": true,
+                     "properties": {"spec": {"type": "object", "properties": {"x": {"type": "string"}}}}}
+      }
+    },
+    "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}
+  }
+})");
+
+Paths prune(json& obj, const json& schema = kSchema) {
+  Paths paths;
+  internal::prune_custom_resource(schema, obj, &paths);
+  return paths;
+}
+
+TEST(PruneTest, DropsWhatTheSchemaDoesNotDeclareAndNamesItsPath) {
+  json obj = json::parse(R"({
+    "apiVersion": "example.com/v1", "kind": "Widget",
+    "metadata": {"name": "w", "unknownMeta": "x", "labels": {"a": "b"}},
+    "spec": {"size": 1, "unknown1": "v", "ports": [{"name": "p", "port": 1, "unknownNested": 2}],
+             "labels": {"any": "kept"}, "selectors": {"s": {"key": "k", "extra": 1}}},
+    "status": {"ready": true, "phase": "x"},
+    "extraTop": {"a": 1}
+  })");
+  EXPECT_EQ(prune(obj), (Paths{"metadata.unknownMeta", "extraTop", "spec.ports[0].unknownNested",
+                               "spec.selectors.s.extra", "spec.unknown1", "status.phase"}));
+  EXPECT_EQ(obj, json::parse(R"({
+    "apiVersion": "example.com/v1", "kind": "Widget",
+    "metadata": {"name": "w", "labels": {"a": "b"}},
+    "spec": {"size": 1, "ports": [{"name": "p", "port": 1}], "labels": {"any": "kept"},
+             "selectors": {"s": {"key": "k"}}},
+    "status": {"ready": true}
+  })"));
+}
+
+TEST(PruneTest, PreservedMembersKeepUnknownFieldsButPruneTheirDeclaredOnes) {
+  json obj = json::parse(R"({"spec": {"raw": {"free": {"deep": 1}, "typed": {"a": "x", "b": "y"}}}})");
+  EXPECT_EQ(prune(obj), (Paths{"spec.raw.typed.b"}));
+  EXPECT_EQ(obj, json::parse(R"({"spec": {"raw": {"free": {"deep": 1}, "typed": {"a": "x"}}}})"));
+}
+
+TEST(PruneTest, EmbeddedResourcesKeepTheirTypeAndMetadataAndDropUnknownMetadata) {
+  json obj = json::parse(R"({"spec": {"template": {
+    "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "unknownEmbeddedMeta": 1},
+    "spec": {"x": "kept", "y": "dropped"}, "other": 1}}})");
+  EXPECT_EQ(prune(obj), (Paths{"spec.template.other", "spec.template.spec.y",
+                               "spec.template.metadata.unknownEmbeddedMeta"}));
+  EXPECT_EQ(obj, json::parse(R"({"spec": {"template": {
+    "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}, "spec": {"x": "kept"}}}})"));
+}
+
+TEST(PruneTest, NoSchemaPrunesNothingAndAPreservingRootOnlyMetadata) {
+  json obj = json::parse(R"({"metadata": {"name": "w", "bogus": 1}, "spec": {"anything": 1}})");
+  json same = obj;
+  EXPECT_TRUE(prune(same, json()).empty());
+  EXPECT_EQ(same, obj);
+  const json preserve = {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
+  EXPECT_EQ(prune(obj, preserve), (Paths{"metadata.bogus"}));
+  EXPECT_EQ(obj, json::parse(R"({"metadata": {"name": "w"}, "spec": {"anything": 1}})"));
+}
+
+TEST(PruneTest, AnObjectWithoutPropertiesLosesAllItsMembers) {
+  json obj = json::parse(R"({"spec": {"a": 1, "b": {"c": 2}}})");
+  EXPECT_EQ(prune(obj, json::parse(R"({"type": "object", "properties": {"spec": {"type": "object"}}})")),
+            (Paths{"spec.a", "spec.b"}));
+  EXPECT_EQ(obj, json::parse(R"({"spec": {}})"));
+}
+
+// A CRD whose v1 declares spec.size and spec.ports[].name, and a status subresource.
+api::ObjectPtr structural_widget_crd() {
+  return testutil::widget_crd()->edited([](json& j) {
+    j["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = json::parse(R"({
+      "type": "object",
+      "properties": {
+        "spec": {"type": "object", "properties": {
+          "size": {"type": "integer"},
+          "ports": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}}}},
+        "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}}})");
+  });
+}
+
+class ServerPruneTest : public testutil::ServerTest {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(must(server_.create(testutil::kCrds, "", structural_widget_crd(), api::CreateOptions())));
+    testutil::settle(loop_);
+  }
+  api::ObjectPtr typo_widget() {
+    return testutil::widget("default", "w", 3)->edited([](json& j) {
+      j["spec"]["sise"] = 4;
+      j["spec"]["ports"] = json::parse(R"([{"name": "p", "nmae": "q"}])");
+      j["metadata"]["lables"] = {{"a", "b"}};
+    });
+  }
+};
+
+TEST_F(ServerPruneTest, CreateStoresThePrunedObjectAndWarnsPerField) {
+  auto created = must(server_.create(testutil::kWidgets, "default", typo_widget(), api::CreateOptions()));
+  ASSERT_TRUE(created);
+  EXPECT_EQ(server_.warnings(),
+            (Paths{"unknown field \"metadata.lables\"", "unknown field \"spec.ports[0].nmae\"",
+                   "unknown field \"spec.sise\""}));
+  EXPECT_EQ(created->json()["spec"], json::parse(R"({"size": 3, "ports": [{"name": "p"}]})"));
+  EXPECT_FALSE(created->json()["metadata"].contains("lables"));
+  auto got = must(server_.get(testutil::kWidgets, "default", "w", api::GetOptions()));
+  EXPECT_EQ(got->json(), created->json());
+}
+
+TEST_F(ServerPruneTest, StrictRefusesUnknownFieldsAndChangesNothing) {
+  const auto before = server_.revision();
+  api::CreateOptions strict;
+  strict.field_validation = api::FieldValidation::kStrict;
+  auto refused = server_.create(testutil::kWidgets, "default", typo_widget(), strict);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code, 400);
+  EXPECT_EQ(refused.status().message,
+            "Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: "
+            "unknown field \"metadata.lables\", unknown field \"spec.ports[0].nmae\", "
+            "unknown field \"spec.sise\"");
+  EXPECT_EQ(server_.revision(), before);
+  // Ignore drops them silently.
+  api::CreateOptions ignore;
+  ignore.field_validation = api::FieldValidation::kIgnore;
+  auto created = must(server_.create(testutil::kWidgets, "default", typo_widget(), ignore));
+  ASSERT_TRUE(created);
+  EXPECT_TRUE(server_.warnings().empty());
+  EXPECT_FALSE(created->json()["spec"].contains("sise"));
+}
+
+TEST_F(ServerPruneTest, PatchesAndStatusWritesArePrunedToo) {
+  ASSERT_TRUE(must(server_.create(testutil::kWidgets, "default", testutil::widget("default", "w", 3),
+                                  api::CreateOptions())));
+  api::PatchOptions strict;
+  strict.field_validation = api::FieldValidation::kStrict;
+  auto refused = server_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
+                               R"({"spec": {"colour": "red"}})", strict);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message, "strict decoding error: unknown field \"spec.colour\"");
+  // Without Strict the patch adds nothing: no write.
+  const auto before = server_.revision();
+  auto same = must(server_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
+                                 R"({"spec": {"colour": "red"}})", api::PatchOptions()));
+  ASSERT_TRUE(same);
+  EXPECT_EQ(server_.revision(), before);
+  EXPECT_EQ(server_.warnings(), (Paths{"unknown field \"spec.colour\""}));
+  auto status = must(server_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
+                                   R"({"status": {"ready": true, "phase": "Up"}})", api::PatchOptions(),
+                                   /*status=*/true));
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->json()["status"], json::parse(R"({"ready": true})"));
+}
+
+}  // namespace
+}  // namespace kubesim::fakeapi
