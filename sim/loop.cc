@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <utility>
 
 #include "sim/clock.h"
 #include "sim/real_clock.h"
@@ -313,14 +314,12 @@ void Loop::run_until(Time deadline) {
 }
 
 void Loop::run() {
-  {
-    std::lock_guard<std::mutex> lock(external_mu_);
-    stop_requested_ = false;
-  }
   for (;;) {
     {
+      // A stop() made before this run() started (another thread may call it at once after
+      // starting the loop's thread) ends this run; the request is used up by the run it ends.
       std::lock_guard<std::mutex> lock(external_mu_);
-      if (stop_requested_) break;
+      if (std::exchange(stop_requested_, false)) break;
     }
     if (step()) {
       rethrow_failure();

@@ -104,7 +104,8 @@ class Loop {
   void run_for(Duration d) { run_until(now_ + d); }
   // Runs until stop() is called (real mode waits for external work) or, in virtual mode, idle.
   void run();
-  // Makes run() return after the current step. Thread-safe.
+  // Makes run() return after the current step, or the next run() return at once when none is
+  // running. Thread-safe.
   void stop();
 
   // Runs the loop until `task` completes and returns its value (or rethrows). Throws

@@ -1,6 +1,7 @@
 #include "sim/loop.h"
 
 #include <atomic>
+#include <future>
 #include <thread>
 #include <vector>
 
@@ -181,6 +182,30 @@ TEST(LoopTest, RealModeRunsWorkPostedFromOtherThreads) {
   loop.run();
   producer.join();
   EXPECT_EQ(done.load(), 100);
+}
+
+TEST(LoopTest, AStopBeforeRunStartsEndsThatRun) {
+  // The shape of a loop thread stopped as soon as it is started: the stop may come first.
+  Loop loop(LoopOptions{.mode = ClockMode::kReal});
+  loop.stop();
+  std::promise<void> returned;
+  std::thread runner([&] {
+    loop.run();
+    returned.set_value();
+  });
+  const bool ended = returned.get_future().wait_for(5s) == std::future_status::ready;
+  if (!ended) loop.stop();  // release the runner so that the test can report
+  runner.join();
+  EXPECT_TRUE(ended) << "run() missed the stop() made before it started";
+  // The request was used up: a later run runs until its own stop.
+  std::atomic<int> done{0};
+  std::thread producer([&] {
+    loop.post_external([&] { done.fetch_add(1); });
+    loop.post_external([&] { loop.stop(); });
+  });
+  loop.run();
+  producer.join();
+  EXPECT_EQ(done.load(), 1);
 }
 
 TEST(LoopTest, RealModeTimersWaitForTheRealClock) {
