@@ -169,8 +169,9 @@ class ApiServer {
                                             const api::CreateOptions& options, nlohmann::json& j,
                                             std::string& key);
   void fill_create_fields(const ResourceInfo& info, std::string_view ns, nlohmann::json& j);
-  // Renders `j` as the kind's Go type stores it (fakeapi/types/go_encoding.h), dropping unknown
-  // fields and, under fieldValidation Warn, adding a warning for each.
+  // Renders `j` as the kind's Go type stores it (fakeapi/types/go_encoding.h), or for a custom
+  // resource prunes it by its CRD's schema and applies the schema's defaults; drops unknown
+  // fields and, under fieldValidation Warn, adds a warning for each.
   void render_stored(const ResourceInfo& info, nlohmann::json& j,
                      api::FieldValidation field_validation);
   // The Object the server stores or answers with: compact, for it may be kept long.

@@ -4,6 +4,7 @@
 #include "fakeapi/internal/crd.h"
 #include "fakeapi/internal/field_errors.h"
 #include "fakeapi/internal/prune.h"
+#include "fakeapi/internal/schema_defaults.h"
 #include "fakeapi/types/go_encoding.h"
 #include "fakeapi/internal/server_util.h"
 #include "fakeapi/patch.h"
@@ -242,7 +243,9 @@ void ApiServer::render_stored(const ResourceInfo& info, nlohmann::json& j,
                     field_validation == api::FieldValidation::kWarn;
   std::vector<std::string> unknown;
   if (info.custom) {
+    // The decoder prunes, then the defaulter fills in the schema's defaults.
     internal::prune_custom_resource(info.schema, j, warn ? &unknown : nullptr);
+    internal::default_custom_resource(info.schema, j);
   } else {
     types::render_go_json(*info.go_type, j, warn ? &unknown : nullptr);
   }

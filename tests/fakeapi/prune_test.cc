@@ -1,6 +1,8 @@
-// Custom resources are pruned by their CRD's structural schema, as apiextensions-apiserver does:
-// the pruning itself (internal/prune.h) and what the server does with it (fieldValidation).
+// Custom resources are pruned and defaulted by their CRD's structural schema, as
+// apiextensions-apiserver does: the pruning and the defaulting themselves (internal/prune.h,
+// internal/schema_defaults.h) and what the server does with them (fieldValidation).
 #include "fakeapi/internal/prune.h"
+#include "fakeapi/internal/schema_defaults.h"
 
 #include <string>
 #include <vector>
@@ -97,6 +99,30 @@ TEST(PruneTest, AnObjectWithoutPropertiesLosesAllItsMembers) {
   EXPECT_EQ(obj, json::parse(R"({"spec": {}})"));
 }
 
+TEST(SchemaDefaultsTest, AbsentAndNonNullableNullFieldsGetTheirDefaultAtEveryLevel) {
+  const json schema = json::parse(R"({"type": "object", "properties": {
+    "spec": {"type": "object", "default": {}, "properties": {
+      "replicas": {"type": "integer", "default": 1},
+      "mode": {"type": "string", "default": "auto"},
+      "note": {"type": "string", "nullable": true, "default": "n"},
+      "ports": {"type": "array", "items": {"type": "object", "properties": {
+        "protocol": {"type": "string", "default": "TCP"}}}},
+      "byName": {"type": "object", "additionalProperties": {"type": "object", "properties": {
+        "weight": {"type": "integer", "default": 10}}}}}}}})");
+  json absent = json::object();
+  internal::default_custom_resource(schema, absent);
+  EXPECT_EQ(absent, json::parse(R"({"spec": {"replicas": 1, "mode": "auto", "note": "n"}})"));
+  json given = json::parse(R"({"spec": {"replicas": 3, "mode": null, "note": null,
+    "ports": [{"name": "a"}, {"protocol": "UDP"}], "byName": {"x": {}, "y": {"weight": 2}}}})");
+  internal::default_custom_resource(schema, given);
+  EXPECT_EQ(given, json::parse(R"({"spec": {"replicas": 3, "mode": "auto", "note": null,
+    "ports": [{"name": "a", "protocol": "TCP"}, {"protocol": "UDP"}],
+    "byName": {"x": {"weight": 10}, "y": {"weight": 2}}}})"));
+  json no_schema = json::parse(R"({"spec": {}})");
+  internal::default_custom_resource(json(), no_schema);
+  EXPECT_EQ(no_schema, json::parse(R"({"spec": {}})"));
+}
+
 // A CRD whose v1 declares spec.size and spec.ports[].name, and a status subresource.
 api::ObjectPtr structural_widget_crd() {
   return testutil::widget_crd()->edited([](json& j) {
@@ -105,7 +131,8 @@ api::ObjectPtr structural_widget_crd() {
       "properties": {
         "spec": {"type": "object", "properties": {
           "size": {"type": "integer"},
-          "ports": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}}}},
+          "ports": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}},
+          "mode": {"type": "string", "default": "auto"}}},
         "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}}})");
   });
 }
@@ -131,7 +158,7 @@ TEST_F(ServerPruneTest, CreateStoresThePrunedObjectAndWarnsPerField) {
   EXPECT_EQ(server_.warnings(),
             (Paths{"unknown field \"metadata.lables\"", "unknown field \"spec.ports[0].nmae\"",
                    "unknown field \"spec.sise\""}));
-  EXPECT_EQ(created->json()["spec"], json::parse(R"({"size": 3, "ports": [{"name": "p"}]})"));
+  EXPECT_EQ(created->json()["spec"], json::parse(R"({"size": 3, "ports": [{"name": "p"}], "mode": "auto"})"));
   EXPECT_FALSE(created->json()["metadata"].contains("lables"));
   auto got = must(server_.get(testutil::kWidgets, "default", "w", api::GetOptions()));
   EXPECT_EQ(got->json(), created->json());
@@ -179,6 +206,13 @@ TEST_F(ServerPruneTest, PatchesAndStatusWritesArePrunedToo) {
                                    /*status=*/true));
   ASSERT_TRUE(status);
   EXPECT_EQ(status->json()["status"], json::parse(R"({"ready": true})"));
+  // An update leaving out a defaulted field gets the default back.
+  auto updated = must(server_.update(testutil::kWidgets, "default", status->edited([](json& j) {
+    j["spec"].erase("mode");
+    j["spec"]["size"] = 5;
+  }), api::UpdateOptions()));
+  ASSERT_TRUE(updated);
+  EXPECT_EQ(updated->json()["spec"], json::parse(R"({"size": 5, "mode": "auto"})"));
 }
 
 }  // namespace
