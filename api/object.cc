@@ -503,6 +503,13 @@ constexpr std::uint32_t kNativeBits = [] {
   return bits;
 }();
 
+// The "metadata" member of an object held as JSON, or null when it has none.
+const Json* metadata_in(const Json& holder) {
+  if (!holder.is_object()) return nullptr;
+  const auto it = holder.find("metadata");
+  return it == holder.end() ? nullptr : &*it;
+}
+
 bool same_string_map(const Json& j, const StringMapView& map) {
   if (!j.is_object() || j.size() != map.size()) return false;
   auto e = map.begin();
@@ -595,10 +602,8 @@ bool Object::native_equals(int field, const Json& j) const {
 
 Json Object::metadata_json() const {
   if (!compact_ || (present_ & kMetadataBit) == 0) {
-    const Json& holder = compact_ ? body_ : json_;
-    if (!holder.is_object()) return Json();
-    const auto it = holder.find("metadata");
-    return it == holder.end() ? Json() : *it;
+    const Json* meta = metadata_in(compact_ ? body_ : json_);
+    return meta == nullptr ? Json() : *meta;
   }
   Json meta = meta_extra_.is_object() ? meta_extra_ : Json::object();
   auto& m = meta.get_ref<Json::object_t&>();
@@ -615,10 +620,8 @@ Json Object::metadata_field(std::string_view key) const {
     const auto it = meta_extra_.is_object() ? meta_extra_.find(key) : meta_extra_.end();
     return it == meta_extra_.end() ? Json() : *it;
   }
-  const Json& holder = compact_ ? body_ : json_;
-  if (!holder.is_object()) return Json();
-  const auto meta = holder.find("metadata");
-  if (meta == holder.end() || !meta->is_object()) return Json();
+  const Json* meta = metadata_in(compact_ ? body_ : json_);
+  if (meta == nullptr || !meta->is_object()) return Json();
   const auto it = meta->find(key);
   return it == meta->end() ? Json() : *it;
 }
