@@ -10,6 +10,29 @@ namespace {
 
 const Json kNull;
 
+// The body of field.Invalid and field.TypeInvalid, which print alike.
+std::string invalid_body(std::string_view value, std::string_view detail) {
+  std::string body = "Invalid value: " + std::string(value);
+  if (!detail.empty()) body += ": " + std::string(detail);
+  return body;
+}
+
+// The body of field.NotSupported: the value, then the supported values quoted.
+template <class Values>
+std::string unsupported_body(std::string_view value, const Values& supported) {
+  std::string body = "Unsupported value: " + std::string(value);
+  if (supported.size() > 0) {
+    body += ": supported values: ";
+    bool first = true;
+    for (std::string_view s : supported) {
+      if (!first) body += ", ";
+      first = false;
+      body += quote(s);
+    }
+  }
+  return body;
+}
+
 template <class J>
 std::string dump_go(const J& value) {
   const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -145,24 +168,21 @@ void FieldErrors::forbidden(std::string path, std::string_view detail) {
 }
 
 void FieldErrors::invalid(std::string path, std::string_view value, std::string_view detail) {
-  std::string body = "Invalid value: " + std::string(value);
-  if (!detail.empty()) body += ": " + std::string(detail);
-  add(api::kCauseTypeFieldValueInvalid, std::move(path), std::move(body));
+  add(api::kCauseTypeFieldValueInvalid, std::move(path), invalid_body(value, detail));
 }
 
 void FieldErrors::not_supported(std::string path, std::string_view value,
                                 std::initializer_list<std::string_view> supported) {
-  std::string body = "Unsupported value: " + std::string(value);
-  if (supported.size() > 0) {
-    body += ": supported values: ";
-    bool first = true;
-    for (std::string_view s : supported) {
-      if (!first) body += ", ";
-      first = false;
-      body += quote(s);
-    }
-  }
-  add(api::kCauseTypeFieldValueNotSupported, std::move(path), std::move(body));
+  add(api::kCauseTypeFieldValueNotSupported, std::move(path), unsupported_body(value, supported));
+}
+
+void FieldErrors::not_supported(std::string path, std::string_view value,
+                                const std::vector<std::string>& supported) {
+  add(api::kCauseTypeFieldValueNotSupported, std::move(path), unsupported_body(value, supported));
+}
+
+void FieldErrors::type_invalid(std::string path, std::string_view value, std::string_view detail) {
+  add(api::kCauseTypeFieldValueTypeInvalid, std::move(path), invalid_body(value, detail));
 }
 
 void FieldErrors::duplicate(std::string path, std::string_view value) {
@@ -178,6 +198,17 @@ void FieldErrors::too_long(std::string path, std::int64_t max_bytes) {
   std::string body = "Too long: may not be more than " + std::to_string(max_bytes) +
                      (max_bytes == 1 ? " byte" : " bytes");
   add(api::kCauseTypeTooLong, std::move(path), std::move(body));
+}
+
+void FieldErrors::too_many(std::string path, std::int64_t actual, std::int64_t max) {
+  std::string body = "Too many";
+  if (actual >= 0) body += ": " + std::to_string(actual);
+  if (max >= 0) {
+    body += ": must have at most " + std::to_string(max) + (max == 1 ? " item" : " items");
+  } else {
+    body += ": has too many items";
+  }
+  add(api::kCauseTypeTooMany, std::move(path), std::move(body));
 }
 
 api::Status invalid_status(const api::GroupKind& kind, std::string_view name,

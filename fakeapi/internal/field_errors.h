@@ -80,12 +80,19 @@ class FieldErrors {
   // field.NotSupported: "Unsupported value: <value>: supported values: \"a\", \"b\"".
   void not_supported(std::string path, std::string_view value,
                      std::initializer_list<std::string_view> supported);
+  void not_supported(std::string path, std::string_view value,
+                     const std::vector<std::string>& supported);
+  // field.TypeInvalid: "Invalid value: <value>: detail", of type FieldValueTypeInvalid.
+  void type_invalid(std::string path, std::string_view value, std::string_view detail);
   // field.Duplicate: "Duplicate value: <value>".
   void duplicate(std::string path, std::string_view value);
   // field.NotFound: "Not found: <value>".
   void not_found(std::string path, std::string_view value);
   // field.TooLong: "Too long: may not be more than <max> bytes".
   void too_long(std::string path, std::int64_t max_bytes);
+  // field.TooMany: "Too many: <actual>: must have at most <max> items" (a negative `actual` is
+  // left out, a negative `max` says "has too many items").
+  void too_many(std::string path, std::int64_t actual, std::int64_t max);
 
   // Moves every cause of `other` to the end of this list.
   void append(FieldErrors&& other);
