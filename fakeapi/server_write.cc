@@ -3,7 +3,6 @@
 
 #include "fakeapi/internal/crd.h"
 #include "fakeapi/internal/field_errors.h"
-#include "fakeapi/internal/prune.h"
 #include "fakeapi/internal/schema_defaults.h"
 #include "fakeapi/types/go_encoding.h"
 #include "fakeapi/internal/server_util.h"
@@ -243,9 +242,8 @@ void ApiServer::render_stored(const ResourceInfo& info, nlohmann::json& j,
                     field_validation == api::FieldValidation::kWarn;
   std::vector<std::string> unknown;
   if (info.custom) {
-    // The decoder prunes, then the defaulter fills in the schema's defaults.
-    internal::prune_custom_resource(info.schema, j, warn ? &unknown : nullptr);
-    internal::default_custom_resource(info.schema, j);
+    // The decoder prunes, drops the nulls the schema does not allow, and fills in its defaults.
+    internal::decode_custom_resource(info.schema, j, warn ? &unknown : nullptr);
   } else {
     types::render_go_json(*info.go_type, j, warn ? &unknown : nullptr);
   }

@@ -123,6 +123,26 @@ TEST(SchemaDefaultsTest, AbsentAndNonNullableNullFieldsGetTheirDefaultAtEveryLev
   EXPECT_EQ(no_schema, json::parse(R"({"spec": {}})"));
 }
 
+TEST(SchemaDefaultsTest, NullsTheSchemaNeitherAllowsNorDefaultsAreDropped) {
+  const json schema = json::parse(R"({"type": "object", "properties": {
+    "spec": {"type": "object", "properties": {
+      "name": {"type": "string"},
+      "note": {"type": "string", "nullable": true},
+      "mode": {"type": "string", "default": "auto"},
+      "items": {"type": "array", "items": {"type": "object", "properties": {"x": {"type": "string"}}}},
+      "byName": {"type": "object", "additionalProperties": {"type": "string"}}}}}})");
+  json obj = json::parse(R"({"spec": {"name": null, "note": null, "mode": null,
+    "items": [{"x": null}, null], "byName": {"a": null}}})");
+  internal::drop_non_nullable_nulls(schema, obj);
+  EXPECT_EQ(obj, json::parse(R"({"spec": {"note": null, "mode": null, "items": [{}, null], "byName": {}}})"));
+  // Decoding prunes, drops those nulls, then defaults: the null with a default gets it.
+  json decoded = json::parse(R"({"spec": {"name": null, "mode": null, "unknown": 1}})");
+  std::vector<std::string> pruned;
+  internal::decode_custom_resource(schema, decoded, &pruned);
+  EXPECT_EQ(decoded, json::parse(R"({"spec": {"mode": "auto"}})"));
+  EXPECT_EQ(pruned, (Paths{"spec.unknown"}));
+}
+
 // A CRD whose v1 declares spec.size and spec.ports[].name, and a status subresource.
 api::ObjectPtr structural_widget_crd() {
   return testutil::widget_crd()->edited([](json& j) {
