@@ -44,8 +44,8 @@ struct ResourceInfo {
   std::string crd_name;
   // The version objects are stored at (one per group/resource).
   bool storage = true;
-  // For custom resources: the storage version's schema is not checked, but the CRD's
-  // openAPIV3Schema is kept for discovery.
+  // For custom resources: this version's openAPIV3Schema (null when it has none), which prunes,
+  // defaults and validates its objects.
   nlohmann::json schema;
   // For built-in kinds with a Go type table (fakeapi/types/schema.h): the kind's type, which
   // decides how stored objects are rendered (fakeapi/types/go_encoding.h); null otherwise.

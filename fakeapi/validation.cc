@@ -201,8 +201,8 @@ MetaRules meta_rules(const ResourceInfo& info) {
 
 KindRules rules_for(const ResourceInfo& info) {
   using namespace internal::validation;
+  if (info.custom) return custom_resource_rules();
   const KindRules generic{validate_meta_create, validate_meta_update, validate_meta_identity};
-  if (info.custom) return generic;
   struct Entry {
     std::string_view group;
     std::string_view kind;

@@ -16,8 +16,11 @@
 //     ownerReferences, and on update the immutable identity fields) for every kind, and the rules
 //     of ConfigMap, Secret, Namespace, Pod, Service, Deployment, ReplicaSet, StatefulSet,
 //     DaemonSet, Job and Lease (see fakeapi/internal/validation_rules.h for the list of files).
-//   - Custom resources get the ObjectMeta rules and the kind check (422 "kind: Invalid value")
-//     only; their schemas are not checked. A CustomResourceDefinition's spec is checked by
+//   - Custom resources get the kind check (422 "kind: Invalid value"), the ObjectMeta rules, then
+//     their CRD's OpenAPI v3 schema (fakeapi/internal/schema_validation.h) over the body as it
+//     will be stored: pruned, defaulted, with the status the status subresource leaves it.
+//     Updates ratchet: errors in values the stored object already holds are not reported; a
+//     /status write checks the status alone. A CustomResourceDefinition's spec is checked by
 //     Registry::parse_crd, not here.
 //
 // The functions are pure: they read their arguments, change nothing, and never throw, whatever
@@ -27,8 +30,8 @@
 // server fills them in), for built-in kinds and custom resources alike.
 //
 // Not promised: kube-apiserver validates far more than is listed above (volume sources, env,
-// resources, probes, security contexts, affinity, IP addresses, CronJob schedules, ...); such
-// bodies are accepted here. Where kube-apiserver's own output cannot be reproduced — the random
+// resources, probes, security contexts, affinity, IP addresses, CronJob schedules, the CEL rules
+// and list-type duplicates of custom resources, ...); such bodies are accepted here. Where kube-apiserver's own output cannot be reproduced — the random
 // generated name of a generateName object, the go-cmp diff in a rejected Pod update, the
 // internal Go structs some messages print — the text here differs in that part only.
 #ifndef KUBESIM_FAKEAPI_VALIDATION_H_

@@ -10,6 +10,7 @@
 //   validate_pod_update.cc  Pod update
 //   validate_apps.cc      label selectors, Deployment, ReplicaSet, DaemonSet
 //   validate_workloads.cc StatefulSet, Job, workload /status updates
+//   validate_custom.cc    custom resources: ObjectMeta and the CRD's schema (schema_validation.h)
 // Every rule appends to a FieldErrors in the order kube-apiserver's own functions append, so the
 // causes (and the message listing them) come out in the same order.
 #ifndef KUBESIM_FAKEAPI_INTERNAL_VALIDATION_RULES_H_
@@ -118,6 +119,7 @@ KindRules replica_set_rules();
 KindRules daemon_set_rules();
 KindRules stateful_set_rules();
 KindRules job_rules();
+KindRules custom_resource_rules();
 
 // validatePodMetadataAndSpec: what both a Pod create and a Pod update check.
 void validate_pod_metadata_and_spec(const Subject& s, FieldErrors& errs);
