@@ -6,6 +6,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 namespace kubesim::fakeapi {
 namespace {
@@ -104,6 +106,22 @@ INSTANTIATE_TEST_SUITE_P(
         FormatCase{"email", "a@[10.0.0.1]", true}, FormatCase{"email", "no-at-sign", false},
         FormatCase{"email", "a@b@c", false}, FormatCase{"email", "a..b@example.com", false},
         FormatCase{"email", "Jane <jane@example.com", false}));
+
+// Every check reads any text without running off its end: random bytes, and random text made of
+// the characters the formats care about.
+RC_GTEST_PROP(SchemaFormatsProperty, AnyTextIsReadSafely, ()) {
+  static const std::vector<std::string> kFormats = {
+      "bsonobjectid", "uri",        "email",    "hostname",  "ipv4",
+      "ipv6",         "cidr",       "mac",      "uuid",      "uuid4",
+      "isbn",         "creditcard", "ssn",      "hexcolor",  "rgbcolor",
+      "byte",         "date",       "duration", "date-time", "k8s-short-name",
+      "k8s-long-name"};
+  const std::string text = *rc::gen::arbitrary<bool>()
+                               ? *rc::gen::arbitrary<std::string>()
+                               : *rc::gen::container<std::string>(rc::gen::elementOf(
+                                     std::string("0123456789abcdefT:.-/@[]<>%() \"\\")));
+  for (const std::string& f : kFormats) string_format_valid(f, text);
+}
 
 }  // namespace
 }  // namespace kubesim::fakeapi
