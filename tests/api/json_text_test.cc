@@ -1,0 +1,163 @@
+#include "api/internal/json_text.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kubesim::api::internal::json_text {
+namespace {
+
+using nlohmann::json;
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Strings with every ASCII byte (controls, quotes, backslashes), UTF-8 and invalid UTF-8.
+rc::Gen<std::string> any_string() {
+  return rc::gen::oneOf(
+      rc::gen::container<std::string>(rc::gen::inRange<char>(0x20, 0x7f)),
+      rc::gen::container<std::string>(rc::gen::inRange<char>(0, 0x7f)),
+      rc::gen::container<std::string>(rc::gen::arbitrary<char>()),
+      rc::gen::element<std::string>("", "é", "中文", "😀", "x\xff" "y", "\xe2\x82", "a\"b\\c/d"));
+}
+
+rc::Gen<json> scalar() {
+  return rc::gen::oneOf(
+      rc::gen::just(json()), rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return json(b); }),
+      rc::gen::map(rc::gen::arbitrary<std::int64_t>(), [](std::int64_t v) { return json(v); }),
+      rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [](std::uint64_t v) { return json(v); }),
+      rc::gen::map(rc::gen::arbitrary<double>(), [](double v) { return json(v); }),
+      rc::gen::element(json(0.5), json(1.0), json(-0.0), json(1e20), json(1.5e-7)),
+      rc::gen::map(any_string(), [](std::string s) { return json(s); }));
+}
+
+json any_json(int depth) {
+  if (depth == 0 || *rc::gen::inRange(0, 3) == 0) return *scalar();
+  if (*rc::gen::arbitrary<bool>()) {
+    json a = json::array();
+    const int n = *rc::gen::inRange(0, 4);
+    for (int i = 0; i < n; ++i) a.push_back(any_json(depth - 1));
+    return a;
+  }
+  json o = json::object();
+  const int n = *rc::gen::inRange(0, 4);
+  for (int i = 0; i < n; ++i) o[*any_string()] = any_json(depth - 1);
+  return o;
+}
+
+RC_GTEST_PROP(JsonTextTest, WritesWhatDumpWrites, ()) {
+  const json j = any_json(3);
+  RC_ASSERT(write(j) == dump(j));
+}
+
+RC_GTEST_PROP(JsonTextTest, ParsesWhatItWrote, ()) {
+  const json j = any_json(3);
+  const std::string text = write(j);
+  const json back = parse(text);
+  RC_ASSERT(back == json::parse(text));
+  // Invalid UTF-8 is written replaced (which can reorder keys), so a second round trip is what
+  // must be stable.
+  RC_ASSERT(write(parse(write(back))) == write(back));
+}
+
+RC_GTEST_PROP(JsonTextTest, EqualsAgreesWithComparingTheText, ()) {
+  const json a = any_json(3);
+  const json b = *rc::gen::arbitrary<bool>() ? a : any_json(3);
+  const std::string text = write(a);
+  RC_ASSERT(equals(a, text));
+  RC_ASSERT(equals(b, text) == (write(b) == text));
+}
+
+RC_GTEST_PROP(JsonTextTest, EqualsExceptLeavesOneMemberOut, ()) {
+  json a = json::object();
+  const int n = *rc::gen::inRange(0, 4);
+  for (int i = 0; i < n; ++i) a[*rc::gen::element<std::string>("a", "b", "c", "d")] = *scalar();
+  json b = a;
+  if (*rc::gen::arbitrary<bool>()) b[*rc::gen::element<std::string>("a", "b", "c", "d")] = *scalar();
+  const std::string except = *rc::gen::element<std::string>("", "a", "c");
+  json a_cut = a;
+  json b_cut = b;
+  if (!except.empty()) {
+    a_cut.erase(except);
+    b_cut.erase(except);
+  }
+  RC_ASSERT(equals_except(b, write(a), except) == (write(a_cut) == write(b_cut)));
+}
+
+RC_GTEST_PROP(JsonTextTest, MembersAreFoundWithTheirValues, ()) {
+  json o = json::object();
+  const int n = *rc::gen::inRange(0, 5);
+  // Keys of valid text: invalid UTF-8 would be written replaced, and two keys could meet.
+  for (int i = 0; i < n; ++i) {
+    o[*rc::gen::container<std::string>(rc::gen::inRange<char>(0, 0x7f))] = any_json(2);
+  }
+  const std::string text = write(o);
+  std::size_t count = 0;
+  for_each_member(text, 0, [&](const Member& m) {
+    const std::string key = key_of(m);
+    RC_ASSERT(o.contains(key));
+    RC_ASSERT(text.substr(m.value_begin, m.value_end - m.value_begin) == write(o[key]));
+    ++count;
+    return true;
+  });
+  RC_ASSERT(count == o.size());
+  for (const auto& [key, value] : o.items()) {
+    const auto m = find_member(text, 0, key);
+    RC_ASSERT(m.has_value());
+    RC_ASSERT(parse(std::string_view(text).substr(m->value_begin, m->value_end - m->value_begin)) ==
+              json::parse(write(value)));
+  }
+  RC_ASSERT(!find_member(text, 0, "\x01not-a-key").has_value() || o.contains("\x01not-a-key"));
+}
+
+TEST(JsonTextTest, EscapesAsNlohmannDoes) {
+  for (const std::string& s : {std::string("plain"), std::string("q\"b\\s/"), std::string("\b\f\n\r\t"),
+                              std::string("\x01\x1f\x7f", 3), std::string("\0", 1),
+                              std::string("caf\xc3\xa9"), std::string("bad\xc3(")}) {
+    std::string out;
+    write_string(s, out);
+    EXPECT_EQ(out, dump(json(s))) << s;
+  }
+}
+
+TEST(JsonTextTest, NumbersKeepTheirKind) {
+  EXPECT_EQ(write(json(std::numeric_limits<std::int64_t>::min())), "-9223372036854775808");
+  EXPECT_EQ(write(json(std::numeric_limits<std::uint64_t>::max())), "18446744073709551615");
+  EXPECT_TRUE(parse("-3").is_number_integer());
+  EXPECT_TRUE(parse("3").is_number_unsigned());
+  EXPECT_TRUE(parse("3.0").is_number_float());
+  EXPECT_EQ(parse("18446744073709551615").get<std::uint64_t>(),
+            std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(write(parse(write(json(1e20)))), write(json(1e20)));
+}
+
+TEST(JsonTextTest, DecodesEscapes) {
+  EXPECT_EQ(decode_string(R"(a\"b\\c\/d\n\u0001\u00e9)"), "a\"b\\c/d\n\x01\xc3\xa9");
+  EXPECT_EQ(decode_string(R"(\ud83d\ude00)"), "\xf0\x9f\x98\x80");
+}
+
+TEST(JsonTextTest, SkipsNestedValues) {
+  const std::string text = R"({"a":[1,{"b":"]}\""}],"c":"x,y","d":true})";
+  std::vector<std::string> keys;
+  for_each_member(text, 0, [&](const Member& m) {
+    keys.push_back(key_of(m));
+    return true;
+  });
+  EXPECT_EQ(keys, (std::vector<std::string>{"a", "c", "d"}));
+  const auto c = find_member(text, 0, "c");
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(raw_string(text, c->value_begin, c->value_end), "x,y");
+  std::vector<std::string> elements;
+  const auto a = find_member(text, 0, "a");
+  for_each_element(text, a->value_begin, [&](std::size_t b, std::size_t e) {
+    elements.push_back(text.substr(b, e - b));
+  });
+  EXPECT_EQ(elements, (std::vector<std::string>{"1", R"({"b":"]}\""})"}));
+}
+
+}  // namespace
+}  // namespace kubesim::api::internal::json_text
