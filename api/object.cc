@@ -5,12 +5,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <charconv>
+#include <deque>
 #include <limits>
+#include <system_error>
+
+#include "api/internal/json_text.h"
 
 namespace kubesim::api {
 namespace {
 
 using Json = nlohmann::json;
+namespace json_text = internal::json_text;
 
 // The metadata fields whose type the Object guarantees.
 enum class MetaField {
@@ -266,61 +272,56 @@ Result<ObjectPtr> Object::from_string(std::string_view text) {
 
 namespace {
 
-// A view of `s`: into `s` itself when `copy_to` is null, else into a copy written at *copy_to (a
-// buffer sized beforehand), which is advanced past it. A present empty string is a non-null view.
-std::string_view keep(const std::string& s, char** copy_to) {
-  if (copy_to == nullptr) return s;
-  static constexpr char kEmpty[1] = "";
-  if (s.empty()) return {kEmpty, 0};
-  std::memcpy(*copy_to, s.data(), s.size());
-  const std::string_view out(*copy_to, s.size());
-  *copy_to += s.size();
-  return out;
-}
-
-StringMapView string_map_view(const Json& m, char** copy_to) {
+StringMapView string_map_view(const Json& m) {
   if (!m.is_object()) return {};
   std::vector<StringMapView::value_type> entries;
   entries.reserve(m.size());
   // A JSON object iterates in key order, so the entries come out sorted.
-  for (const auto& [k, v] : m.items()) {
-    entries.emplace_back(keep(k, copy_to), keep(v.get_ref<const std::string&>(), copy_to));
-  }
+  for (const auto& [k, v] : m.items()) entries.emplace_back(k, v.get_ref<const std::string&>());
   return StringMapView(std::move(entries));
 }
 
 }  // namespace
 
-// Reads metadata member `field` (a MetaField) into its accessor's member; values of another type
-// than the field's read as absent. See keep() for `copy_to`.
-void Object::read_field(int field, const Json& value, char** copy_to) {
-  const auto text = [&]() -> std::string_view {
-    return value.is_string() ? keep(value.get_ref<const std::string&>(), copy_to) : std::string_view();
-  };
+// The view a string metadata field (a MetaField) is read into; null for the other fields.
+std::string_view* Object::string_slot(int field) {
   switch (static_cast<MetaField>(field)) {
-    case MetaField::kOther:
-    case MetaField::kSelfLink:
-      break;
     case MetaField::kName:
-      name_ = text();
-      break;
+      return &name_;
     case MetaField::kNamespace:
-      namespace_name_ = text();
-      break;
+      return &namespace_name_;
     case MetaField::kGenerateName:
-      generate_name_ = text();
-      break;
+      return &generate_name_;
     case MetaField::kUid:
-      uid_ = text();
-      break;
+      return &uid_;
     case MetaField::kResourceVersion:
-      resource_version_ = text();
-      break;
+      return &resource_version_;
     case MetaField::kCreationTimestamp:
-      creation_timestamp_ = text();
-      break;
+      return &creation_timestamp_;
     case MetaField::kDeletionTimestamp:
-      deletion_timestamp_ = text();
+      return &deletion_timestamp_;
+    default:
+      return nullptr;
+  }
+}
+
+const std::string_view* Object::string_slot(int field) const {
+  return const_cast<Object*>(this)->string_slot(field);
+}
+
+// Reads metadata member `field` (a MetaField) of a tree Object into its accessor's member;
+// values of another type than the field's read as absent.
+void Object::read_field(int field, const Json& value) {
+  const auto text = [&]() -> std::string_view {
+    return value.is_string() ? std::string_view(value.get_ref<const std::string&>())
+                             : std::string_view();
+  };
+  if (std::string_view* slot = string_slot(field)) {
+    *slot = text();
+    return;
+  }
+  switch (static_cast<MetaField>(field)) {
+    default:  // the string fields, read above, and the fields not read
       break;
     case MetaField::kGeneration:
       if (value.is_number_integer()) generation_ = value.get<std::int64_t>();
@@ -329,15 +330,15 @@ void Object::read_field(int field, const Json& value, char** copy_to) {
       if (value.is_number_integer()) deletion_grace_period_seconds_ = value.get<std::int64_t>();
       break;
     case MetaField::kLabels:
-      labels_ = string_map_view(value, copy_to);
+      labels_ = string_map_view(value);
       break;
     case MetaField::kAnnotations:
-      annotations_ = string_map_view(value, copy_to);
+      annotations_ = string_map_view(value);
       break;
     case MetaField::kFinalizers:
       if (value.is_array()) {
         finalizers_.reserve(value.size());
-        for (const Json& s : value) finalizers_.push_back(keep(s.get_ref<const std::string&>(), copy_to));
+        for (const Json& s : value) finalizers_.push_back(s.get_ref<const std::string&>());
       }
       break;
     case MetaField::kOwnerReferences:
@@ -348,7 +349,7 @@ void Object::read_field(int field, const Json& value, char** copy_to) {
 
 Object::Object(Passkey, nlohmann::json j, Layout layout) {
   if (layout == Layout::kCompact && j.is_object()) {
-    compact(std::move(j));
+    compact(j);
   } else {
     json_ = std::move(j);
     read_metadata(json_);
@@ -368,140 +369,158 @@ void Object::read_metadata(const Json& j) {
     }
   }
   if (m != nullptr && m->is_object()) {
-    for (const auto& [key, value] : m->items()) {
-      read_field(static_cast<int>(meta_field(key)), value, nullptr);
-    }
+    for (const auto& [key, value] : m->items()) read_field(static_cast<int>(meta_field(key)), value);
   }
 }
 
+// --- The compact layout: the object's JSON text, with the metadata read in place --------------
 
 namespace {
 
-// Whether a compact Object holds metadata member `f` with value `v` natively, rather than as
-// JSON in meta_extra_: the fields it has accessors for, when they have their usual type.
-bool held_natively(MetaField f, const Json& v) {
-  switch (f) {
-    case MetaField::kOther:
-    case MetaField::kSelfLink:
-    case MetaField::kOwnerReferences:
-      return false;
-    case MetaField::kGeneration:
-    case MetaField::kDeletionGracePeriodSeconds:
-      return v.is_number_integer();
-    case MetaField::kLabels:
-    case MetaField::kAnnotations:
-      return v.is_object();
-    case MetaField::kFinalizers:
-      return v.is_array();
-    default:
-      return v.is_string();
-  }
+// A reused buffer for text that is compared, or copied once at its final size.
+std::string& scratch() {
+  thread_local std::string buffer;
+  buffer.clear();
+  return buffer;
 }
-
-// Bits of Object::present_: one per MetaField, then the top-level fields.
-constexpr std::uint32_t bit(MetaField f) { return 1u << static_cast<unsigned>(f); }
-constexpr std::uint32_t kApiVersionBit = 1u << 28;
-constexpr std::uint32_t kKindBit = 1u << 29;
-constexpr std::uint32_t kMetadataBit = 1u << 30;
-
-std::size_t string_bytes(const Json& v) {
-  if (v.is_string()) return v.get_ref<const std::string&>().size();
-  std::size_t n = 0;
-  if (v.is_object()) {
-    for (const auto& [k, e] : v.items()) n += k.size() + e.get_ref<const std::string&>().size();
-  } else if (v.is_array()) {
-    for (const Json& e : v) n += e.get_ref<const std::string&>().size();
-  }
-  return n;
-}
-
 
 }  // namespace
 
-void Object::compact(Json j) {
+void Object::compact(const Json& j) {
   compact_ = true;
-  auto& top = j.get_ref<Json::object_t&>();
-  const auto api = top.find("apiVersion");
-  const auto kind = top.find("kind");
-  const auto meta = top.find("metadata");
-  const bool api_native = api != top.end() && api->second.is_string();
-  const bool kind_native = kind != top.end() && kind->second.is_string();
-  const bool meta_native = meta != top.end() && meta->second.is_object();
-
-  std::size_t size = 0;
-  if (api_native) size += api->second.get_ref<const std::string&>().size();
-  if (kind_native) size += kind->second.get_ref<const std::string&>().size();
-  if (meta_native) {
-    for (const auto& [key, value] : meta->second.items()) {
-      if (held_natively(meta_field(key), value)) size += string_bytes(value);
-    }
-  }
-  if (size > 0) arena_ = std::make_unique<char[]>(size);
-  char* next = arena_.get();
-
-  if (api_native) {
-    api_version_ = keep(api->second.get_ref<const std::string&>(), &next);
-    present_ |= kApiVersionBit;
-    top.erase(api);
-  }
-  if (kind_native) {
-    kind_ = keep(kind->second.get_ref<const std::string&>(), &next);
-    present_ |= kKindBit;
-    top.erase(kind);
-  }
-  if (meta_native) {
-    present_ |= kMetadataBit;
-    for (auto& [key, value] : meta->second.get_ref<Json::object_t&>()) {
-      const MetaField f = meta_field(key);
-      if (!held_natively(f, value)) {
-        if (meta_extra_.is_null()) meta_extra_ = Json::object();
-        auto& extra = meta_extra_.get_ref<Json::object_t&>();
-        extra.emplace_hint(extra.end(), key, std::move(value));
-        continue;
-      }
-      present_ |= bit(f);
-      read_field(static_cast<int>(f), value, &next);
-    }
-    top.erase(meta);
-    if (const auto refs = meta_extra_.find("ownerReferences"); refs != meta_extra_.end()) {
-      owner_references_ = owner_references_of(*refs);
-    }
-  }
-  body_ = std::move(j);
+  std::string& text = scratch();
+  json_text::write(j, text);
+  serialized_.assign(text);  // exactly sized: it is kept for the object's life
+  read_text();
 }
 
-Json Object::assemble() const {
-  Json out = body_;
-  auto& top = out.get_ref<Json::object_t&>();
-  if ((present_ & kApiVersionBit) != 0) top.emplace("apiVersion", std::string(api_version_));
-  if ((present_ & kKindBit) != 0) top.emplace("kind", std::string(kind_));
-  if ((present_ & kMetadataBit) != 0) top.emplace("metadata", metadata_json());
-  return out;
+// A view of the string value at [begin, end) of the text: in place when it has no escape, else
+// decoded into decoded_. An empty view with a null data pointer when the value is not a string.
+std::string_view Object::text_string(std::size_t begin, std::size_t end) {
+  const std::string_view t = serialized_;
+  if (begin >= t.size() || t[begin] != '"') return {};
+  const std::string_view raw = json_text::raw_string(t, begin, end);
+  if (raw.find('\\') == std::string_view::npos) return raw;
+  if (!decoded_) decoded_ = std::make_unique<std::deque<std::string>>();
+  return decoded_->emplace_back(json_text::decode_string(raw));
+}
+
+std::string_view Object::text_key(const json_text::Member& m) {
+  if (!m.escaped_key) return m.raw_key;
+  if (!decoded_) decoded_ = std::make_unique<std::deque<std::string>>();
+  return decoded_->emplace_back(json_text::key_of(m));
+}
+
+void Object::read_text() {
+  const std::string_view t = serialized_;
+  // One pass: the metadata's members are read as the metadata is walked.
+  json_text::walk_members(t, 0, [&](const json_text::Member& m, std::size_t* value_end) {
+    const std::string_view key = text_key(m);
+    if (key == "metadata") {
+      metadata_begin_ = static_cast<std::uint32_t>(m.value_begin);
+      if (t[m.value_begin] == '{') {
+        *value_end = json_text::for_each_member(t, m.value_begin, [&](const json_text::Member& f) {
+          read_text_field(static_cast<int>(meta_field(text_key(f))), f.value_begin, f.value_end);
+          return true;
+        });
+      } else {
+        *value_end = json_text::skip_value(t, m.value_begin);
+      }
+      metadata_end_ = static_cast<std::uint32_t>(*value_end);
+    } else if (key == "apiVersion" || key == "kind") {
+      *value_end = json_text::skip_value(t, m.value_begin);
+      (key == "kind" ? kind_ : api_version_) = text_string(m.value_begin, *value_end);
+    }
+    return true;
+  });
+}
+
+// As read_field, from the value at [begin, end) of the text.
+void Object::read_text_field(int field, std::size_t begin, std::size_t end) {
+  const std::string_view t = serialized_;
+  const auto integer = [&]() -> std::optional<std::int64_t> {
+    std::int64_t v = 0;
+    const char* first = t.data() + begin;
+    const char* last = t.data() + end;
+    const auto r = std::from_chars(first, last, v);
+    if (r.ec != std::errc() || r.ptr != last) return std::nullopt;
+    return v;
+  };
+  const auto string_map = [&]() {
+    std::vector<StringMapView::value_type> entries;
+    if (t[begin] == '{') {
+      json_text::for_each_member(t, begin, [&](const json_text::Member& e) {
+        entries.emplace_back(text_key(e), text_string(e.value_begin, e.value_end));
+        return true;
+      });
+    }
+    return StringMapView(std::move(entries));
+  };
+  if (std::string_view* slot = string_slot(field)) {
+    *slot = text_string(begin, end);
+    return;
+  }
+  switch (static_cast<MetaField>(field)) {
+    default:  // the string fields, read above, and the fields not read
+      break;
+    case MetaField::kGeneration:
+      if (auto v = integer()) generation_ = *v;
+      break;
+    case MetaField::kDeletionGracePeriodSeconds:
+      if (auto v = integer()) deletion_grace_period_seconds_ = *v;
+      break;
+    case MetaField::kLabels:
+      labels_ = string_map();
+      break;
+    case MetaField::kAnnotations:
+      annotations_ = string_map();
+      break;
+    case MetaField::kFinalizers:
+      if (t[begin] == '[') {
+        json_text::for_each_element(t, begin, [&](std::size_t b, std::size_t e) {
+          finalizers_.push_back(text_string(b, e));
+        });
+      }
+      break;
+    case MetaField::kOwnerReferences:
+      if (t[begin] == '[') {
+        json_text::for_each_element(t, begin, [&](std::size_t b, std::size_t) {
+          if (t[b] != '{') return;
+          OwnerReference ref;
+          json_text::for_each_member(t, b, [&](const json_text::Member& m) {
+            const std::string_view key = text_key(m);
+            const char first = t[m.value_begin];
+            const auto flag = [&]() -> std::optional<bool> {
+              if (first == 't') return true;
+              if (first == 'f') return false;
+              return std::nullopt;
+            };
+            if (key == "apiVersion") ref.api_version = text_string(m.value_begin, m.value_end);
+            else if (key == "kind") ref.kind = text_string(m.value_begin, m.value_end);
+            else if (key == "name") ref.name = text_string(m.value_begin, m.value_end);
+            else if (key == "uid") ref.uid = text_string(m.value_begin, m.value_end);
+            else if (key == "controller") ref.controller = flag();
+            else if (key == "blockOwnerDeletion") ref.block_owner_deletion = flag();
+            return true;
+          });
+          owner_references_.push_back(ref);
+        });
+      }
+      break;
+  }
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> Object::member_span(std::string_view key) const {
+  const auto m = json_text::find_member(serialized_, 0, key);
+  if (!m) return std::nullopt;
+  return std::make_pair(m->value_begin, m->value_end);
+}
+
+Json Object::text_json(std::size_t begin, std::size_t end) const {
+  return json_text::parse(std::string_view(serialized_).substr(begin, end - begin));
 }
 
 namespace {
-
-// The metadata members a compact Object holds natively, with their keys, in key order.
-constexpr std::pair<MetaField, const char*> kNativeFields[] = {
-    {MetaField::kAnnotations, "annotations"},
-    {MetaField::kCreationTimestamp, "creationTimestamp"},
-    {MetaField::kDeletionGracePeriodSeconds, "deletionGracePeriodSeconds"},
-    {MetaField::kDeletionTimestamp, "deletionTimestamp"},
-    {MetaField::kFinalizers, "finalizers"},
-    {MetaField::kGenerateName, "generateName"},
-    {MetaField::kGeneration, "generation"},
-    {MetaField::kLabels, "labels"},
-    {MetaField::kName, "name"},
-    {MetaField::kNamespace, "namespace"},
-    {MetaField::kResourceVersion, "resourceVersion"},
-    {MetaField::kUid, "uid"},
-};
-
-constexpr std::uint32_t kNativeBits = [] {
-  std::uint32_t bits = 0;
-  for (const auto& [f, key] : kNativeFields) bits |= bit(f);
-  return bits;
-}();
 
 // The "metadata" member of an object held as JSON, or null when it has none.
 const Json* metadata_in(const Json& holder) {
@@ -510,125 +529,46 @@ const Json* metadata_in(const Json& holder) {
   return it == holder.end() ? nullptr : &*it;
 }
 
-bool same_string_map(const Json& j, const StringMapView& map) {
-  if (!j.is_object() || j.size() != map.size()) return false;
-  auto e = map.begin();
-  for (const auto& [k, v] : j.items()) {
-    if (k != e->first || !v.is_string() || v.get_ref<const std::string&>() != e->second) return false;
-    ++e;
-  }
-  return true;
-}
-
 }  // namespace
 
-// The JSON of native metadata field `f`, which must be present.
-Json Object::native_json(int field) const {
-  const auto f = static_cast<MetaField>(field);
-  const auto string_map = [](const StringMapView& map) {
-    Json out = Json::object();
-    auto& entries = out.get_ref<Json::object_t&>();
-    for (const auto& [k, v] : map) entries.emplace_hint(entries.end(), std::string(k), std::string(v));
-    return out;
-  };
-  switch (f) {
-    case MetaField::kName:
-      return std::string(name_);
-    case MetaField::kNamespace:
-      return std::string(namespace_name_);
-    case MetaField::kGenerateName:
-      return std::string(generate_name_);
-    case MetaField::kUid:
-      return std::string(uid_);
-    case MetaField::kResourceVersion:
-      return std::string(resource_version_);
-    case MetaField::kCreationTimestamp:
-      return std::string(creation_timestamp_);
-    case MetaField::kDeletionTimestamp:
-      return std::string(deletion_timestamp_);
-    case MetaField::kGeneration:
-      return generation_;
-    case MetaField::kDeletionGracePeriodSeconds:
-      return *deletion_grace_period_seconds_;
-    case MetaField::kLabels:
-      return string_map(labels_);
-    case MetaField::kAnnotations:
-      return string_map(annotations_);
-    case MetaField::kFinalizers: {
-      Json list = Json::array();
-      for (const std::string_view s : finalizers_) list.push_back(std::string(s));
-      return list;
-    }
-    default:
-      return Json();
-  }
-}
-
-// Whether `j` equals native metadata field `f`, which must be present.
-bool Object::native_equals(int field, const Json& j) const {
-  const auto f = static_cast<MetaField>(field);
-  const auto same_string = [&j](std::string_view mine) {
-    return j.is_string() && j.get_ref<const std::string&>() == mine;
-  };
-  switch (f) {
-    case MetaField::kName:
-      return same_string(name_);
-    case MetaField::kNamespace:
-      return same_string(namespace_name_);
-    case MetaField::kGenerateName:
-      return same_string(generate_name_);
-    case MetaField::kUid:
-      return same_string(uid_);
-    case MetaField::kResourceVersion:
-      return same_string(resource_version_);
-    case MetaField::kCreationTimestamp:
-      return same_string(creation_timestamp_);
-    case MetaField::kDeletionTimestamp:
-      return same_string(deletion_timestamp_);
-    case MetaField::kLabels:
-      return same_string_map(j, labels_);
-    case MetaField::kAnnotations:
-      return same_string_map(j, annotations_);
-    case MetaField::kFinalizers:
-      if (!j.is_array() || j.size() != finalizers_.size()) return false;
-      for (std::size_t i = 0; i < finalizers_.size(); ++i) {
-        if (!j[i].is_string() || j[i].get_ref<const std::string&>() != finalizers_[i]) return false;
-      }
-      return true;
-    default:
-      return j == native_json(field);  // the integers: compared as numbers, whatever their sign
-  }
-}
-
 Json Object::metadata_json() const {
-  if (!compact_ || (present_ & kMetadataBit) == 0) {
-    const Json* meta = metadata_in(compact_ ? body_ : json_);
+  if (!compact_) {
+    const Json* meta = metadata_in(json_);
     return meta == nullptr ? Json() : *meta;
   }
-  Json meta = meta_extra_.is_object() ? meta_extra_ : Json::object();
-  auto& m = meta.get_ref<Json::object_t&>();
-  for (const auto& [f, key] : kNativeFields) {
-    if ((present_ & bit(f)) != 0) m.emplace(key, native_json(static_cast<int>(f)));
-  }
-  return meta;
+  if (metadata_end_ == 0) return Json();
+  return text_json(metadata_begin_, metadata_end_);
 }
 
 Json Object::metadata_field(std::string_view key) const {
-  if (compact_ && (present_ & kMetadataBit) != 0) {
-    const MetaField f = meta_field(key);
-    if ((present_ & bit(f) & kNativeBits) != 0) return native_json(static_cast<int>(f));
-    const auto it = meta_extra_.is_object() ? meta_extra_.find(key) : meta_extra_.end();
-    return it == meta_extra_.end() ? Json() : *it;
+  if (!compact_) {
+    const Json* meta = metadata_in(json_);
+    if (meta == nullptr || !meta->is_object()) return Json();
+    const auto it = meta->find(key);
+    return it == meta->end() ? Json() : *it;
   }
-  const Json* meta = metadata_in(compact_ ? body_ : json_);
-  if (meta == nullptr || !meta->is_object()) return Json();
-  const auto it = meta->find(key);
-  return it == meta->end() ? Json() : *it;
+  if (metadata_end_ == 0 || serialized_[metadata_begin_] != '{') return Json();
+  // The fields read at construction are answered from their views (a string field is a string
+  // or null); the others are found in the text.
+  const auto from_view = [](std::string_view v) { return v.data() ? Json(std::string(v)) : Json(); };
+  const MetaField f = meta_field(key);
+  if (const std::string_view* slot = string_slot(static_cast<int>(f))) return from_view(*slot);
+  switch (f) {
+    case MetaField::kDeletionGracePeriodSeconds:
+      return deletion_grace_period_seconds_ ? Json(*deletion_grace_period_seconds_) : Json();
+    case MetaField::kGeneration:
+      if (generation_ != 0) return generation_;
+      break;
+    default:
+      break;
+  }
+  const auto m = json_text::find_member(serialized_, metadata_begin_, key);
+  return m ? text_json(m->value_begin, m->value_end) : Json();
 }
 
 bool Object::metadata_equals(const Json& m, std::string_view except) const {
   if (!m.is_object()) return false;
-  if (!compact_ || (present_ & kMetadataBit) == 0) {
+  if (!compact_) {
     const Json mine = metadata_json();
     if (!mine.is_object()) return false;
     Json a = m;
@@ -639,66 +579,44 @@ bool Object::metadata_equals(const Json& m, std::string_view except) const {
     }
     return a == b;
   }
-  std::uint32_t expected = present_ & kNativeBits;
-  std::size_t expected_extra = meta_extra_.is_object() ? meta_extra_.size() : 0;
-  if (!except.empty()) {
-    expected &= ~bit(meta_field(except));
-    if (meta_extra_.is_object() && meta_extra_.contains(except)) --expected_extra;
-  }
-  std::uint32_t seen = 0;
-  std::size_t seen_extra = 0;
-  for (const auto& [key, value] : m.items()) {
-    if (key == except) continue;
-    const MetaField f = meta_field(key);
-    if ((expected & bit(f)) != 0) {
-      if (!native_equals(static_cast<int>(f), value)) return false;
-      seen |= bit(f);
-      continue;
-    }
-    const auto it = meta_extra_.is_object() ? meta_extra_.find(key) : meta_extra_.end();
-    if (it == meta_extra_.end() || *it != value) return false;
-    ++seen_extra;
-  }
-  return seen == expected && seen_extra == expected_extra;
+  if (metadata_end_ == 0) return false;
+  return json_text::equals_except(
+      m, std::string_view(serialized_).substr(metadata_begin_, metadata_end_ - metadata_begin_),
+      except);
 }
 
 bool Object::same_as(const Json& j) const {
   if (!compact_) return json_ == j;
-  if (!j.is_object()) return false;
-  // Every member of j must match one of this object's, and the counts must agree.
-  std::size_t own = body_.size();
-  for (const std::uint32_t b : {kApiVersionBit, kKindBit, kMetadataBit}) own += (present_ & b) != 0;
-  if (j.size() != own) return false;
-  for (const auto& [key, value] : j.items()) {
-    const Json& v = value;  // clang cannot capture a structured binding
-    const auto same_string = [&v](std::string_view mine) {
-      return v.is_string() && v.get_ref<const std::string&>() == mine;
-    };
-    if (key == "apiVersion" && (present_ & kApiVersionBit) != 0) {
-      if (!same_string(api_version_)) return false;
-    } else if (key == "kind" && (present_ & kKindBit) != 0) {
-      if (!same_string(kind_)) return false;
-    } else if (key == "metadata" && (present_ & kMetadataBit) != 0) {
-      if (!metadata_equals(value)) return false;
-    } else {
-      const auto it = body_.find(key);
-      if (it == body_.end() || *it != value) return false;
-    }
-  }
-  return true;
+  return json_text::equals(j, serialized_);
 }
 
 void Object::assemble_once() const {
-  std::call_once(json_once_, [this] { json_ = assemble(); });
+  std::call_once(json_once_, [this] { json_ = json_text::parse(serialized_); });
 }
+
+nlohmann::json Object::to_json() const { return compact_ ? json_text::parse(serialized_) : json_; }
 
 const nlohmann::json& Object::member(std::string_view key) const {
   static const Json kAbsent;
   assert(key != "metadata" && key != "apiVersion" && key != "kind");
-  const Json& members = compact_ ? body_ : json_;
+  const Json& members = json();
   if (!members.is_object()) return kAbsent;
   const auto it = members.find(key);
   return it == members.end() ? kAbsent : *it;
+}
+
+nlohmann::json Object::member_value(std::string_view key) const {
+  if (!compact_) return member(key);
+  const auto span = member_span(key);
+  return span ? text_json(span->first, span->second) : Json();
+}
+
+bool Object::member_equals(std::string_view key, const nlohmann::json& value) const {
+  if (!compact_) return member(key) == value;
+  const auto span = member_span(key);
+  if (!span) return value.is_null();
+  return json_text::equals(value,
+                           std::string_view(serialized_).substr(span->first, span->second - span->first));
 }
 
 std::optional<std::string_view> Object::deletion_timestamp() const {
@@ -718,10 +636,9 @@ const OwnerReference* Object::controller_of() const {
 }
 
 const std::string& Object::serialized() const {
+  if (compact_) return serialized_;
   std::call_once(serialized_once_, [this] {
-    // Invalid UTF-8 (only possible in JSON built in code) is replaced rather than thrown on.
-    const auto dump = [](const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); };
-    serialized_ = compact_ ? dump(assemble()) : dump(json_);
+    json_text::write(json_, serialized_);
     serialized_.shrink_to_fit();  // it is kept for the object's life; drop the growth slack
   });
   return serialized_;

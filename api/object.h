@@ -7,8 +7,10 @@
 // `with_*` and `edited` members return a new Object and leave this one as it was.
 //
 // Two layouts hold the same object. kTree keeps the whole JSON tree (json() is free). kCompact,
-// for objects kept long (a store's), holds the metadata natively in one buffer and only the other
-// members as JSON; json() assembles the whole tree on its first call and keeps it from then on.
+// for objects kept long (a store's), keeps only the object's compact JSON text (which is what
+// serialized() returns), with the metadata views pointing into it; json() parses the text on its
+// first call and keeps the tree from then on. The readers that take no tree (member_value,
+// member_equals, metadata_json, metadata_field, metadata_equals, same_as) read the text in place.
 //
 // Guarantees:
 // - Every Object's metadata has the types Kubernetes requires (strings, integers, string maps,
@@ -21,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -37,6 +40,9 @@
 #include "api/status.h"
 
 namespace kubesim::api {
+namespace internal::json_text {
+struct Member;
+}  // namespace internal::json_text
 
 class Object;
 using ObjectPtr = std::shared_ptr<const Object>;
@@ -134,13 +140,17 @@ class Object {
     if (compact_) assemble_once();
     return json_;
   }
-  nlohmann::json to_json() const { return compact_ ? assemble() : json_; }
-  // A top-level member other than apiVersion, kind and metadata ("spec", "status", "data", …),
-  // without building json(); null when absent.
+  nlohmann::json to_json() const;
+  // A top-level member other than apiVersion, kind and metadata ("spec", "status", "data", …);
+  // null when absent. For a compact Object this builds json(): member_value reads in place.
   const nlohmann::json& member(std::string_view key) const;
+  // A copy of member(key), read without building json().
+  nlohmann::json member_value(std::string_view key) const;
+  // Whether member(key) == value (an absent member equals null), decided without building json().
+  bool member_equals(std::string_view key, const nlohmann::json& value) const;
   // A JSON object holding every top-level member but apiVersion, kind and metadata (which it may
-  // hold too): what member() looks in.
-  const nlohmann::json& members() const { return compact_ ? body_ : json_; }
+  // hold too): what member() looks in. For a compact Object, json().
+  const nlohmann::json& members() const { return json(); }
   // json()["metadata"] (null when absent), built without building json().
   nlohmann::json metadata_json() const;
   // json()["metadata"][key], null when absent.
@@ -176,23 +186,24 @@ class Object {
  private:
   ObjectPtr with_metadata_string(const char* field, std::string value) const;
   void read_metadata(const nlohmann::json& j);
-  void read_field(int field, const nlohmann::json& value, char** copy_to);
-  void compact(nlohmann::json j);
-  nlohmann::json assemble() const;
+  std::string_view* string_slot(int field);
+  const std::string_view* string_slot(int field) const;
+  void read_field(int field, const nlohmann::json& value);
+  void compact(const nlohmann::json& j);
+  void read_text();
+  void read_text_field(int field, std::size_t begin, std::size_t end);
+  std::string_view text_string(std::size_t begin, std::size_t end);
+  std::string_view text_key(const internal::json_text::Member& m);
+  std::optional<std::pair<std::size_t, std::size_t>> member_span(std::string_view key) const;
+  nlohmann::json text_json(std::size_t begin, std::size_t end) const;
   void assemble_once() const;
-  nlohmann::json native_json(int field) const;
-  bool native_equals(int field, const nlohmann::json& j) const;
 
   // kTree: the whole object. kCompact: built by the first json() call, under json_once_.
   mutable nlohmann::json json_;
-  // kCompact only: the members json_ would have but for metadata and the string apiVersion and
-  // kind; the metadata members not held natively (ownerReferences, managedFields, nulls, …); the
-  // buffer the native metadata strings live in. present_ says which native fields are present.
-  nlohmann::json body_;
-  nlohmann::json meta_extra_;
-  std::unique_ptr<char[]> arena_;
+  // kCompact only: the strings of the text that hold escapes, decoded (rarely needed).
+  std::unique_ptr<std::deque<std::string>> decoded_;
 
-  // Views into json_ (kTree) or into arena_ and meta_extra_ (kCompact), which never change, so
+  // Views into json_ (kTree) or into serialized_ and decoded_ (kCompact), which never change, so
   // they stay valid. An absent field is an empty view with a null data pointer.
   std::string_view api_version_;
   std::string_view kind_;
@@ -211,8 +222,11 @@ class Object {
   std::vector<OwnerReference> owner_references_;
   ObjectKey key_;
 
-  mutable std::string serialized_;  // written once, under serialized_once_
-  std::uint32_t present_ = 0;
+  // kTree: written once, under serialized_once_. kCompact: the object's text, from the start.
+  mutable std::string serialized_;
+  // kCompact: where the metadata's value is in serialized_ (end 0: no metadata).
+  std::uint32_t metadata_begin_ = 0;
+  std::uint32_t metadata_end_ = 0;
   mutable std::once_flag json_once_;
   mutable std::once_flag serialized_once_;
   bool compact_ = false;

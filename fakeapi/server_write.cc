@@ -48,9 +48,10 @@ void set_string(nlohmann::json& j, const char* key, std::string_view value) {
 
 // Whether a write changes what metadata.generation counts: the spec for built-in kinds;
 // everything but metadata and status for custom resources.
-bool generation_changes(const ResourceInfo& info, const nlohmann::json& before,
+bool generation_changes(const ResourceInfo& info, const api::Object& stored,
                         const nlohmann::json& after) {
-  if (!info.custom) return field(before, "spec") != field(after, "spec");
+  if (!info.custom) return !stored.member_equals("spec", field(after, "spec"));
+  const nlohmann::json before = stored.to_json();
   for (const auto& [key, value] : after.items()) {
     if (key == "metadata" || key == "status" || key == "apiVersion" || key == "kind") continue;
     if (field(before, key.c_str()) != value) return true;
@@ -291,7 +292,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     render_stored(info, next, options.field_validation);
   } else {
     next = std::move(desired);
-    if (info.has_status) set_or_erase(next, "status", current->member("status"));
+    if (info.has_status) set_or_erase(next, "status", current->member_value("status"));
     set_string(next, "apiVersion", info.api_version());
     set_string(next, "kind", info.kind);
     nlohmann::json& meta = next["metadata"];
@@ -303,7 +304,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     }
     // The spec is compared as stored: a field Go's encoding leaves out is no change.
     render_stored(info, next, options.field_validation);
-    if (info.tracks_generation && generation_changes(info, current->members(), next)) {
+    if (info.tracks_generation && generation_changes(info, *current, next)) {
       next["metadata"]["generation"] = current->generation() + 1;
     }
     if (internal::is_crds(info)) {

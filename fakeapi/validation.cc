@@ -303,11 +303,13 @@ std::optional<api::Status> validate_create(const ResourceInfo& info, const nlohm
 
 namespace {
 
-// validate_update over the stored object's members (all but apiVersion, kind and metadata; see
-// api::Object::members). `old_meta` gives the stored metadata, built only when the ObjectMeta
-// rules need it: when `meta_unchanged` is false.
+// validate_update over the stored object, given either as JSON holding its members (all but
+// apiVersion, kind and metadata; see api::Object::members) or as the Object, whose members the
+// rules then read one by one. `old_meta` gives the stored metadata, built only when the
+// ObjectMeta rules need it: when `meta_unchanged` is false.
 template <typename OldMeta>
-std::optional<api::Status> validate_update_of(const ResourceInfo& info, const Json& old_members,
+std::optional<api::Status> validate_update_of(const ResourceInfo& info, const Json* old_members,
+                                              const api::Object* old_object,
                                               bool meta_unchanged, const OldMeta& old_meta,
                                               const Json& new_obj, std::string_view ns,
                                               std::string_view name, bool status,
@@ -329,11 +331,12 @@ std::optional<api::Status> validate_update_of(const ResourceInfo& info, const Js
   }
   const Subject s{info,
                   new_obj,
-                  &old_members,
+                  old_members,
                   info.namespaced ? ns : std::string_view(),
                   meta_rules(info),
                   meta_unchanged,
-                  meta};
+                  meta,
+                  old_object};
   const KindRules rules = rules_for(info);
   return run(s, status ? rules.update_status : rules.update);
 }
@@ -345,7 +348,8 @@ std::optional<api::Status> validate_update(const ResourceInfo& info, const nlohm
                                            std::string_view name, bool status,
                                            api::FieldValidation field_validation, bool patched) {
   const Json& old_meta = member(old_obj, "metadata");
-  return validate_update_of(info, old_obj, same_metadata(member(new_obj, "metadata"), old_meta),
+  return validate_update_of(info, &old_obj, nullptr,
+                            same_metadata(member(new_obj, "metadata"), old_meta),
                             [&] { return old_meta; }, new_obj, ns, name, status, field_validation,
                             patched);
 }
@@ -356,7 +360,7 @@ std::optional<api::Status> validate_update(const ResourceInfo& info, const api::
                                            api::FieldValidation field_validation, bool patched) {
   const bool meta_unchanged =
       old_obj.metadata_equals(member(new_obj, "metadata"), "resourceVersion");
-  return validate_update_of(info, old_obj.members(), meta_unchanged,
+  return validate_update_of(info, nullptr, &old_obj, meta_unchanged,
                             [&] { return old_obj.metadata_json(); }, new_obj, ns, name, status,
                             field_validation, patched);
 }

@@ -39,10 +39,9 @@ bool go_maps_equal(const Json& a, const Json& b, const Json& zero) {
   return true;
 }
 
-bool immutable_set(const Json& obj) {
-  const Json& v = member(obj, "immutable");
-  return v.is_boolean() && v.get<bool>();
-}
+// Whether an object's `immutable` member is true.
+bool immutable_true(const Json& v) { return v.is_boolean() && v.get<bool>(); }
+bool immutable_set(const Json& obj) { return immutable_true(member(obj, "immutable")); }
 
 void validate_config_map(const Subject& s, FieldErrors& errs) {
   validate_meta_create(s, errs);
@@ -74,12 +73,12 @@ void validate_config_map(const Subject& s, FieldErrors& errs) {
 
 void update_config_map(const Subject& s, FieldErrors& errs) {
   validate_meta_update(s, errs);
-  if (immutable_set(*s.old)) {
+  if (immutable_true(s.old_member("immutable"))) {
     if (!immutable_set(s.obj)) errs.forbidden("immutable", kImmutableWhenSet);
-    if (!go_maps_equal(member(s.obj, "data"), member(*s.old, "data"), Json(""))) {
+    if (!go_maps_equal(member(s.obj, "data"), s.old_member("data"), Json(""))) {
       errs.forbidden("data", kImmutableWhenSet);
     }
-    if (!go_maps_equal(member(s.obj, "binaryData"), member(*s.old, "binaryData"), Json(""))) {
+    if (!go_maps_equal(member(s.obj, "binaryData"), s.old_member("binaryData"), Json(""))) {
       errs.forbidden("binaryData", kImmutableWhenSet);
     }
   }
@@ -185,10 +184,13 @@ void validate_secret(const Subject& s, FieldErrors& errs) {
 void update_secret(const Subject& s, FieldErrors& errs) {
   validate_meta_update(s, errs);
   const std::string type = secret_type(s.obj);
-  if (type != secret_type(*s.old)) errs.invalid("type", quote(type), "field is immutable");
-  if (immutable_set(*s.old)) {
+  const Json old_secret = {{"type", s.old_member("type")},
+                           {"data", s.old_member("data")},
+                           {"stringData", s.old_member("stringData")}};
+  if (type != secret_type(old_secret)) errs.invalid("type", quote(type), "field is immutable");
+  if (immutable_true(s.old_member("immutable"))) {
     if (!immutable_set(s.obj)) errs.forbidden("immutable", kImmutableWhenSet);
-    if (!go_maps_equal(secret_data(s.obj), secret_data(*s.old), Json(""))) {
+    if (!go_maps_equal(secret_data(s.obj), secret_data(old_secret), Json(""))) {
       errs.forbidden("data", kImmutableWhenSet);
     }
   }

@@ -230,7 +230,7 @@ void validate_status_counts(const Json& status, std::initializer_list<const char
 void validate_collision_count(const Subject& s, FieldErrors& errs) {
   const std::optional<std::int64_t> now = as_int(member(member(s.obj, "status"), "collisionCount"));
   const std::optional<std::int64_t> before =
-      as_int(member(member(*s.old, "status"), "collisionCount"));
+      as_int(member(s.old_member("status"), "collisionCount"));
   if (before && (!now || *now < *before)) {
     errs.invalid("status.collisionCount", render_int(now.value_or(0)), "cannot be decremented");
   }

@@ -16,11 +16,13 @@
 #ifndef KUBESIM_FAKEAPI_INTERNAL_VALIDATION_RULES_H_
 #define KUBESIM_FAKEAPI_INTERNAL_VALIDATION_RULES_H_
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "api/object.h"
 #include "api/validation.h"
 #include "fakeapi/internal/field_errors.h"
 #include "fakeapi/registry.h"
@@ -36,9 +38,9 @@ struct MetaRules {
   bool kube_finalizers = true;
 };
 
-// The object a rule looks at. `old` is the stored object on updates and null on creates; it
-// holds at least every top-level member but apiVersion, kind and metadata (api::Object::members),
-// and `old_meta` is its metadata.
+// The object a rule looks at. On updates the stored object is either `old` (JSON holding at
+// least every top-level member but apiVersion, kind and metadata) or `old_object` (read member
+// by member, as the rules ask: old_member); both are null on creates. `old_meta` is its metadata.
 struct Subject {
   const ResourceInfo& info;
   const Json& obj;
@@ -53,8 +55,22 @@ struct Subject {
 
   const Json& metadata() const { return member(obj, "metadata"); }
   const Json& spec() const { return member(obj, "spec"); }
+  const api::Object* old_object = nullptr;
+
   const Json& old_metadata() const { return old_meta ? *old_meta : member(Json(), ""); }
-  const Json& old_spec() const { return old ? member(*old, "spec") : member(Json(), ""); }
+  const Json& old_spec() const { return old_member("spec"); }
+  // The stored object's top-level member `key`; null when absent and on creates.
+  const Json& old_member(std::string_view key) const {
+    if (old != nullptr) return member(*old, key);
+    if (old_object == nullptr) return member(Json(), "");
+    for (const auto& [k, v] : old_read) {
+      if (k == key) return v;
+    }
+    return old_read.emplace_back(std::string(key), old_object->member_value(key)).second;
+  }
+
+  // The members old_member read from old_object.
+  mutable std::deque<std::pair<std::string, Json>> old_read{};
 };
 
 using Rule = void (*)(const Subject&, FieldErrors&);

@@ -412,6 +412,36 @@ TEST(ObjectTest, CompactLayoutHoldsTheSameObject) {
   }
 }
 
+TEST(ObjectTest, CompactObjectKeepsItsTextAndReadsEscapedStrings) {
+  const json j = {{"apiVersion", "v1"},
+                  {"kind", "ConfigMap"},
+                  {"data", {{"k", "v"}}},
+                  {"metadata",
+                   {{"name", "a\"b"},
+                    {"namespace", "tab\there"},
+                    {"labels", {{"k\\ey", "v\u00e9"}, {"plain", "x"}}},
+                    {"finalizers", {"f/\"1\""}},
+                    {"ownerReferences",
+                     {{{"apiVersion", "v1"}, {"kind", "K\n"}, {"name", "o"}, {"uid", "u"},
+                       {"controller", true}}}}}}};
+  const ObjectPtr compact = make_object(j, Object::Layout::kCompact);
+  EXPECT_EQ(compact->serialized(), j.dump());
+  EXPECT_EQ(compact->name(), "a\"b");
+  EXPECT_EQ(compact->namespace_(), "tab\there");
+  EXPECT_EQ(compact->label("k\\ey"), "v\u00e9");
+  EXPECT_EQ(compact->label("plain"), "x");
+  EXPECT_TRUE(compact->has_finalizer("f/\"1\""));
+  ASSERT_NE(compact->controller_of(), nullptr);
+  EXPECT_EQ(compact->controller_of()->kind, "K\n");
+  EXPECT_EQ(compact->member_value("data"), j["data"]);
+  EXPECT_TRUE(compact->member_equals("data", {{"k", "v"}}));
+  EXPECT_FALSE(compact->member_equals("data", {{"k", "w"}}));
+  EXPECT_TRUE(compact->member_equals("spec", json()));
+  EXPECT_EQ(compact->metadata_field("name"), "a\"b");
+  EXPECT_TRUE(compact->same_as(j));
+  EXPECT_EQ(compact->json(), j);
+}
+
 TEST(ObjectTest, CompactEditsAndCopyHelpers) {
   const ObjectPtr compact = make_object(json::parse(kDeployment), Object::Layout::kCompact);
   const ObjectPtr edited = compact->with_labels({{"a", "b"}});
@@ -491,6 +521,14 @@ RC_GTEST_PROP(ObjectProperty, CompactLayoutHoldsTheSameObject, ()) {
   RC_ASSERT(compact->finalizers() == tree->finalizers());
   RC_ASSERT(compact->owner_references().size() == tree->owner_references().size());
   RC_ASSERT(compact->member("spec") == tree->member("spec"));
+  RC_ASSERT(compact->member_value("spec") == tree->member("spec"));
+  RC_ASSERT(tree->member_value("spec") == tree->member("spec"));
+  RC_ASSERT(compact->member_value("absent").is_null());
+  for (const json& candidate : {tree->member("spec"), json{{"replicas", 3}}, json()}) {
+    const bool expected = tree->member("spec") == candidate;
+    RC_ASSERT(compact->member_equals("spec", candidate) == expected);
+    RC_ASSERT(tree->member_equals("spec", candidate) == expected);
+  }
   RC_ASSERT(compact->metadata_json() == tree->metadata_json());
   RC_ASSERT(compact->same_as(j));
   for (const char* field : kFields) {
