@@ -16,7 +16,7 @@ Json decoded(const Subject& s) {
   obj["apiVersion"] = s.info.api_version();
   obj["kind"] = s.info.kind;
   if (s.info.has_status) {
-    const Json& stored = s.old != nullptr ? member(*s.old, "status") : member(Json(), "");
+    const Json& stored = s.old_member("status");
     if (stored.is_null()) {
       obj.erase("status");
     } else {
@@ -41,7 +41,7 @@ void custom_update(const Subject& s, FieldErrors& errs) {
   if (found.empty()) return;
   // Ratcheting only drops errors, so the stored object is assembled only when there are some.
   // Metadata equal but for the resourceVersion counts as unchanged.
-  Json old = s.old != nullptr ? *s.old : Json::object();
+  Json old = s.old_copy();
   old["apiVersion"] = s.info.api_version();
   old["kind"] = s.info.kind;
   old["metadata"] = s.meta_unchanged ? member(obj, "metadata") : s.old_metadata();
@@ -57,7 +57,7 @@ void custom_update_status(const Subject& s, FieldErrors& errs) {
   if (s.obj.is_object() && s.obj.contains("status")) obj["status"] = member(s.obj, "status");
   decode_custom_resource(s.info.schema, obj, nullptr);
   if (!obj.contains("status")) return;
-  const Json& stored = s.old != nullptr ? member(*s.old, "status") : member(Json(), "");
+  const Json& stored = s.old_member("status");
   validate_custom_resource_status(s.info.schema, obj["status"], &stored, errs);
 }
 

@@ -69,6 +69,13 @@ struct Subject {
     return old_read.emplace_back(std::string(key), old_object->member_value(key)).second;
   }
 
+  // A copy of the stored object holding at least its members; an empty object on creates.
+  Json old_copy() const {
+    if (old != nullptr) return *old;
+    if (old_object != nullptr) return old_object->to_json();
+    return Json::object();
+  }
+
   // The members old_member read from old_object.
   mutable std::deque<std::pair<std::string, Json>> old_read{};
 };
