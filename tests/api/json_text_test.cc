@@ -22,12 +22,14 @@ rc::Gen<std::string> any_string() {
       rc::gen::container<std::string>(rc::gen::inRange<char>(0x20, 0x7f)),
       rc::gen::container<std::string>(rc::gen::inRange<char>(0, 0x7f)),
       rc::gen::container<std::string>(rc::gen::arbitrary<char>()),
-      rc::gen::element<std::string>("", "é", "中文", "😀", "x\xff" "y", "\xe2\x82", "a\"b\\c/d"));
+      rc::gen::element<std::string>("", "é", "中文", "😀", std::string("x\xff") + "y", "\xe2\x82",
+                                    "a\"b\\c/d"));
 }
 
 rc::Gen<json> scalar() {
   return rc::gen::oneOf(
-      rc::gen::just(json()), rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return json(b); }),
+      rc::gen::just(json()),
+      rc::gen::map(rc::gen::arbitrary<bool>(), [](bool b) { return json(b); }),
       rc::gen::map(rc::gen::arbitrary<std::int64_t>(), [](std::int64_t v) { return json(v); }),
       rc::gen::map(rc::gen::arbitrary<std::uint64_t>(), [](std::uint64_t v) { return json(v); }),
       rc::gen::map(rc::gen::arbitrary<double>(), [](double v) { return json(v); }),
@@ -77,7 +79,9 @@ RC_GTEST_PROP(JsonTextTest, EqualsExceptLeavesOneMemberOut, ()) {
   const int n = *rc::gen::inRange(0, 4);
   for (int i = 0; i < n; ++i) a[*rc::gen::element<std::string>("a", "b", "c", "d")] = *scalar();
   json b = a;
-  if (*rc::gen::arbitrary<bool>()) b[*rc::gen::element<std::string>("a", "b", "c", "d")] = *scalar();
+  if (*rc::gen::arbitrary<bool>()) {
+    b[*rc::gen::element<std::string>("a", "b", "c", "d")] = *scalar();
+  }
   const std::string except = *rc::gen::element<std::string>("", "a", "c");
   json a_cut = a;
   json b_cut = b;
@@ -115,7 +119,8 @@ RC_GTEST_PROP(JsonTextTest, MembersAreFoundWithTheirValues, ()) {
 }
 
 TEST(JsonTextTest, EscapesAsNlohmannDoes) {
-  for (const std::string& s : {std::string("plain"), std::string("q\"b\\s/"), std::string("\b\f\n\r\t"),
+  for (const std::string& s : {std::string("plain"), std::string("q\"b\\s/"),
+                               std::string("\b\f\n\r\t"),
                               std::string("\x01\x1f\x7f", 3), std::string("\0", 1),
                               std::string("caf\xc3\xa9"), std::string("bad\xc3(")}) {
     std::string out;
