@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <charconv>
-#include <deque>
 #include <limits>
 #include <system_error>
 
@@ -291,7 +290,7 @@ std::string_view* Object::string_slot(int field) {
     case MetaField::kNamespace:
       return &namespace_name_;
     case MetaField::kGenerateName:
-      return &generate_name_;
+      return &rare_for_writing().generate_name;
     case MetaField::kUid:
       return &uid_;
     case MetaField::kResourceVersion:
@@ -299,14 +298,26 @@ std::string_view* Object::string_slot(int field) {
     case MetaField::kCreationTimestamp:
       return &creation_timestamp_;
     case MetaField::kDeletionTimestamp:
-      return &deletion_timestamp_;
+      return &rare_for_writing().deletion_timestamp;
     default:
       return nullptr;
   }
 }
 
 const std::string_view* Object::string_slot(int field) const {
-  return const_cast<Object*>(this)->string_slot(field);
+  switch (static_cast<MetaField>(field)) {
+    case MetaField::kGenerateName:
+      return &rare().generate_name;
+    case MetaField::kDeletionTimestamp:
+      return &rare().deletion_timestamp;
+    default:  // the others are not in Rare: nothing is allocated
+      return const_cast<Object*>(this)->string_slot(field);
+  }
+}
+
+const Object::Rare& Object::no_rare() {
+  static const Rare kNone;
+  return kNone;
 }
 
 // Reads metadata member `field` (a MetaField) of a tree Object into its accessor's member;
@@ -327,22 +338,29 @@ void Object::read_field(int field, const Json& value) {
       if (value.is_number_integer()) generation_ = value.get<std::int64_t>();
       break;
     case MetaField::kDeletionGracePeriodSeconds:
-      if (value.is_number_integer()) deletion_grace_period_seconds_ = value.get<std::int64_t>();
+      if (value.is_number_integer()) {
+        rare_for_writing().deletion_grace_period_seconds = value.get<std::int64_t>();
+      }
       break;
     case MetaField::kLabels:
       labels_ = string_map_view(value);
       break;
     case MetaField::kAnnotations:
-      annotations_ = string_map_view(value);
+      if (value.is_object() && !value.empty()) {
+        rare_for_writing().annotations = string_map_view(value);
+      }
       break;
     case MetaField::kFinalizers:
-      if (value.is_array()) {
-        finalizers_.reserve(value.size());
-        for (const Json& s : value) finalizers_.push_back(s.get_ref<const std::string&>());
+      if (value.is_array() && !value.empty()) {
+        std::vector<std::string_view>& finalizers = rare_for_writing().finalizers;
+        finalizers.reserve(value.size());
+        for (const Json& s : value) finalizers.push_back(s.get_ref<const std::string&>());
       }
       break;
     case MetaField::kOwnerReferences:
-      owner_references_ = owner_references_of(value);
+      if (value.is_array() && !value.empty()) {
+        rare_for_writing().owner_references = owner_references_of(value);
+      }
       break;
   }
 }
@@ -369,7 +387,9 @@ void Object::read_metadata(const Json& j) {
     }
   }
   if (m != nullptr && m->is_object()) {
-    for (const auto& [key, value] : m->items()) read_field(static_cast<int>(meta_field(key)), value);
+    for (const auto& [key, value] : m->items()) {
+      read_field(static_cast<int>(meta_field(key)), value);
+    }
   }
 }
 
@@ -401,14 +421,12 @@ std::string_view Object::text_string(std::size_t begin, std::size_t end) {
   if (begin >= t.size() || t[begin] != '"') return {};
   const std::string_view raw = json_text::raw_string(t, begin, end);
   if (raw.find('\\') == std::string_view::npos) return raw;
-  if (!decoded_) decoded_ = std::make_unique<std::deque<std::string>>();
-  return decoded_->emplace_back(json_text::decode_string(raw));
+  return rare_for_writing().decoded.emplace_front(json_text::decode_string(raw));
 }
 
 std::string_view Object::text_key(const json_text::Member& m) {
   if (!m.escaped_key) return m.raw_key;
-  if (!decoded_) decoded_ = std::make_unique<std::deque<std::string>>();
-  return decoded_->emplace_back(json_text::key_of(m));
+  return rare_for_writing().decoded.emplace_front(json_text::key_of(m));
 }
 
 void Object::read_text() {
@@ -467,18 +485,18 @@ void Object::read_text_field(int field, std::size_t begin, std::size_t end) {
       if (auto v = integer()) generation_ = *v;
       break;
     case MetaField::kDeletionGracePeriodSeconds:
-      if (auto v = integer()) deletion_grace_period_seconds_ = *v;
+      if (auto v = integer()) rare_for_writing().deletion_grace_period_seconds = *v;
       break;
     case MetaField::kLabels:
       labels_ = string_map();
       break;
     case MetaField::kAnnotations:
-      annotations_ = string_map();
+      if (t[begin] == '{' && t[begin + 1] != '}') rare_for_writing().annotations = string_map();
       break;
     case MetaField::kFinalizers:
       if (t[begin] == '[') {
         json_text::for_each_element(t, begin, [&](std::size_t b, std::size_t e) {
-          finalizers_.push_back(text_string(b, e));
+          rare_for_writing().finalizers.push_back(text_string(b, e));
         });
       }
       break;
@@ -503,7 +521,7 @@ void Object::read_text_field(int field, std::size_t begin, std::size_t end) {
             else if (key == "blockOwnerDeletion") ref.block_owner_deletion = flag();
             return true;
           });
-          owner_references_.push_back(ref);
+          rare_for_writing().owner_references.push_back(ref);
         });
       }
       break;
@@ -550,12 +568,15 @@ Json Object::metadata_field(std::string_view key) const {
   if (metadata_end_ == 0 || serialized_[metadata_begin_] != '{') return Json();
   // The fields read at construction are answered from their views (a string field is a string
   // or null); the others are found in the text.
-  const auto from_view = [](std::string_view v) { return v.data() ? Json(std::string(v)) : Json(); };
+  const auto from_view = [](std::string_view v) {
+    return v.data() ? Json(std::string(v)) : Json();
+  };
   const MetaField f = meta_field(key);
   if (const std::string_view* slot = string_slot(static_cast<int>(f))) return from_view(*slot);
   switch (f) {
     case MetaField::kDeletionGracePeriodSeconds:
-      return deletion_grace_period_seconds_ ? Json(*deletion_grace_period_seconds_) : Json();
+      return rare().deletion_grace_period_seconds ? Json(*rare().deletion_grace_period_seconds)
+                                                  : Json();
     case MetaField::kGeneration:
       if (generation_ != 0) return generation_;
       break;
@@ -615,21 +636,23 @@ bool Object::member_equals(std::string_view key, const nlohmann::json& value) co
   if (!compact_) return member(key) == value;
   const auto span = member_span(key);
   if (!span) return value.is_null();
-  return json_text::equals(value,
-                           std::string_view(serialized_).substr(span->first, span->second - span->first));
+  const std::string_view text = serialized_;
+  return json_text::equals(value, text.substr(span->first, span->second - span->first));
 }
 
 std::optional<std::string_view> Object::deletion_timestamp() const {
-  if (deletion_timestamp_.data() == nullptr) return std::nullopt;
-  return deletion_timestamp_;
+  const std::string_view timestamp = rare().deletion_timestamp;
+  if (timestamp.data() == nullptr) return std::nullopt;
+  return timestamp;
 }
 
 bool Object::has_finalizer(std::string_view finalizer) const {
-  return std::find(finalizers_.begin(), finalizers_.end(), finalizer) != finalizers_.end();
+  const std::vector<std::string_view>& finalizers = rare().finalizers;
+  return std::find(finalizers.begin(), finalizers.end(), finalizer) != finalizers.end();
 }
 
 const OwnerReference* Object::controller_of() const {
-  for (const OwnerReference& r : owner_references_) {
+  for (const OwnerReference& r : rare().owner_references) {
     if (r.controller.value_or(false)) return &r;
   }
   return nullptr;

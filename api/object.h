@@ -23,7 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <forward_list>
 #include <functional>
 #include <map>
 #include <memory>
@@ -110,7 +110,7 @@ class Object {
   GroupVersionKind gvk() const { return gvk_from_api_version_and_kind(api_version_, kind_); }
   std::string_view name() const { return name_; }
   std::string_view namespace_() const { return namespace_name_; }
-  std::string_view generate_name() const { return generate_name_; }
+  std::string_view generate_name() const { return rare().generate_name; }
   std::string_view uid() const { return uid_; }
   std::string_view resource_version() const { return resource_version_; }
   std::int64_t generation() const { return generation_; }
@@ -118,17 +118,19 @@ class Object {
   // Set once deletion has been requested (graceful deletion or pending finalizers).
   std::optional<std::string_view> deletion_timestamp() const;
   std::optional<std::int64_t> deletion_grace_period_seconds() const {
-    return deletion_grace_period_seconds_;
+    return rare().deletion_grace_period_seconds;
   }
   const StringMapView& labels() const { return labels_; }
   std::optional<std::string_view> label(std::string_view key) const { return labels_.find(key); }
-  const StringMapView& annotations() const { return annotations_; }
+  const StringMapView& annotations() const { return rare().annotations; }
   std::optional<std::string_view> annotation(std::string_view key) const {
-    return annotations_.find(key);
+    return rare().annotations.find(key);
   }
-  const std::vector<std::string_view>& finalizers() const { return finalizers_; }
+  const std::vector<std::string_view>& finalizers() const { return rare().finalizers; }
   bool has_finalizer(std::string_view finalizer) const;
-  const std::vector<OwnerReference>& owner_references() const { return owner_references_; }
+  const std::vector<OwnerReference>& owner_references() const {
+    return rare().owner_references;
+  }
   // The owner reference with controller=true, if any (metav1.GetControllerOf).
   const OwnerReference* controller_of() const;
   // "namespace/name", or "name" when the namespace is empty.
@@ -200,26 +202,37 @@ class Object {
 
   // kTree: the whole object. kCompact: built by the first json() call, under json_once_.
   mutable nlohmann::json json_;
-  // kCompact only: the strings of the text that hold escapes, decoded (rarely needed).
-  std::unique_ptr<std::deque<std::string>> decoded_;
+  // What most objects do not have, held apart so that they pay one pointer for it. Absent
+  // fields read from a shared empty Rare.
+  struct Rare {
+    std::string_view generate_name;
+    std::string_view deletion_timestamp;
+    std::optional<std::int64_t> deletion_grace_period_seconds;
+    StringMapView annotations;
+    std::vector<std::string_view> finalizers;
+    std::vector<OwnerReference> owner_references;
+    // kCompact: the strings of the text that hold escapes, decoded.
+    std::forward_list<std::string> decoded;
+  };
+  const Rare& rare() const { return rare_ ? *rare_ : no_rare(); }
+  Rare& rare_for_writing() {
+    if (!rare_) rare_ = std::make_unique<Rare>();
+    return *rare_;
+  }
+  static const Rare& no_rare();
+  std::unique_ptr<Rare> rare_;
 
-  // Views into json_ (kTree) or into serialized_ and decoded_ (kCompact), which never change, so
-  // they stay valid. An absent field is an empty view with a null data pointer.
+  // Views into json_ (kTree) or into serialized_ and Rare::decoded (kCompact), which never
+  // change, so they stay valid. An absent field is an empty view with a null data pointer.
   std::string_view api_version_;
   std::string_view kind_;
   std::string_view name_;
   std::string_view namespace_name_;
-  std::string_view generate_name_;
   std::string_view uid_;
   std::string_view resource_version_;
   std::string_view creation_timestamp_;
-  std::string_view deletion_timestamp_;
   std::int64_t generation_ = 0;
-  std::optional<std::int64_t> deletion_grace_period_seconds_;
   StringMapView labels_;
-  StringMapView annotations_;
-  std::vector<std::string_view> finalizers_;
-  std::vector<OwnerReference> owner_references_;
   ObjectKey key_;
 
   // kTree: written once, under serialized_once_. kCompact: the object's text, from the start.

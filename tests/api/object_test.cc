@@ -268,7 +268,7 @@ TEST(ObjectTest, InvalidUtf8IsReplacedNotThrown) {
 
 TEST(ObjectTest, StaysSmall) {
   // A guard against accidental bloat: the per-object index must stay a few hundred bytes.
-  EXPECT_LE(sizeof(Object), 400u);
+  EXPECT_LE(sizeof(Object), 256u);
 }
 
 ObjectPtr config_map(const std::string& name) {
