@@ -632,6 +632,34 @@ nlohmann::json Object::member_value(std::string_view key) const {
   return span ? text_json(span->first, span->second) : Json();
 }
 
+Json Object::value_at(std::string_view dotted_path) const {
+  if (!compact_) {
+    const Json* at = &json_;
+    for (std::string_view rest = dotted_path;;) {
+      const std::size_t dot = rest.find('.');
+      if (!at->is_object()) return Json();
+      const auto it = at->find(rest.substr(0, dot));
+      if (it == at->end()) return Json();
+      at = &*it;
+      if (dot == std::string_view::npos) return *at;
+      rest.remove_prefix(dot + 1);
+    }
+  }
+  const std::string_view t = serialized_;
+  std::size_t begin = 0;
+  std::size_t end = t.size();
+  for (std::string_view rest = dotted_path;;) {
+    const std::size_t dot = rest.find('.');
+    if (t[begin] != '{') return Json();
+    const auto m = json_text::find_member(t, begin, rest.substr(0, dot));
+    if (!m) return Json();
+    begin = m->value_begin;
+    end = m->value_end;
+    if (dot == std::string_view::npos) return text_json(begin, end);
+    rest.remove_prefix(dot + 1);
+  }
+}
+
 bool Object::member_equals(std::string_view key, const nlohmann::json& value) const {
   if (!compact_) return member(key) == value;
   const auto span = member_span(key);

@@ -150,6 +150,9 @@ class Object {
   nlohmann::json member_value(std::string_view key) const;
   // Whether member(key) == value (an absent member equals null), decided without building json().
   bool member_equals(std::string_view key, const nlohmann::json& value) const;
+  // A copy of the value at a dotted path of object members ("spec.nodeName"), read without
+  // building json(); null when a step is absent or not an object.
+  nlohmann::json value_at(std::string_view dotted_path) const;
   // A JSON object holding every top-level member but apiVersion, kind and metadata (which it may
   // hold too): what member() looks in. For a compact Object, json().
   const nlohmann::json& members() const { return json(); }

@@ -144,19 +144,12 @@ std::function<bool(const api::Object&)> ApiServer::predicate(const ResourceInfo&
     if (fields) {
       auto lookup = [&](std::string_view path) -> std::optional<std::string> {
         // Answered without building the object's whole JSON: the name and namespace natively,
-        // other metadata paths from the metadata alone, the rest from the member they are in.
+        // the rest from the fields the value is made of.
         if (path == "metadata.name") return std::string(obj.name());
         if (path == "metadata.namespace") {
           return resource->namespaced ? std::string(obj.namespace_()) : std::string();
         }
-        if (path.starts_with("metadata.")) {
-          return field_value(*resource, nlohmann::json{{"metadata", obj.metadata_json()}}, path);
-        }
-        const std::string_view top = path.substr(0, path.find('.'));
-        nlohmann::json holder{{top, obj.member_value(top)}};
-        // An Event's "source" falls back on reportingComponent.
-        if (path == "source") holder["reportingComponent"] = obj.member_value("reportingComponent");
-        return field_value(*resource, holder, path);
+        return field_value(*resource, obj, path);
       };
       if (!fields->matches(lookup)) return false;
     }

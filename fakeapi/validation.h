@@ -81,6 +81,9 @@ std::optional<api::Status> validate_update(
 // Defaults kube-apiserver would have stored (a pod's restartPolicy, a secret's type) are not
 // applied: the value is what the object holds.
 std::string field_value(const ResourceInfo& info, const nlohmann::json& obj, std::string_view path);
+// The same for an Object, reading only the fields the value is made of (api::Object::value_at),
+// so a stored object's whole JSON is not built.
+std::string field_value(const ResourceInfo& info, const api::Object& obj, std::string_view path);
 
 }  // namespace kubesim::fakeapi
 

@@ -1,6 +1,7 @@
 // Field selector values: what each kind's ToSelectableFields (pkg/registry/*/strategy.go in
 // kubernetes) puts in the fields.Set an object is matched against.
 #include <string>
+#include <vector>
 
 #include "fakeapi/internal/validation_rules.h"
 #include "fakeapi/validation.h"
@@ -98,6 +99,45 @@ std::string field_value(const ResourceInfo& info, const nlohmann::json& obj,
     return int_at(obj, "status.succeeded");
   }
   return scalar_at(obj, path);
+}
+
+namespace {
+
+// The dotted paths field_value reads for `path`.
+std::vector<std::string_view> field_sources(const ResourceInfo& info, std::string_view path) {
+  const std::string& group = info.gvr.group;
+  const std::string& kind = info.kind;
+  if (!info.custom && group.empty() && kind == "Pod" &&
+      (path == "status.podIP" || path == "status.podIPs")) {
+    return {"status.podIPs", "status.podIP"};
+  }
+  if (!info.custom && group.empty() && kind == "Event" && path == "source") {
+    return {"source.component", "reportingComponent"};
+  }
+  if (!info.custom && group == "batch" && kind == "Job" && path == "status.successful") {
+    return {"status.succeeded"};
+  }
+  return {path};
+}
+
+}  // namespace
+
+std::string field_value(const ResourceInfo& info, const api::Object& obj, std::string_view path) {
+  // An object holding only the values at the paths the value is made of.
+  Json holder = Json::object();
+  for (const std::string_view source : field_sources(info, path)) {
+    Json value = obj.value_at(source);
+    if (value.is_null()) continue;
+    Json* at = &holder;
+    for (std::string_view rest = source;;) {
+      const std::size_t dot = rest.find('.');
+      at = &(*at)[std::string(rest.substr(0, dot))];
+      if (dot == std::string_view::npos) break;
+      rest.remove_prefix(dot + 1);
+    }
+    *at = std::move(value);
+  }
+  return field_value(info, holder, path);
 }
 
 }  // namespace kubesim::fakeapi

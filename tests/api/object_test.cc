@@ -524,6 +524,11 @@ RC_GTEST_PROP(ObjectProperty, CompactLayoutHoldsTheSameObject, ()) {
   RC_ASSERT(compact->member_value("spec") == tree->member("spec"));
   RC_ASSERT(tree->member_value("spec") == tree->member("spec"));
   RC_ASSERT(compact->member_value("absent").is_null());
+  for (const char* path : {"spec.replicas", "spec", "metadata.name", "metadata.labels",
+                           "spec.replicas.deeper", "absent.x"}) {
+    RC_ASSERT(compact->value_at(path) == tree->value_at(path));
+  }
+  RC_ASSERT(tree->value_at("spec") == tree->member("spec"));
   for (const json& candidate : {tree->member("spec"), json{{"replicas", 3}}, json()}) {
     const bool expected = tree->member("spec") == candidate;
     RC_ASSERT(compact->member_equals("spec", candidate) == expected);

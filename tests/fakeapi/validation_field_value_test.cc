@@ -76,7 +76,14 @@ TEST(ValidationFieldValueTest, SelectableFieldsOfBuiltins) {
   };
   for (const FieldCase& c : cases) {
     SCOPED_TRACE(c.resource + " " + c.path);
-    EXPECT_EQ(field_value(builtin(c.resource, c.group), c.obj, c.path), c.value);
+    const ResourceInfo info = builtin(c.resource, c.group);
+    EXPECT_EQ(field_value(info, c.obj, c.path), c.value);
+    if (!c.obj.is_object()) continue;
+    // A stored object gives the same value, reading only the fields it is made of.
+    for (const auto layout : {api::Object::Layout::kTree, api::Object::Layout::kCompact}) {
+      const api::ObjectPtr stored = api::make_object(c.obj, layout);
+      EXPECT_EQ(field_value(info, *stored, c.path), c.value);
+    }
   }
 }
 
@@ -88,6 +95,11 @@ TEST(ValidationFieldValueTest, CustomResourcesReadTheDottedPath) {
   EXPECT_EQ(field_value(widget, w, "spec.color"), "red");
   EXPECT_EQ(field_value(widget, w, "spec.size"), "3");
   EXPECT_EQ(field_value(widget, w, "spec.missing"), "");
+  const api::ObjectPtr stored = api::make_object(w, api::Object::Layout::kCompact);
+  EXPECT_EQ(field_value(widget, *stored, "spec.color"), "red");
+  EXPECT_EQ(field_value(widget, *stored, "spec.size"), "3");
+  EXPECT_EQ(field_value(widget, *stored, "spec.color.deeper"), "");
+  EXPECT_EQ(field_value(widget, *stored, "metadata.namespace"), "ns");
 }
 
 }  // namespace
