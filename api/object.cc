@@ -320,49 +320,68 @@ const Object::Rare& Object::no_rare() {
   return kNone;
 }
 
-// Reads metadata member `field` (a MetaField) of a tree Object into its accessor's member;
-// values of another type than the field's read as absent.
-void Object::read_field(int field, const Json& value) {
-  const auto text = [&]() -> std::string_view {
-    return value.is_string() ? std::string_view(value.get_ref<const std::string&>())
-                             : std::string_view();
-  };
+// Reads metadata member `field` (a MetaField) into its accessor's member from `src`, which gives
+// the value as each kind of field needs it: string() (a null view when it is not a string),
+// integer(), string_map(), strings() and owner_references() (empty when of another type).
+template <typename Source>
+void Object::read_from(int field, const Source& src) {
   if (std::string_view* slot = string_slot(field)) {
-    *slot = text();
+    *slot = src.string();
     return;
   }
   switch (static_cast<MetaField>(field)) {
     default:  // the string fields, read above, and the fields not read
       break;
     case MetaField::kGeneration:
-      if (value.is_number_integer()) generation_ = value.get<std::int64_t>();
+      if (auto v = src.integer()) generation_ = *v;
       break;
     case MetaField::kDeletionGracePeriodSeconds:
-      if (value.is_number_integer()) {
-        rare_for_writing().deletion_grace_period_seconds = value.get<std::int64_t>();
-      }
+      if (auto v = src.integer()) rare_for_writing().deletion_grace_period_seconds = *v;
       break;
     case MetaField::kLabels:
-      labels_ = string_map_view(value);
+      labels_ = src.string_map();
       break;
     case MetaField::kAnnotations:
-      if (value.is_object() && !value.empty()) {
-        rare_for_writing().annotations = string_map_view(value);
+      if (StringMapView map = src.string_map(); !map.empty()) {
+        rare_for_writing().annotations = std::move(map);
       }
       break;
     case MetaField::kFinalizers:
-      if (value.is_array() && !value.empty()) {
-        std::vector<std::string_view>& finalizers = rare_for_writing().finalizers;
-        finalizers.reserve(value.size());
-        for (const Json& s : value) finalizers.push_back(s.get_ref<const std::string&>());
+      if (std::vector<std::string_view> list = src.strings(); !list.empty()) {
+        rare_for_writing().finalizers = std::move(list);
       }
       break;
     case MetaField::kOwnerReferences:
-      if (value.is_array() && !value.empty()) {
-        rare_for_writing().owner_references = owner_references_of(value);
+      if (std::vector<OwnerReference> refs = src.owner_references(); !refs.empty()) {
+        rare_for_writing().owner_references = std::move(refs);
       }
       break;
   }
+}
+
+// A metadata value of a tree Object, for read_from.
+void Object::read_field(int field, const Json& value) {
+  struct TreeSource {
+    const Json& value;
+    std::string_view string() const {
+      return value.is_string() ? std::string_view(value.get_ref<const std::string&>())
+                               : std::string_view();
+    }
+    std::optional<std::int64_t> integer() const {
+      if (!value.is_number_integer()) return std::nullopt;
+      return value.get<std::int64_t>();
+    }
+    StringMapView string_map() const { return string_map_view(value); }
+    std::vector<std::string_view> strings() const {
+      std::vector<std::string_view> out;
+      if (!value.is_array()) return out;
+      out.reserve(value.size());
+      for (const Json& s : value) out.push_back(s.get_ref<const std::string&>());
+      return out;
+    }
+    std::vector<OwnerReference> owner_references() const { return owner_references_of(value); }
+  };
+  read_from(field, TreeSource{value});
 }
 
 Object::Object(Passkey, nlohmann::json j, Layout layout) {
@@ -453,79 +472,67 @@ void Object::read_text() {
   });
 }
 
-// As read_field, from the value at [begin, end) of the text.
+// A metadata value of a compact Object, at [begin, end) of its text, for read_from.
 void Object::read_text_field(int field, std::size_t begin, std::size_t end) {
-  const std::string_view t = serialized_;
-  const auto integer = [&]() -> std::optional<std::int64_t> {
-    std::int64_t v = 0;
-    const char* first = t.data() + begin;
-    const char* last = t.data() + end;
-    const auto r = std::from_chars(first, last, v);
-    if (r.ec != std::errc() || r.ptr != last) return std::nullopt;
-    return v;
-  };
-  const auto string_map = [&]() {
-    std::vector<StringMapView::value_type> entries;
-    if (t[begin] == '{') {
-      json_text::for_each_member(t, begin, [&](const json_text::Member& e) {
-        entries.emplace_back(text_key(e), text_string(e.value_begin, e.value_end));
-        return true;
-      });
+  // A local class, so that it may use the Object's text_string and text_key.
+  struct TextSource {
+    Object& obj;
+    std::string_view t;
+    std::size_t begin;
+    std::size_t end;
+
+    std::string_view string() const { return obj.text_string(begin, end); }
+    std::optional<std::int64_t> integer() const {
+      std::int64_t v = 0;
+      const auto r = std::from_chars(t.data() + begin, t.data() + end, v);
+      if (r.ec != std::errc() || r.ptr != t.data() + end) return std::nullopt;
+      return v;
     }
-    return StringMapView(std::move(entries));
+    StringMapView string_map() const {
+      std::vector<StringMapView::value_type> entries;
+      if (t[begin] == '{') {
+        json_text::for_each_member(t, begin, [&](const json_text::Member& e) {
+          entries.emplace_back(obj.text_key(e), obj.text_string(e.value_begin, e.value_end));
+          return true;
+        });
+      }
+      return StringMapView(std::move(entries));
+    }
+    std::vector<std::string_view> strings() const {
+      std::vector<std::string_view> out;
+      if (t[begin] != '[') return out;
+      json_text::for_each_element(t, begin, [&](std::size_t b, std::size_t e) {
+        out.push_back(obj.text_string(b, e));
+      });
+      return out;
+    }
+    std::vector<OwnerReference> owner_references() const {
+      std::vector<OwnerReference> out;
+      if (t[begin] != '[') return out;
+      json_text::for_each_element(t, begin, [&](std::size_t b, std::size_t) {
+        if (t[b] != '{') return;
+        OwnerReference ref;
+        json_text::for_each_member(t, b, [&](const json_text::Member& m) {
+          const std::string_view key = obj.text_key(m);
+          const char first = t[m.value_begin];
+          const std::optional<bool> flag =
+              first == 't' ? std::optional<bool>(true)
+                           : first == 'f' ? std::optional<bool>(false) : std::nullopt;
+          const std::string_view text = obj.text_string(m.value_begin, m.value_end);
+          if (key == "apiVersion") ref.api_version = text;
+          else if (key == "kind") ref.kind = text;
+          else if (key == "name") ref.name = text;
+          else if (key == "uid") ref.uid = text;
+          else if (key == "controller") ref.controller = flag;
+          else if (key == "blockOwnerDeletion") ref.block_owner_deletion = flag;
+          return true;
+        });
+        out.push_back(ref);
+      });
+      return out;
+    }
   };
-  if (std::string_view* slot = string_slot(field)) {
-    *slot = text_string(begin, end);
-    return;
-  }
-  switch (static_cast<MetaField>(field)) {
-    default:  // the string fields, read above, and the fields not read
-      break;
-    case MetaField::kGeneration:
-      if (auto v = integer()) generation_ = *v;
-      break;
-    case MetaField::kDeletionGracePeriodSeconds:
-      if (auto v = integer()) rare_for_writing().deletion_grace_period_seconds = *v;
-      break;
-    case MetaField::kLabels:
-      labels_ = string_map();
-      break;
-    case MetaField::kAnnotations:
-      if (t[begin] == '{' && t[begin + 1] != '}') rare_for_writing().annotations = string_map();
-      break;
-    case MetaField::kFinalizers:
-      if (t[begin] == '[') {
-        json_text::for_each_element(t, begin, [&](std::size_t b, std::size_t e) {
-          rare_for_writing().finalizers.push_back(text_string(b, e));
-        });
-      }
-      break;
-    case MetaField::kOwnerReferences:
-      if (t[begin] == '[') {
-        json_text::for_each_element(t, begin, [&](std::size_t b, std::size_t) {
-          if (t[b] != '{') return;
-          OwnerReference ref;
-          json_text::for_each_member(t, b, [&](const json_text::Member& m) {
-            const std::string_view key = text_key(m);
-            const char first = t[m.value_begin];
-            const auto flag = [&]() -> std::optional<bool> {
-              if (first == 't') return true;
-              if (first == 'f') return false;
-              return std::nullopt;
-            };
-            if (key == "apiVersion") ref.api_version = text_string(m.value_begin, m.value_end);
-            else if (key == "kind") ref.kind = text_string(m.value_begin, m.value_end);
-            else if (key == "name") ref.name = text_string(m.value_begin, m.value_end);
-            else if (key == "uid") ref.uid = text_string(m.value_begin, m.value_end);
-            else if (key == "controller") ref.controller = flag();
-            else if (key == "blockOwnerDeletion") ref.block_owner_deletion = flag();
-            return true;
-          });
-          rare_for_writing().owner_references.push_back(ref);
-        });
-      }
-      break;
-  }
+  read_from(field, TextSource{*this, serialized_, begin, end});
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> Object::member_span(std::string_view key) const {

@@ -193,6 +193,8 @@ class Object {
   void read_metadata(const nlohmann::json& j);
   std::string_view* string_slot(int field);
   const std::string_view* string_slot(int field) const;
+  template <typename Source>
+  void read_from(int field, const Source& src);
   void read_field(int field, const nlohmann::json& value);
   void compact(const nlohmann::json& j);
   void read_text();
