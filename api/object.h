@@ -8,9 +8,11 @@
 //
 // Two layouts hold the same object. kTree keeps the whole JSON tree (json() is free). kCompact,
 // for objects kept long (a store's), keeps only the object's compact JSON text (which is what
-// serialized() returns), with the metadata views pointing into it; json() parses the text on its
-// first call and keeps the tree from then on. The readers that take no tree (member_value,
+// serialized() returns), with the metadata read in place; json() parses the text on its first
+// call and keeps the tree from then on. The readers that take no tree (member_value,
 // member_equals, metadata_json, metadata_field, metadata_equals, same_as) read the text in place.
+// Either way the metadata's strings, the key and the label and annotation entries sit in one
+// block, addressed by 32-bit offsets, so an Object is a few pointers plus that block.
 //
 // Guarantees:
 // - Every Object's metadata has the types Kubernetes requires (strings, integers, string maps,
@@ -23,8 +25,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <forward_list>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -57,23 +59,66 @@ struct OwnerReference {
   std::optional<bool> block_owner_deletion;
 };
 
-// A read-only string→string map (labels, annotations) as key-sorted views into an Object's JSON.
-// Lookups are binary searches; iteration is in key order.
+// A read-only string→string map (labels, annotations) as key-sorted views into an Object, which
+// must outlive it. Lookups are binary searches; iteration is in key order and yields pairs of
+// views by value.
 class StringMapView {
  public:
   using value_type = std::pair<std::string_view, std::string_view>;
-  using const_iterator = std::vector<value_type>::const_iterator;
+  // Where a string is in its Object's buffer; `off` kAbsent is an absent string.
+  struct Span {
+    static constexpr std::uint32_t kAbsent = 0xffffffffu;
+    std::uint32_t off = kAbsent;
+    std::uint32_t len = 0;
+    std::string_view in(const char* base) const {
+      if (off == kAbsent) return {};
+      return len == 0 ? std::string_view("", 0) : std::string_view(base + off, len);
+    }
+  };
+  struct Entry {
+    Span key;
+    Span value;
+  };
+  class const_iterator {
+   public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = StringMapView::value_type;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = value_type;
+
+    const_iterator() = default;
+    const_iterator(const char* base, const Entry* at) : base_(base), at_(at) {}
+    value_type operator*() const { return {at_->key.in(base_), at_->value.in(base_)}; }
+    value_type operator[](difference_type n) const { return *(*this + n); }
+    const_iterator& operator++() { ++at_; return *this; }
+    const_iterator operator++(int) { auto old = *this; ++at_; return old; }
+    const_iterator& operator--() { --at_; return *this; }
+    const_iterator operator--(int) { auto old = *this; --at_; return old; }
+    const_iterator& operator+=(difference_type n) { at_ += n; return *this; }
+    const_iterator& operator-=(difference_type n) { at_ -= n; return *this; }
+    friend const_iterator operator+(const_iterator i, difference_type n) { return i += n; }
+    friend const_iterator operator+(difference_type n, const_iterator i) { return i += n; }
+    friend const_iterator operator-(const_iterator i, difference_type n) { return i -= n; }
+    friend difference_type operator-(const_iterator a, const_iterator b) { return a.at_ - b.at_; }
+    friend bool operator==(const_iterator a, const_iterator b) { return a.at_ == b.at_; }
+    friend auto operator<=>(const_iterator a, const_iterator b) { return a.at_ <=> b.at_; }
+
+   private:
+    const char* base_ = nullptr;
+    const Entry* at_ = nullptr;
+  };
+  using iterator = const_iterator;
 
   StringMapView() = default;
-  // `j` must be a JSON object whose values are all strings, or null (an empty map).
-  explicit StringMapView(const nlohmann::json& j);
-  // `entries` must be sorted by key, keys unique.
-  explicit StringMapView(std::vector<value_type> entries) : entries_(std::move(entries)) {}
+  // `entries` (sorted by key, keys unique) and the strings they place relative to `base`.
+  StringMapView(const char* base, const Entry* entries, std::uint32_t size)
+      : base_(base), entries_(entries), size_(size) {}
 
-  const_iterator begin() const { return entries_.begin(); }
-  const_iterator end() const { return entries_.end(); }
-  std::size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
+  const_iterator begin() const { return {base_, entries_}; }
+  const_iterator end() const { return {base_, entries_ + size_}; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
 
   std::optional<std::string_view> find(std::string_view key) const;
   bool contains(std::string_view key) const { return find(key).has_value(); }
@@ -81,7 +126,26 @@ class StringMapView {
   std::map<std::string, std::string, std::less<>> to_map() const;
 
  private:
-  std::vector<value_type> entries_;  // sorted by key, keys unique
+  const char* base_ = nullptr;
+  const Entry* entries_ = nullptr;
+  std::uint32_t size_ = 0;
+};
+
+// An Object's key, "namespace/name" or "name": a view into the Object, which must outlive it.
+class ObjectKeyView {
+ public:
+  ObjectKeyView() = default;
+  explicit ObjectKeyView(std::string_view key) : key_(key) {}
+  ObjectKeyView(const ObjectKey& key) : key_(key.view()) {}  // NOLINT: a view of it
+  std::string_view view() const { return key_; }
+  std::string str() const { return std::string(key_); }
+  bool empty() const { return key_.empty(); }
+  operator ObjectKey() const { return ObjectKey(str()); }  // NOLINT: an owning copy
+  friend bool operator==(ObjectKeyView a, ObjectKeyView b) { return a.key_ == b.key_; }
+  friend bool operator==(ObjectKeyView a, const ObjectKey& b) { return a.key_ == b.view(); }
+
+ private:
+  std::string_view key_;
 };
 
 class Object {
@@ -104,27 +168,30 @@ class Object {
   Object& operator=(const Object&) = delete;
 
   // --- Type and metadata, computed at construction ---------------------------------------------
-  // Absent fields read as "" (or 0, nullopt, empty).
-  std::string_view api_version() const { return api_version_; }
-  std::string_view kind() const { return kind_; }
-  GroupVersionKind gvk() const { return gvk_from_api_version_and_kind(api_version_, kind_); }
-  std::string_view name() const { return name_; }
-  std::string_view namespace_() const { return namespace_name_; }
-  std::string_view generate_name() const { return rare().generate_name; }
-  std::string_view uid() const { return uid_; }
-  std::string_view resource_version() const { return resource_version_; }
+  // Absent fields read as "" (or 0, nullopt, empty); an absent string field is an empty view with
+  // a null data pointer.
+  std::string_view api_version() const { return api_version_.in(strings()); }
+  std::string_view kind() const { return kind_.in(strings()); }
+  GroupVersionKind gvk() const { return gvk_from_api_version_and_kind(api_version(), kind()); }
+  std::string_view name() const { return name_.in(strings()); }
+  std::string_view namespace_() const { return namespace_name_.in(strings()); }
+  std::string_view generate_name() const { return rare().generate_name.in(strings()); }
+  std::string_view uid() const { return uid_.in(strings()); }
+  std::string_view resource_version() const { return resource_version_.in(strings()); }
   std::int64_t generation() const { return generation_; }
-  std::string_view creation_timestamp() const { return creation_timestamp_; }
+  std::string_view creation_timestamp() const { return creation_timestamp_.in(strings()); }
   // Set once deletion has been requested (graceful deletion or pending finalizers).
   std::optional<std::string_view> deletion_timestamp() const;
   std::optional<std::int64_t> deletion_grace_period_seconds() const {
     return rare().deletion_grace_period_seconds;
   }
-  const StringMapView& labels() const { return labels_; }
-  std::optional<std::string_view> label(std::string_view key) const { return labels_.find(key); }
-  const StringMapView& annotations() const { return rare().annotations; }
+  StringMapView labels() const { return {strings(), entries() + labels_at_, labels_size_}; }
+  std::optional<std::string_view> label(std::string_view key) const { return labels().find(key); }
+  StringMapView annotations() const {
+    return {strings(), entries() + rare().annotations_at, rare().annotations_size};
+  }
   std::optional<std::string_view> annotation(std::string_view key) const {
-    return rare().annotations.find(key);
+    return annotations().find(key);
   }
   const std::vector<std::string_view>& finalizers() const { return rare().finalizers; }
   bool has_finalizer(std::string_view finalizer) const;
@@ -134,13 +201,13 @@ class Object {
   // The owner reference with controller=true, if any (metav1.GetControllerOf).
   const OwnerReference* controller_of() const;
   // "namespace/name", or "name" when the namespace is empty.
-  const ObjectKey& key() const { return key_; }
+  ObjectKeyView key() const { return ObjectKeyView(key_.in(strings())); }
 
   // The whole object. Never changes. For a compact Object the first call builds it (safe to
   // race from several threads); to_json() gives a copy without keeping one.
   const nlohmann::json& json() const& {
     if (compact_) assemble_once();
-    return json_;
+    return tree_->json;
   }
   nlohmann::json to_json() const;
   // A top-level member other than apiVersion, kind and metadata ("spec", "status", "data", …);
@@ -165,8 +232,9 @@ class Object {
   bool metadata_equals(const nlohmann::json& m, std::string_view except = {}) const;
   // Whether json() == j, decided without building json().
   bool same_as(const nlohmann::json& j) const;
-  // Compact JSON text of json(), built on first call and then shared.
-  const std::string& serialized() const;
+  // Compact JSON text of json(), built on first call and then shared: the view stays valid as
+  // long as the Object lives.
+  std::string_view serialized() const;
   std::size_t serialized_size() const { return serialized().size(); }
 
   // --- Copy-edits: each returns a new Object; this one is unchanged ---------------------------
@@ -189,64 +257,71 @@ class Object {
   ObjectPtr with_finalizers(const std::vector<std::string>& finalizers) const;
 
  private:
+  using Span = StringMapView::Span;
+  using Entry = StringMapView::Entry;
+  class Builder;
+  friend class Builder;
+
   ObjectPtr with_metadata_string(const char* field, std::string value) const;
-  void read_metadata(const nlohmann::json& j);
-  std::string_view* string_slot(int field);
-  const std::string_view* string_slot(int field) const;
-  template <typename Source>
-  void read_from(int field, const Source& src);
-  void read_field(int field, const nlohmann::json& value);
-  void compact(const nlohmann::json& j);
-  void read_text();
-  void read_text_field(int field, std::size_t begin, std::size_t end);
-  std::string_view text_string(std::size_t begin, std::size_t end);
-  std::string_view text_key(const internal::json_text::Member& m);
+  Span* span_slot(int field);
+  const Span* span_slot(int field) const;
   std::optional<std::pair<std::size_t, std::size_t>> member_span(std::string_view key) const;
   nlohmann::json text_json(std::size_t begin, std::size_t end) const;
+  std::string_view text() const { return {buffer_.get(), text_size_}; }
+  const char* strings() const { return buffer_.get(); }
+  const Entry* entries() const {
+    return reinterpret_cast<const Entry*>(buffer_.get() + entries_at_);
+  }
   void assemble_once() const;
+  void read_tree(Builder& b);
+  void read_text(Builder& b);
 
-  // kTree: the whole object. kCompact: built by the first json() call, under json_once_.
-  mutable nlohmann::json json_;
+  // The tree of the object: kTree's from construction; kCompact's built by the first json()
+  // call, under json_once_. `text` is kTree's serialization, written once under text_once.
+  struct Tree {
+    nlohmann::json json;
+    std::string text;
+    std::once_flag text_once;
+  };
+  mutable std::unique_ptr<Tree> tree_;
+
   // What most objects do not have, held apart so that they pay one pointer for it. Absent
   // fields read from a shared empty Rare.
   struct Rare {
-    std::string_view generate_name;
-    std::string_view deletion_timestamp;
+    Span generate_name;
+    Span deletion_timestamp;
     std::optional<std::int64_t> deletion_grace_period_seconds;
-    StringMapView annotations;
+    std::uint32_t annotations_at = 0;  // in entries()
+    std::uint32_t annotations_size = 0;
     std::vector<std::string_view> finalizers;
     std::vector<OwnerReference> owner_references;
-    // kCompact: the strings of the text that hold escapes, decoded.
-    std::forward_list<std::string> decoded;
   };
   const Rare& rare() const { return rare_ ? *rare_ : no_rare(); }
-  Rare& rare_for_writing() {
-    if (!rare_) rare_ = std::make_unique<Rare>();
-    return *rare_;
-  }
   static const Rare& no_rare();
   std::unique_ptr<Rare> rare_;
 
-  // Views into json_ (kTree) or into serialized_ and Rare::decoded (kCompact), which never
-  // change, so they stay valid. An absent field is an empty view with a null data pointer.
-  std::string_view api_version_;
-  std::string_view kind_;
-  std::string_view name_;
-  std::string_view namespace_name_;
-  std::string_view uid_;
-  std::string_view resource_version_;
-  std::string_view creation_timestamp_;
+  // One block for every string the Object hands out and the entries of its maps: kCompact's text
+  // (at 0, text_size_ bytes), then strings the text cannot give in place (decoded escapes, the
+  // key; for kTree every metadata string, copied), then the label and annotation entries (at
+  // entries_at_, 4-aligned). Written at construction, never changed, never moved.
+  std::unique_ptr<char[]> buffer_;
+  Span api_version_;
+  Span kind_;
+  Span name_;
+  Span namespace_name_;
+  Span uid_;
+  Span resource_version_;
+  Span creation_timestamp_;
+  Span key_;
   std::int64_t generation_ = 0;
-  StringMapView labels_;
-  ObjectKey key_;
-
-  // kTree: written once, under serialized_once_. kCompact: the object's text, from the start.
-  mutable std::string serialized_;
-  // kCompact: where the metadata's value is in serialized_ (end 0: no metadata).
+  std::uint32_t labels_at_ = 0;  // in entries()
+  std::uint32_t labels_size_ = 0;
+  std::uint32_t entries_at_ = 0;
+  std::uint32_t text_size_ = 0;
+  // kCompact: where the metadata's value is in text() (end 0: no metadata).
   std::uint32_t metadata_begin_ = 0;
   std::uint32_t metadata_end_ = 0;
   mutable std::once_flag json_once_;
-  mutable std::once_flag serialized_once_;
   bool compact_ = false;
 };
 

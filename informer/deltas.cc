@@ -33,7 +33,7 @@ std::string_view to_string(DeltaType type) {
 
 std::ostream& operator<<(std::ostream& os, DeltaType type) { return os << to_string(type); }
 
-const api::ObjectKey& key_of(const DeletedObject& deleted) {
+api::ObjectKeyView key_of(const DeletedObject& deleted) {
   if (const auto* tombstone = std::get_if<DeletedFinalStateUnknown>(&deleted)) return tombstone->key;
   return std::get<api::ObjectPtr>(deleted)->key();
 }
@@ -57,10 +57,10 @@ const api::ObjectPtr& Delta::object() const {
   return kNoObject;
 }
 
-const api::ObjectKey* Delta::key() const {
-  if (const auto* obj = std::get_if<api::ObjectPtr>(&payload_)) return &(*obj)->key();
-  if (const auto* tombstone = std::get_if<DeletedFinalStateUnknown>(&payload_)) return &tombstone->key;
-  return nullptr;
+std::optional<api::ObjectKeyView> Delta::key() const {
+  if (const auto* obj = std::get_if<api::ObjectPtr>(&payload_)) return (*obj)->key();
+  if (const auto* tombstone = std::get_if<DeletedFinalStateUnknown>(&payload_)) return tombstone->key;
+  return std::nullopt;
 }
 
 DeletedObject Delta::deleted_object() const {

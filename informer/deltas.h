@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -52,7 +53,7 @@ struct DeletedFinalStateUnknown {
 using DeletedObject = std::variant<api::ObjectPtr, DeletedFinalStateUnknown>;
 
 // The key of a deleted object (the tombstone's key, or the object's own).
-const api::ObjectKey& key_of(const DeletedObject& deleted);
+api::ObjectKeyView key_of(const DeletedObject& deleted);
 // The last state known of a deleted object; null for a tombstone without one.
 const api::ObjectPtr& last_known_state(const DeletedObject& deleted);
 // True for a tombstone.
@@ -96,8 +97,8 @@ class Delta {
   const DeletedFinalStateUnknown* tombstone() const {
     return std::get_if<DeletedFinalStateUnknown>(&payload_);
   }
-  // The key of the object or tombstone; null for the whole-store types.
-  const api::ObjectKey* key() const;
+  // The key of the object or tombstone (a view into this delta); none for the whole-store types.
+  std::optional<api::ObjectKeyView> key() const;
   // For Deleted: the deleted object as handlers receive it.
   DeletedObject deleted_object() const;
   const ReplacedAllInfo* replaced_all() const;

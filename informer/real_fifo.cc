@@ -86,7 +86,7 @@ void RealFIFO::resync() {
   }
   std::unordered_set<std::string_view> queued;
   for (const Delta& delta : items_) {
-    if (const api::ObjectKey* key = delta.key()) queued.insert(key->view());
+    if (const auto key = delta.key()) queued.insert(key->view());
   }
   for (const api::ObjectKey& key : options_.known_objects->list_keys()) {
     if (queued.contains(key.view())) continue;

@@ -199,7 +199,7 @@ sim::Task<Result<ObjectPtr>> RestClient::create(sim::Context ctx, GroupVersionRe
   auto path = internal::resource_path(shared_->url.base_path, resource, ns);
   auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
   auto req = request("POST", internal::with_query(std::move(path), query), "application/json",
-                     object->serialized());
+                     std::string(object->serialized()));
   RequestInfo info("POST", resource.group_resource(), "");
   return call<ObjectPtr>(shared_, std::move(ctx), std::move(req), std::move(info),
                          &internal::decode_object_response);
@@ -216,7 +216,7 @@ sim::Task<Result<ObjectPtr>> put(std::shared_ptr<RestClient::Shared> s, sim::Con
   auto path = internal::resource_path(s->url.base_path, resource, ns, name, subresource);
   auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
   auto req = request("PUT", internal::with_query(std::move(path), query), "application/json",
-                     object->serialized());
+                     std::string(object->serialized()));
   RequestInfo info("PUT", resource.group_resource(), name);
   return call<ObjectPtr>(std::move(s), std::move(ctx), std::move(req), std::move(info),
                          &internal::decode_object_response);

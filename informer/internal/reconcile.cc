@@ -18,8 +18,8 @@ void reconcile_replacement(const std::deque<Delta>& queued, const KeyListerGette
   std::vector<std::string_view> queued_keys;
   std::unordered_map<std::string_view, const Delta*> last_queued;
   for (const Delta& delta : queued) {
-    const api::ObjectKey* key = delta.key();
-    if (key == nullptr) continue;
+    const std::optional<api::ObjectKeyView> key = delta.key();
+    if (!key) continue;
     auto [it, inserted] = last_queued.insert_or_assign(key->view(), &delta);
     if (inserted) queued_keys.push_back(key->view());
   }

@@ -52,7 +52,7 @@ struct Env {
     for (const auto* gvr : {&kNamespaces, &kConfigMaps, &kSecrets, &kDeployments}) {
       auto list = server.list(*gvr, "", api::ListOptions());
       if (!list.ok()) return "list failed";
-      for (const auto& item : list->items) out += item->serialized() + "\n";
+      for (const auto& item : list->items) (out += item->serialized()) += "\n";
     }
     return out;
   }

@@ -27,7 +27,7 @@ std::string object_name(int i) {
 std::string describe(const Delta& d) {
   std::string out(to_string(d.type()));
   out += ":";
-  if (const api::ObjectKey* key = d.key()) out += key->str();
+  if (const auto key = d.key()) out += key->str();
   const api::ObjectPtr& obj = d.object();
   out += obj ? "@" + std::string(obj->resource_version()) : std::string("@nil");
   if (d.tombstone() != nullptr) out += "!";

@@ -41,7 +41,7 @@ std::vector<std::string> drain(RealFIFO& fifo, Indexer* cache = nullptr, std::ve
     if (initial != nullptr) initial->push_back(is_initial);
     for (const Delta& d : ds) {
       out.push_back(describe(d));
-      if (cache == nullptr || d.key() == nullptr) continue;
+      if (cache == nullptr || !d.key()) continue;
       if (d.type() == DeltaType::kDeleted) {
         cache->delete_key(d.key()->view());
       } else {

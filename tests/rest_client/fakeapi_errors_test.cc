@@ -89,7 +89,7 @@ class ErrorsTest : public TransportTest<std::tuple<Transport, ErrorCase>> {
     for (const auto* gvr : {&kNamespaces, &kConfigMaps, &kSecrets, &kDeployments}) {
       auto list = api_->list(*gvr, "", ListOptions());
       if (!list.ok()) return "list failed";
-      for (const auto& item : list->items) out += item->serialized() + "\n";
+      for (const auto& item : list->items) (out += item->serialized()) += "\n";
     }
     return out;
   }

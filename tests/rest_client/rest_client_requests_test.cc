@@ -86,18 +86,18 @@ std::vector<Case> cases() {
                    return outcome(c.create(ctx, kConfigMaps, "ns", cm, o));
                  },
                  "POST", "/api/v1/namespaces/ns/configmaps?dryRun=All&fieldManager=me",
-                 "application/json", cm->serialized()});
+                 "application/json", std::string(cm->serialized())});
   out.push_back({"update", [cm](RestClient& c, sim::Context ctx) {
                    return outcome(c.update(ctx, kConfigMaps, "ns", cm, UpdateOptions()));
                  },
-                 "PUT", "/api/v1/namespaces/ns/configmaps/a", "application/json", cm->serialized()});
+                 "PUT", "/api/v1/namespaces/ns/configmaps/a", "application/json", std::string(cm->serialized())});
   out.push_back({"update status", [cm](RestClient& c, sim::Context ctx) {
                    UpdateOptions o;
                    o.field_manager = "ctrl";
                    return outcome(c.update_status(ctx, kConfigMaps, "ns", cm, o));
                  },
                  "PUT", "/api/v1/namespaces/ns/configmaps/a/status?fieldManager=ctrl",
-                 "application/json", cm->serialized()});
+                 "application/json", std::string(cm->serialized())});
   for (auto [type, ct] : {std::pair{PatchType::kMergePatch, "application/merge-patch+json"},
                           std::pair{PatchType::kJsonPatch, "application/json-patch+json"},
                           std::pair{PatchType::kStrategicMergePatch,

@@ -193,7 +193,7 @@ Reply LoopSide::resource(ApiCall& call, const std::weak_ptr<SessionBase>& sessio
   if (call.verb == "get") {
     auto got = server_->get(gvr, r.ns, r.name, call.get);
     if (!got) return Reply::of_status(got.status());
-    return Reply::of_json(200, got.value()->serialized());
+    return Reply::of_json(200, std::string(got.value()->serialized()));
   }
   if (call.verb == "list") {
     auto listed = server_->list(gvr, r.ns, call.list);
@@ -204,7 +204,7 @@ Reply LoopSide::resource(ApiCall& call, const std::weak_ptr<SessionBase>& sessio
   if (call.verb == "delete") {
     auto deleted = server_->delete_(gvr, r.ns, r.name, call.del);
     if (!deleted) return Reply::of_status(deleted.status());
-    return Reply::of_json(200, deleted.value()->serialized());
+    return Reply::of_json(200, std::string(deleted.value()->serialized()));
   }
   if (call.verb == "deletecollection") {
     auto done = server_->delete_collection(gvr, r.ns, call.del, call.list);
@@ -214,7 +214,7 @@ Reply LoopSide::resource(ApiCall& call, const std::weak_ptr<SessionBase>& sessio
   if (call.verb == "patch") {
     auto patched = server_->patch(gvr, r.ns, r.name, *call.patch_type, call.body, call.patch, status);
     if (!patched) return with_warnings(Reply::of_status(patched.status()));
-    return with_warnings(Reply::of_json(200, patched.value()->serialized()));
+    return with_warnings(Reply::of_json(200, std::string(patched.value()->serialized())));
   }
   return write(call, *info);
 }
@@ -239,7 +239,7 @@ Reply LoopSide::write(ApiCall& call, const ResourceInfo& info) {
   if (call.verb == "create") {
     auto created = server_->create(info.gvr, r.ns, call.object, call.create);
     if (!created) return with_warnings(Reply::of_status(created.status()));
-    return with_warnings(Reply::of_json(201, created.value()->serialized()));
+    return with_warnings(Reply::of_json(201, std::string(created.value()->serialized())));
   }
   // update: the body names the object the URL names (kube-apiserver's checkName).
   if (call.object->name() != r.name) {
@@ -253,7 +253,7 @@ Reply LoopSide::write(ApiCall& call, const ResourceInfo& info) {
   }
   auto updated = server_->update(info.gvr, r.ns, call.object, call.update, r.subresource == "status");
   if (!updated) return with_warnings(Reply::of_status(updated.status()));
-  return with_warnings(Reply::of_json(200, updated.value()->serialized()));
+  return with_warnings(Reply::of_json(200, std::string(updated.value()->serialized())));
 }
 
 Reply LoopSide::start_watch(ApiCall& call, const ResourceInfo& info,

@@ -13,8 +13,7 @@ namespace bhttp = boost::beast::http;
 namespace net = boost::asio;
 
 void append_watch_event(std::string& out, const api::WatchEvent& event) {
-  static const std::string kEmpty = "{}";
-  const std::string& object = event.object ? event.object->serialized() : kEmpty;
+  const std::string_view object = event.object ? event.object->serialized() : "{}";
   const std::string_view type = api::to_string(event.type);
   const std::size_t size = 9 + type.size() + 11 + object.size() + 2;  // {"type":"T","object":O}\n
   char hex[20];
