@@ -55,7 +55,8 @@ Indexer::EntryId Indexer::store_new(std::string_view key, std::uint64_t hash, ap
     free_ids_.pop_back();
   }
   Entry& entry = entries_[id];
-  entry.key.assign(key);
+  assert(object->key().view() == key);
+  (void)key;
   entry.object = std::move(object);
   table_.insert(hash, id);
   assert(table_.size() + free_ids_.size() == entries_.size());
@@ -84,7 +85,7 @@ void Indexer::index_added(IndexState& state, EntryId id) {
     update_index(state, nullptr, entries_[id].object, id);
     return;
   }
-  const std::string_view ns = key_namespace(entries_[id].key.view());
+  const std::string_view ns = key_namespace(entries_[id].object->key().view());
   auto it = state.index.find(ns);
   if (it == state.index.end()) it = state.index.emplace(std::string(ns), EntrySet()).first;
   it->second.insert(id, key_less());
@@ -95,7 +96,7 @@ void Indexer::index_removed(IndexState& state, EntryId id) {
     update_index(state, entries_[id].object, nullptr, id);
     return;
   }
-  auto it = state.index.find(key_namespace(entries_[id].key.view()));
+  auto it = state.index.find(key_namespace(entries_[id].object->key().view()));
   if (it == state.index.end()) return;
   it->second.erase(id, key_less());
   if (it->second.empty()) state.index.erase(it);
@@ -136,7 +137,6 @@ void Indexer::delete_key(std::string_view key) {
   table_.erase(hash, id);
   Entry& entry = entries_[id];
   entry.object.reset();
-  entry.key.clear();
   free_ids_.push_back(id);
   assert(table_.size() + free_ids_.size() == entries_.size());
 }
@@ -179,7 +179,7 @@ std::vector<api::ObjectPtr> Indexer::list() const {
 std::vector<api::ObjectKey> Indexer::list_keys() const {
   std::vector<api::ObjectKey> out;
   out.reserve(table_.size());
-  for (EntryId id : sorted_ids()) out.emplace_back(std::string(entries_[id].key.view()));
+  for (EntryId id : sorted_ids()) out.emplace_back(std::string(entries_[id].object->key().view()));
   return out;
 }
 
@@ -213,7 +213,7 @@ api::Result<std::vector<api::ObjectKey>> Indexer::index_keys(const IndexName& in
   auto it = state->index.find(value);
   if (it == state->index.end()) return out;
   out.reserve(it->second.size());
-  it->second.for_each([&](EntryId id) { out.emplace_back(std::string(entries_[id].key.view())); });
+  it->second.for_each([&](EntryId id) { out.emplace_back(std::string(entries_[id].object->key().view())); });
   return out;
 }
 

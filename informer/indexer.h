@@ -113,18 +113,16 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
   api::Result<void> add_indexers(Indexers indexers);
 
  private:
-  // One stored object, or a free slot (null object) waiting for reuse. Its own copy of the key
-  // keeps lookups and index ordering from reading the objects.
+  // One stored object, or a free slot (null object) waiting for reuse. Its key is the object's.
   struct Entry {
     api::ObjectPtr object;
-    internal::KeyText key;
   };
   using EntryId = std::uint32_t;
   // Orders entry ids by key.
   struct KeyLess {
     const std::vector<Entry>* entries;
     bool operator()(EntryId a, EntryId b) const {
-      return (*entries)[a].key.view() < (*entries)[b].key.view();
+      return (*entries)[a].object->key().view() < (*entries)[b].object->key().view();
     }
   };
   // The entries holding one value, in key order.
@@ -149,7 +147,7 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
   std::vector<EntryId> sorted_ids() const;
   KeyLess key_less() const { return KeyLess{&entries_}; }
   auto key_of() const {
-    return [this](EntryId id) { return entries_[id].key.view(); };
+    return [this](EntryId id) { return entries_[id].object->key().view(); };
   }
 
   Indexers indexers_;
