@@ -1,9 +1,12 @@
 #include "fakeapi/internal/field_errors.h"
 
+#include <charconv>
+#include <cmath>
 #include <limits>
 #include <set>
 
 #include "api/validation.h"
+#include "fakeapi/internal/go_compat.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {
@@ -33,11 +36,26 @@ std::string unsupported_body(std::string_view value, const Values& supported) {
   return body;
 }
 
-template <class J>
-std::string dump_go(const J& value) {
-  const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  std::string out;
-  out.reserve(text.size());
+// A float as encoding/json writes it: shortest digits, fixed notation from 1e-6 to 1e21, else
+// exponent notation without a leading zero in a negative exponent ("1e-7", "1e+21").
+void append_go_float(double f, std::string& out) {
+  const double mag = std::fabs(f);
+  const bool exponent = mag != 0 && (mag < 1e-6 || mag >= 1e21);
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof buf, f,
+                                 exponent ? std::chars_format::scientific : std::chars_format::fixed);
+  std::string text(buf, res.ptr);
+  const std::size_t n = text.size();
+  if (exponent && n >= 4 && text[n - 4] == 'e' && text[n - 3] == '-' && text[n - 2] == '0') {
+    text.erase(n - 2, 1);
+  }
+  out += text;
+}
+
+// A string as encoding/json writes it: '<', '>' and '&' escaped too.
+void append_go_string(std::string_view s, std::string& out) {
+  const std::string text = nlohmann::json(s).dump(-1, ' ', false,
+                                                  nlohmann::json::error_handler_t::replace);
   for (char c : text) {
     switch (c) {
       case '<':
@@ -53,6 +71,48 @@ std::string dump_go(const J& value) {
         out += c;
     }
   }
+}
+
+template <class J>
+void append_go_json(const J& value, std::string& out) {
+  switch (value.type()) {
+    case J::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        if (!first) out += ',';
+        first = false;
+        append_go_string(it.key(), out);
+        out += ':';
+        append_go_json(*it, out);
+      }
+      out += '}';
+      return;
+    }
+    case J::value_t::array:
+      out += '[';
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        if (i > 0) out += ',';
+        append_go_json(value[i], out);
+      }
+      out += ']';
+      return;
+    case J::value_t::string:
+      append_go_string(value.template get_ref<const std::string&>(), out);
+      return;
+    case J::value_t::number_float:
+      append_go_float(value.template get<double>(), out);
+      return;
+    default:
+      out += value.dump();
+      return;
+  }
+}
+
+template <class J>
+std::string dump_go(const J& value) {
+  std::string out;
+  append_go_json(value, out);
   return out;
 }
 
@@ -131,6 +191,7 @@ std::string render_int(std::int64_t v) { return std::to_string(v); }
 std::string render(const Json& value) {
   if (value.is_string()) return quote(value.get_ref<const std::string&>());
   if (value.is_null()) return "null";
+  if (value.is_number_float()) return go_format_v(value);
   return go_json(value);
 }
 
