@@ -1,6 +1,9 @@
 // Custom resources (apiextensions-apiserver's customResourceValidator and status strategy): the
-// ObjectMeta rules, then the CRD's schema over the object as kube-apiserver decodes it.
+// ObjectMeta rules, then the CRD's schema over the object as kube-apiserver decodes it, then the
+// uniqueness its x-kubernetes-list-type lists ask for (not asked again of an update whose stored
+// object already broke it).
 #include "fakeapi/internal/schema_defaults.h"
+#include "fakeapi/internal/schema_list_types.h"
 #include "fakeapi/internal/schema_validation.h"
 #include "fakeapi/internal/validation_rules.h"
 
@@ -29,7 +32,18 @@ Json decoded(const Subject& s) {
 
 void custom_create(const Subject& s, FieldErrors& errs) {
   validate_meta_create(s, errs);
-  if (s.info.schema.is_object()) validate_custom_resource(s.info.schema, decoded(s), nullptr, errs);
+  if (!s.info.schema.is_object()) return;
+  const Json obj = decoded(s);
+  validate_custom_resource(s.info.schema, obj, nullptr, errs);
+  validate_list_sets_and_maps(s.info.schema, obj, errs);
+}
+
+// The stored object as the strategies see it: with its apiVersion and kind.
+Json stored_object(const Subject& s) {
+  Json old = s.old_copy();
+  old["apiVersion"] = s.info.api_version();
+  old["kind"] = s.info.kind;
+  return old;
 }
 
 void custom_update(const Subject& s, FieldErrors& errs) {
@@ -38,14 +52,20 @@ void custom_update(const Subject& s, FieldErrors& errs) {
   const Json obj = decoded(s);
   FieldErrors found;
   validate_custom_resource(s.info.schema, obj, nullptr, found);
-  if (found.empty()) return;
+  FieldErrors list_errors;
+  validate_list_sets_and_maps(s.info.schema, obj, list_errors);
+  if (found.empty() && list_errors.empty()) return;
   // Ratcheting only drops errors, so the stored object is assembled only when there are some.
-  // Metadata equal but for the resourceVersion counts as unchanged.
-  Json old = s.old_copy();
-  old["apiVersion"] = s.info.api_version();
-  old["kind"] = s.info.kind;
-  old["metadata"] = s.meta_unchanged ? member(obj, "metadata") : s.old_metadata();
-  validate_custom_resource(s.info.schema, obj, &old, errs);
+  Json old = stored_object(s);
+  if (!found.empty()) {
+    // Metadata equal but for the resourceVersion counts as unchanged.
+    Json correlated = old;
+    correlated["metadata"] = s.meta_unchanged ? member(obj, "metadata") : s.old_metadata();
+    validate_custom_resource(s.info.schema, obj, &correlated, errs);
+  }
+  if (!list_errors.empty() && !has_list_set_or_map_errors(s.info.schema, old)) {
+    errs.append(std::move(list_errors));
+  }
 }
 
 // The status strategy validates the status the body's decoding leaves (which a default may give
@@ -59,6 +79,13 @@ void custom_update_status(const Subject& s, FieldErrors& errs) {
   if (!obj.contains("status")) return;
   const Json& stored = s.old_member("status");
   validate_custom_resource_status(s.info.schema, obj["status"], &stored, errs);
+  // The whole new object is the stored one with this status: it breaks list uniqueness only in
+  // the status, or where the stored object already did (and then nothing is reported).
+  FieldErrors list_errors;
+  validate_list_sets_and_maps(s.info.schema, Json{{"status", obj["status"]}}, list_errors);
+  if (!list_errors.empty() && !has_list_set_or_map_errors(s.info.schema, stored_object(s))) {
+    errs.append(std::move(list_errors));
+  }
 }
 
 }  // namespace
