@@ -191,7 +191,8 @@ void Object::Builder::finish() {
     o.key_ = o.name_;
   }
   const std::size_t strings_end = text_.size() + strings_.size();
-  const std::size_t entries_at = (strings_end + alignof(Entry) - 1) / alignof(Entry) * alignof(Entry);
+  constexpr std::size_t kAlign = alignof(Entry);
+  const std::size_t entries_at = (strings_end + kAlign - 1) / kAlign * kAlign;
   const std::size_t entry_count = labels_.size() + annotations_.size();
   const std::size_t total = std::max<std::size_t>(1, entries_at + entry_count * sizeof(Entry));
   size32(total);

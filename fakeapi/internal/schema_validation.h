@@ -22,10 +22,10 @@
 // only drops errors, so a caller may validate without the stored object first and look again
 // with it only when there are errors.
 //
-// The uniqueness of x-kubernetes-list-type lists is checked apart (schema_list_types.h).
-// Not done (accepted without a word): x-kubernetes-validations (CEL rules), the metadata of
-// embedded resources, and the keywords CRDs may not use (patternProperties, dependencies,
-// additionalItems, items as a list, $ref).
+// The uniqueness of x-kubernetes-list-type lists (schema_list_types.h) and embedded resources
+// (schema_embedded.h) are checked apart.
+// Not done (accepted without a word): x-kubernetes-validations (CEL rules) and the keywords CRDs
+// may not use (patternProperties, dependencies, additionalItems, items as a list, $ref).
 // Sibling properties are validated in key order; kube-openapi walks Go maps, whose order varies
 // from one request to the next. `pattern` is an ECMAScript regular expression here (RE2 in Go):
 // a leading (?i) is honoured, and a pattern that does not compile as ECMAScript is not checked.

@@ -1,8 +1,9 @@
 // Custom resources (apiextensions-apiserver's customResourceValidator and status strategy): the
 // ObjectMeta rules, then the CRD's schema over the object as kube-apiserver decodes it, then the
-// uniqueness its x-kubernetes-list-type lists ask for (not asked again of an update whose stored
-// object already broke it).
+// objects it embeds, then the uniqueness its x-kubernetes-list-type lists ask for (not asked
+// again of an update whose stored object already broke it).
 #include "fakeapi/internal/schema_defaults.h"
+#include "fakeapi/internal/schema_embedded.h"
 #include "fakeapi/internal/schema_list_types.h"
 #include "fakeapi/internal/schema_validation.h"
 #include "fakeapi/internal/validation_rules.h"
@@ -35,6 +36,7 @@ void custom_create(const Subject& s, FieldErrors& errs) {
   if (!s.info.schema.is_object()) return;
   const Json obj = decoded(s);
   validate_custom_resource(s.info.schema, obj, nullptr, errs);
+  validate_embedded_resources(s.info.schema, obj, errs);
   validate_list_sets_and_maps(s.info.schema, obj, errs);
 }
 
@@ -54,18 +56,20 @@ void custom_update(const Subject& s, FieldErrors& errs) {
   validate_custom_resource(s.info.schema, obj, nullptr, found);
   FieldErrors list_errors;
   validate_list_sets_and_maps(s.info.schema, obj, list_errors);
-  if (found.empty() && list_errors.empty()) return;
-  // Ratcheting only drops errors, so the stored object is assembled only when there are some.
-  Json old = stored_object(s);
-  if (!found.empty()) {
-    // Metadata equal but for the resourceVersion counts as unchanged.
-    Json correlated = old;
-    correlated["metadata"] = s.meta_unchanged ? member(obj, "metadata") : s.old_metadata();
-    validate_custom_resource(s.info.schema, obj, &correlated, errs);
+  if (!found.empty() || !list_errors.empty()) {
+    // Ratcheting only drops errors, so the stored object is assembled only when there are some.
+    const Json old = stored_object(s);
+    if (!found.empty()) {
+      // Metadata equal but for the resourceVersion counts as unchanged.
+      Json correlated = old;
+      correlated["metadata"] = s.meta_unchanged ? member(obj, "metadata") : s.old_metadata();
+      validate_custom_resource(s.info.schema, obj, &correlated, errs);
+    }
+    if (has_list_set_or_map_errors(s.info.schema, old)) list_errors = FieldErrors();
   }
-  if (!list_errors.empty() && !has_list_set_or_map_errors(s.info.schema, old)) {
-    errs.append(std::move(list_errors));
-  }
+  // Embedded objects are checked as on a create, without ratcheting.
+  validate_embedded_resources(s.info.schema, obj, errs);
+  errs.append(std::move(list_errors));
 }
 
 // The status strategy validates the status the body's decoding leaves (which a default may give

@@ -66,27 +66,6 @@ void validate_owner_reference(const Json& ref, const std::string& path, FieldErr
   }
 }
 
-void validate_owner_references(const Json& refs, std::string_view path, FieldErrors& errs) {
-  if (!refs.is_array()) return;
-  std::string first_controller;
-  for (std::size_t i = 0; i < refs.size(); ++i) {
-    const Json& ref = refs[i];
-    validate_owner_reference(ref, index(path, i), errs);
-    const Json& controller = member(ref, "controller");
-    if (!controller.is_boolean() || !controller.get<bool>()) continue;
-    const std::string current = string_member(ref, "kind") + "/" + string_member(ref, "name");
-    if (first_controller.empty()) {
-      first_controller = current;
-      continue;
-    }
-    nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (const Json& r : refs) all.push_back(owner_ref_json(r));
-    errs.invalid(
-        std::string(path), go_json(all),
-        "Only one reference can have Controller set to true. Found \"true\" in references for " +
-            first_controller + " and " + current);
-  }
-}
 
 std::vector<std::string> string_list(const Json& j) {
   std::vector<std::string> out;
@@ -97,21 +76,6 @@ std::vector<std::string> string_list(const Json& j) {
   return out;
 }
 
-// ValidateFinalizers (apimachinery): qualified names, and orphan/foregroundDeletion not both.
-void validate_finalizers(const Json& finalizers, std::string_view path, FieldErrors& errs) {
-  const std::vector<std::string> names = string_list(finalizers);
-  bool orphan = false;
-  bool foreground = false;
-  for (const std::string& f : names) {
-    for (const std::string& msg : api::is_qualified_name(f)) errs.invalid(std::string(path), quote(f), msg);
-    orphan = orphan || f == "orphan";
-    foreground = foreground || f == "foregroundDeletion";
-  }
-  if (orphan && foreground) {
-    errs.invalid(std::string(path), go_json(finalizers),
-                 "finalizer orphan and foregroundDeletion cannot be both set");
-  }
-}
 
 // validateKubeFinalizerName for each finalizer, at its index.
 void validate_kube_finalizers(const Subject& s, FieldErrors& errs) {
@@ -143,6 +107,43 @@ void validate_immutable_string(const Json& meta, const Json& old_meta, const cha
 }
 
 }  // namespace
+
+void validate_owner_references(const Json& refs, std::string_view path, FieldErrors& errs) {
+  if (!refs.is_array()) return;
+  std::string first_controller;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const Json& ref = refs[i];
+    validate_owner_reference(ref, index(path, i), errs);
+    const Json& controller = member(ref, "controller");
+    if (!controller.is_boolean() || !controller.get<bool>()) continue;
+    const std::string current = string_member(ref, "kind") + "/" + string_member(ref, "name");
+    if (first_controller.empty()) {
+      first_controller = current;
+      continue;
+    }
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const Json& r : refs) all.push_back(owner_ref_json(r));
+    errs.invalid(
+        std::string(path), go_json(all),
+        "Only one reference can have Controller set to true. Found \"true\" in references for " +
+            first_controller + " and " + current);
+  }
+}
+
+void validate_finalizers(const Json& finalizers, std::string_view path, FieldErrors& errs) {
+  const std::vector<std::string> names = string_list(finalizers);
+  bool orphan = false;
+  bool foreground = false;
+  for (const std::string& f : names) {
+    for (const std::string& msg : api::is_qualified_name(f)) errs.invalid(std::string(path), quote(f), msg);
+    orphan = orphan || f == "orphan";
+    foreground = foreground || f == "foregroundDeletion";
+  }
+  if (orphan && foreground) {
+    errs.invalid(std::string(path), go_json(finalizers),
+                 "finalizer orphan and foregroundDeletion cannot be both set");
+  }
+}
 
 std::vector<std::string> dns_label_messages(std::string_view value) {
   return api::is_dns1123_label(value);

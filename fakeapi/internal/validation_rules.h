@@ -106,6 +106,10 @@ void validate_annotation_map(const Json& annotations, std::string_view path, Fie
 void validate_label_name(std::string_view name, std::string_view path, FieldErrors& errs);
 // validateFinalizerName: a qualified name and, without a '/', a standard finalizer.
 void validate_finalizer_name(std::string_view name, std::string_view path, FieldErrors& errs);
+// ValidateOwnerReferences: each reference complete, no Event owner, at most one controller.
+void validate_owner_references(const Json& refs, std::string_view path, FieldErrors& errs);
+// ValidateFinalizers: qualified names, and not both orphan and foregroundDeletion.
+void validate_finalizers(const Json& finalizers, std::string_view path, FieldErrors& errs);
 // ValidateObjectMeta of a new object ("metadata"). `ns` is the request's namespace, which the
 // server fills in when the body has none.
 void validate_meta_create(const Subject& s, FieldErrors& errs);

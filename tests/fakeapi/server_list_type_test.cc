@@ -1,5 +1,5 @@
-// Custom resources' x-kubernetes-list-type lists keep their uniqueness (internal/schema_list_types.h):
-// duplicates in a set, repeated keys in a map, and items of a map list that are not objects are
+// Custom resources' x-kubernetes-list-type lists keep their uniqueness
+// (internal/schema_list_types.h): duplicates in a set, repeated keys in a map, and items of a map list that are not objects are
 // refused with kube-apiserver's 422, nothing stored; an update whose stored object already broke
 // the rule is not held to it, as kube-apiserver ratchets it.
 #include <functional>
@@ -40,11 +40,6 @@ const json kListSchema = json::parse(R"({
                      "items": {"type": "object", "properties": {
                        "type": {"type": "string"}, "status": {"type": "string"}}}}}}}})");
 
-api::ObjectPtr crd_with(const json& schema) {
-  return testutil::widget_crd()->edited(
-      [&](json& j) { j["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = schema; });
-}
-
 api::ObjectPtr widget(const std::string& name, const json& spec) {
   return testutil::widget("default", name, 0)->edited([&](json& j) { j["spec"] = spec; });
 }
@@ -52,7 +47,8 @@ api::ObjectPtr widget(const std::string& name, const json& spec) {
 class ServerListTypeTest : public testutil::ServerTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(must(server_.create(kCrds, "", crd_with(kListSchema), api::CreateOptions())));
+    ASSERT_TRUE(must(server_.create(kCrds, "", testutil::widget_crd_with_schema(kListSchema),
+                                    api::CreateOptions())));
     testutil::settle(loop_);
   }
   api::Result<api::ObjectPtr> create(const api::ObjectPtr& obj) {
@@ -77,7 +73,8 @@ TEST_F(ServerListTypeTest, SetsRefuseTheSecondCopyOfAnItem) {
   EXPECT_EQ(refused_create({{"tags", {"a", "b", "a", "a", "b"}}}),
             "Widget.example.com \"w\" is invalid: [spec.tags[2]: Duplicate value: \"a\", "
             "spec.tags[4]: Duplicate value: \"b\"]");
-  EXPECT_EQ(refused_create({{"pairs", json::parse(R"([{"k": [1, {"x": true}]}, {"k": [1, {"x": true}]}])")}}),
+  EXPECT_EQ(refused_create(
+                {{"pairs", json::parse(R"([{"k": [1, {"x": true}]}, {"k": [1, {"x": true}]}])")}}),
             "Widget.example.com \"w\" is invalid: spec.pairs[1]: Duplicate value: "
             "{\"k\":[1,{\"x\":true}]}");
   // Under additionalProperties too.

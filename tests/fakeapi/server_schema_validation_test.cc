@@ -23,11 +23,6 @@ const json kSchema = json::parse(R"({
       "name": {"type": "string"}}},
     "status": {"type": "object", "properties": {"ready": {"type": "integer", "minimum": 0}}}}})");
 
-api::ObjectPtr crd_with(const json& schema) {
-  return testutil::widget_crd()->edited(
-      [&](json& j) { j["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = schema; });
-}
-
 api::ObjectPtr widget(const std::string& name, const json& spec) {
   return testutil::widget("default", name, 0)->edited([&](json& j) { j["spec"] = spec; });
 }
@@ -35,7 +30,8 @@ api::ObjectPtr widget(const std::string& name, const json& spec) {
 class ServerSchemaValidationTest : public testutil::ServerTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(must(server_.create(kCrds, "", crd_with(kSchema), api::CreateOptions())));
+    ASSERT_TRUE(must(server_.create(kCrds, "", testutil::widget_crd_with_schema(kSchema),
+                                    api::CreateOptions())));
     testutil::settle(loop_);
   }
   api::Result<api::ObjectPtr> create(const api::ObjectPtr& obj, bool dry_run = false) {

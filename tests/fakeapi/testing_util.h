@@ -85,6 +85,14 @@ inline api::ObjectPtr widget_crd(const std::string& scope = "Namespaced") {
                            {"spec", std::move(spec)}});
 }
 
+// widget_crd() whose one version validates with `schema` (an openAPIV3Schema).
+inline api::ObjectPtr widget_crd_with_schema(const nlohmann::json& schema) {
+  return widget_crd()->edited([&](nlohmann::json& j) {
+    j["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = schema;
+  });
+}
+
+// A Widget in `ns` with spec {"size": size}.
 inline api::ObjectPtr widget(const std::string& ns, const std::string& name, int size) {
   nlohmann::json meta = {{"name", name}};
   if (!ns.empty()) meta["namespace"] = ns;
