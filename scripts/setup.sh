@@ -11,7 +11,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libbenchmark-dev
   libprotobuf-dev protobuf-compiler
-  python3-kubernetes curl
+  python3-kubernetes curl openssl
 )
 
 # npm's @kubernetes/client-node for tests/fakeapi_http/node (when node and npm exist); `npm ci`

@@ -27,7 +27,9 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--kubeconfig-out", serve.kubeconfig_out, "write a kubeconfig for this server here");
   serve_cmd->add_flag("--insecure", serve.insecure, "plain HTTP (loopback addresses only)");
   serve_cmd->add_flag("--force-insecure", serve.force_insecure, "allow --insecure on a non-loopback address");
-  serve_cmd->add_option("--tls-cert-file", serve.tls_cert_file, "serving certificate (PEM); default: generated");
+  serve_cmd->add_option("--tls-cert-file", serve.tls_cert_file,
+                        "serving certificate chain (PEM), which the kubeconfig trusts unless "
+                        "--client-ca-file is given; default: generated");
   serve_cmd->add_option("--tls-private-key-file", serve.tls_key_file, "serving key (PEM)");
   serve_cmd->add_option("--client-ca-file", serve.client_ca_file, "CA whose client certificates authenticate (CN=user, O=groups)");
   serve_cmd->add_option("--cert-dir", serve.cert_dir, "write the generated CA, serving and admin client certificates here");

@@ -139,6 +139,10 @@ void set_up_credentials(const ServeOptions& o, Credentials& c) {
     if (!o.client_ca_file.empty()) {
       c.server.client_ca_pem = read_file(o.client_ca_file, "--client-ca-file");
       c.kubeconfig.ca_pem = c.server.client_ca_pem;  // the usual case: one CA for both
+    } else {
+      // The serving chain itself is what a client can trust: enough for a self-signed
+      // certificate, and for a chain file that ends with its CA.
+      c.kubeconfig.ca_pem = c.server.tls.cert_pem;
     }
     return;
   }

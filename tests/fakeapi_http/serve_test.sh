@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `kubesim serve` as a user starts it: plain HTTP on loopback with a token file, manifests loaded
 # at start (a directory, multi-document YAML), a compaction interval, the kubeconfig it writes,
-# a clean stop on SIGTERM; and bad flags, each refused with exit code 2, a message naming the
-# flag, and no kubeconfig written.
-# Usage: serve_test.sh KUBESIM_BINARY. Needs curl (installed by scripts/setup.sh).
+# a clean stop on SIGTERM; HTTPS with a certificate of the user's own; and bad flags, each
+# refused with exit code 2, a message naming the flag, and no kubeconfig written.
+# Usage: serve_test.sh KUBESIM_BINARY. Needs curl and openssl (installed by scripts/setup.sh).
 set -euo pipefail
 
 kubesim=$1
@@ -63,6 +63,30 @@ kill -TERM "$server_pid"
 wait "$server_pid" || fail "serve did not stop cleanly"
 server_pid=
 grep -q "stopped" "$tmp/serve.out" || fail "no stop line"
+
+# A certificate of the user's own, and no client CA: the kubeconfig trusts the serving chain.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/own.key" -out "$tmp/own.crt" -days 1 \
+  -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1" 2>/dev/null ||
+  fail "openssl could not make a certificate"
+rm -f "$tmp/kubeconfig"
+"$kubesim" serve --listen 127.0.0.1:0 --tls-cert-file "$tmp/own.crt" \
+  --tls-private-key-file "$tmp/own.key" --kubeconfig-out "$tmp/kubeconfig" \
+  >"$tmp/serve.out" 2>"$tmp/serve.err" &
+server_pid=$!
+for _ in $(seq 100); do
+  [ -s "$tmp/kubeconfig" ] && break
+  sleep 0.1
+done
+[ -s "$tmp/kubeconfig" ] || fail "serve with own certificate did not start: $(cat "$tmp/serve.err")"
+server=$(sed -n 's/.*server: "\(.*\)"/\1/p' "$tmp/kubeconfig")
+admin=$(sed -n 's/.*token: "\(.*\)"/\1/p' "$tmp/kubeconfig")
+sed -n 's/.*certificate-authority-data: "\(.*\)"/\1/p' "$tmp/kubeconfig" | base64 -d >"$tmp/ca.pem"
+cmp -s "$tmp/ca.pem" "$tmp/own.crt" || fail "kubeconfig CA is not the serving certificate"
+[ "$(code --cacert "$tmp/ca.pem" -H "Authorization: Bearer $admin" "$server/api/v1/namespaces")" = 200 ] ||
+  fail "own certificate: $(cat "$tmp/body")"
+kill -TERM "$server_pid"
+wait "$server_pid" || fail "serve with own certificate did not stop cleanly"
+server_pid=
 
 # refused MESSAGE ARGS...: serve must exit 2 with MESSAGE on stderr and write no kubeconfig.
 refused() {
