@@ -84,6 +84,35 @@ void BM_ServerGet(benchmark::State& state) {
 }
 BENCHMARK(BM_ServerGet);
 
+// A list of one namespace's 1,000 objects (of 10 k), whole, after every object was updated once
+// within the compaction window: at the latest revision (arg 0), or with resourceVersionMatch=Exact
+// at the revision before the updates (arg 1), where each object is one write back in history.
+void BM_ServerList(benchmark::State& state) {
+  sim::Loop loop;
+  ApiServer server(loop);
+  create_namespaces(server);
+  auto objects = bench_objects(kObjects);
+  for (auto& o : objects) o = server.create(kConfigMaps, o->namespace_(), o, api::CreateOptions()).value();
+  const std::string before_updates = std::to_string(server.revision());
+  for (const auto& o : objects) {
+    (void)server.update(kConfigMaps, o->namespace_(), with_gen(o, 1), api::UpdateOptions()).value();
+  }
+  api::ListOptions options;
+  if (state.range(0) == 1) {
+    options.resource_version = before_updates;
+    options.resource_version_match = api::ResourceVersionMatch::kExact;
+  }
+  std::int64_t items = 0;
+  for (auto _ : state) {
+    auto got = server.list(kConfigMaps, "ns-004", options);
+    items += static_cast<std::int64_t>(got.value().items.size());
+    benchmark::DoNotOptimize(got);
+  }
+  if (items != state.iterations() * kObjects / kNamespaceCount) std::abort();
+  state.SetItemsProcessed(items);
+}
+BENCHMARK(BM_ServerList)->Arg(0)->Arg(1);
+
 // 10 k creates then 10 rounds of updates of every object, on the server's API.
 void BM_ServerWritesNoWatcher(benchmark::State& state) {
   for (auto _ : state) {

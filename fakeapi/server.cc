@@ -302,7 +302,7 @@ api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gv
   std::string last_key;
   bool more = false;
   std::int64_t remaining = 0;
-  store_.scan(r->table, at, prefix, start, [&](const std::string& key, const api::ObjectPtr& obj) {
+  store_.scan(r->table, at, prefix, start, [&](std::string_view key, const api::ObjectPtr& obj) {
     if (limit > 0 && static_cast<std::int64_t>(out.items.size()) >= limit) {
       // As etcd3's GetList: any key after the last one returned means more, selected or not,
       // and only an unfiltered list counts them.

@@ -69,10 +69,11 @@ std::optional<api::Status> ApiServer::prepare_crd_update(const nlohmann::json& o
 std::vector<api::ObjectPtr> ApiServer::crds_of_group(const std::string& group) {
   auto r = resolve(kCrdResource, "", false);
   std::vector<api::ObjectPtr> out;
-  store_.scan(r->table, store_.revision(), "", "", [&](const std::string&, const api::ObjectPtr& crd) {
-    if (group_of(crd->json()) == group) out.push_back(crd);
-    return true;
-  });
+  store_.scan(r->table, store_.revision(), "", "",
+              [&](std::string_view, const api::ObjectPtr& crd) {
+                if (group_of(crd->json()) == group) out.push_back(crd);
+                return true;
+              });
   return out;
 }
 
@@ -250,7 +251,7 @@ bool ApiServer::delete_crd_instances(const std::string& crd_name) {
   const TableId table = store_.table(storage->group_resource());
   // DeleteCollection once per namespace that has objects, in list order.
   std::vector<std::string> namespaces;
-  store_.scan(table, store_.revision(), "", "", [&](const std::string&, const api::ObjectPtr& obj) {
+  store_.scan(table, store_.revision(), "", "", [&](std::string_view, const api::ObjectPtr& obj) {
     const std::string ns(obj->namespace_());
     if (std::find(namespaces.begin(), namespaces.end(), ns) == namespaces.end()) namespaces.push_back(ns);
     return true;

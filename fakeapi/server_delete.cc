@@ -114,10 +114,11 @@ void ApiServer::on_namespace_deleting(const std::string& ns) {
     if (info == nullptr) continue;
     const TableId table = store_.table(info->group_resource());
     std::vector<std::string> names;
-    store_.scan(table, store_.revision(), prefix, "", [&](const std::string&, const api::ObjectPtr& obj) {
-      names.emplace_back(obj->name());
-      return true;
-    });
+    store_.scan(table, store_.revision(), prefix, "",
+                [&](std::string_view, const api::ObjectPtr& obj) {
+                  names.emplace_back(obj->name());
+                  return true;
+                });
     for (const auto& name : names) (void)delete_(gvr, ns, name, api::DeleteOptions());
   }
   maybe_finalize_namespace(ns);
@@ -129,7 +130,7 @@ void ApiServer::maybe_finalize_namespace(const std::string& ns) {
     if (!info->namespaced || !info->storage) continue;
     bool any = false;
     store_.scan(store_.table(info->group_resource()), store_.revision(), prefix, "",
-                [&](const std::string&, const api::ObjectPtr&) {
+                [&](std::string_view, const api::ObjectPtr&) {
                   any = true;
                   return false;
                 });

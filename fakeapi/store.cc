@@ -2,8 +2,17 @@
 
 #include <algorithm>
 #include <cassert>
+#include <string>
 
 namespace kubesim::fakeapi {
+namespace {
+
+// A table's key order is swept of erased entries once they are this share of it or more: often
+// enough that they keep few deleted objects alive, rarely enough that a sweep costs O(1) per
+// erased entry.
+constexpr std::size_t kSweepShare = 8;
+
+}  // namespace
 
 TableId Store::table(const api::GroupResource& gr) {
   auto it = table_ids_.find(gr);
@@ -16,27 +25,37 @@ TableId Store::table(const api::GroupResource& gr) {
   return id;
 }
 
-const Store::Version* Store::version_at(const KeyHistory& history, Revision at) {
-  for (auto it = history.versions.rbegin(); it != history.versions.rend(); ++it) {
-    if (it->revision <= at) return &*it;
-  }
-  return nullptr;
+const Change& Store::change_at(Revision revision) const {
+  assert(revision > compacted_ && revision <= revision_ && log_.front().revision == compacted_ + 1);
+  return log_[static_cast<std::size_t>(revision - compacted_ - 1)];
+}
+
+const api::ObjectPtr* Store::state_at(const Entry& entry, Revision at) const {
+  assert(!entry.erased() && at >= compacted_);
+  if (entry.last_write() <= at) return entry.deleted() ? nullptr : &entry.object;
+  // Walk the key's writes back to the oldest one after `at`: what it replaced is the state at
+  // `at`. Every write after `at` is in the log, as at >= compacted_.
+  const Change* change = &change_at(entry.last_write());
+  while (change->prev_revision > at) change = &change_at(change->prev_revision);
+  return change->previous ? &change->previous : nullptr;
+}
+
+Store::EntryId Store::find(const Table& t, std::string_view key, std::uint64_t hash) const {
+  return t.index.find(key, hash, [this](EntryId id) { return entries_[id].key(); });
 }
 
 api::ObjectPtr Store::get(TableId id, std::string_view key) const {
-  const Table& t = *tables_[id];
-  auto it = t.index.find(key);
-  if (it == t.index.end()) return nullptr;
-  return it->second->versions.back().object;
+  const EntryId e = find(*tables_[id], key, api::hash_key(key));
+  if (e == api::KeyTable::kAbsent || entries_[e].deleted()) return nullptr;
+  return entries_[e].object;
 }
 
 api::ObjectPtr Store::get_at(TableId id, std::string_view key, Revision at) const {
   if (at < compacted_) return nullptr;
-  const Table& t = *tables_[id];
-  auto it = t.index.find(key);
-  if (it == t.index.end()) return nullptr;
-  const Version* v = version_at(*it->second, at);
-  return v != nullptr ? v->object : nullptr;
+  const EntryId e = find(*tables_[id], key, api::hash_key(key));
+  if (e == api::KeyTable::kAbsent) return nullptr;
+  const api::ObjectPtr* state = state_at(entries_[e], at);
+  return state != nullptr ? *state : nullptr;
 }
 
 const Change& Store::commit(Change change) {
@@ -47,101 +66,153 @@ const Change& Store::commit(Change change) {
   return committed;
 }
 
-Store::KeyHistory& Store::history_of(Table& t, const std::string& key) {
-  // The hash index first: writes to existing keys are the common case, and the ordered map's
-  // string comparisons cost more than a hash.
-  if (auto it = t.index.find(key); it != t.index.end()) return *it->second;
-  auto [node, inserted] = t.keys.try_emplace(key);
-  KeyHistory& history = node->second;
-  history.key = node->first;
-  t.index.emplace(history.key, &history);
-  return history;
-}
-
-const Change& Store::put(TableId id, const std::string& key, api::ObjectPtr object) {
+const Change& Store::put(TableId id, std::string_view key, api::ObjectPtr object) {
   assert(object->resource_version() == std::to_string(next_revision()));
+  assert(object->key().view() == key && "an object is stored under its own key");
   Table& t = *tables_[id];
-  const Revision rev = next_revision();
-  KeyHistory& history = history_of(t, key);
-  api::ObjectPtr previous;
-  if (!history.versions.empty()) {
-    previous = history.versions.back().object;
-    superseded_.push_back({rev, id, &history});
-  }
-  if (!previous) ++t.live;
-  history.versions.push_back({rev, object});
+  const std::uint64_t hash = api::hash_key(key);
+  EntryId e = find(t, key, hash);
   Change change;
-  change.revision = rev;
+  change.revision = next_revision();
   change.table = id;
-  change.type = previous ? ChangeType::kModified : ChangeType::kAdded;
+  if (e == api::KeyTable::kAbsent) {
+    e = entries_.allocate();
+    t.index.insert(hash, e);
+    t.pending.push_back(e);
+  } else {
+    Entry& entry = entries_[e];
+    change.prev_revision = entry.last_write();
+    if (!entry.deleted()) change.previous = std::move(entry.object);
+  }
+  Entry& entry = entries_[e];
+  entry.object = object;
+  entry.stamp = change.revision;
+  if (!change.previous) ++t.live;
+  change.type = change.previous ? ChangeType::kModified : ChangeType::kAdded;
   change.object = std::move(object);
-  change.previous = std::move(previous);
   return commit(std::move(change));
 }
 
-const Change& Store::remove(TableId id, const std::string& key, api::ObjectPtr last) {
+const Change& Store::remove(TableId id, std::string_view key, api::ObjectPtr last) {
   assert(last->resource_version() == std::to_string(next_revision()));
+  assert(last->key().view() == key && "an object is stored under its own key");
   Table& t = *tables_[id];
-  auto it = t.index.find(key);
-  assert(it != t.index.end() && it->second->versions.back().object && "removing a missing key");
-  KeyHistory& history = *it->second;
-  const Revision rev = next_revision();
+  const EntryId e = find(t, key, api::hash_key(key));
+  assert(e != api::KeyTable::kAbsent && !entries_[e].deleted() && "removing a missing key");
+  Entry& entry = entries_[e];
   Change change;
-  change.revision = rev;
+  change.revision = next_revision();
   change.table = id;
   change.type = ChangeType::kDeleted;
-  change.previous = history.versions.back().object;
-  change.object = std::move(last);
-  history.versions.push_back({rev, nullptr});
+  change.prev_revision = entry.last_write();
+  change.previous = std::move(entry.object);
+  entry.object = last;
+  entry.stamp = -change.revision;
   --t.live;
-  superseded_.push_back({rev, id, &history});
+  change.object = std::move(last);
   return commit(std::move(change));
+}
+
+void Store::sort_pending(const Table& t) const {
+  // Keys read once each, then compared in place.
+  std::vector<std::pair<std::string_view, EntryId>> keyed;
+  keyed.reserve(t.pending.size());
+  for (const EntryId e : t.pending) keyed.emplace_back(entries_[e].key(), e);
+  std::sort(keyed.begin(), keyed.end());
+  // A bulk load's buffer is not kept for the trickle of creates that usually follows.
+  if (t.pending.capacity() > 64) {
+    t.pending = {};
+  } else {
+    t.pending.clear();
+  }
+  // Merge from the back, finding each new entry's place by galloping back from the previous
+  // one's: k new keys among n cost O(k log(n / k)) key reads, not O(n), and a bulk load into an
+  // empty table reads none.
+  using Iterator = std::vector<EntryId>::iterator;
+  std::vector<EntryId>& sorted = t.sorted;
+  const auto old_size = static_cast<std::ptrdiff_t>(sorted.size());
+  sorted.resize(sorted.size() + keyed.size());
+  Iterator hi = sorted.begin() + old_size;  // [begin, hi): old entries not yet moved
+  Iterator out = sorted.end();              // [out, end): merged
+  for (auto it = keyed.rbegin(); it != keyed.rend(); ++it) {
+    const std::string_view key = it->first;
+    const auto after_key = [&](EntryId e) { return entries_[e].key() > key; };
+    // The first old entry after `key` is in [left, right].
+    Iterator left = sorted.begin();
+    Iterator right = hi;
+    for (std::ptrdiff_t step = 1; right - sorted.begin() >= step; step *= 2) {
+      if (!after_key(*(right - step))) {
+        left = right - step + 1;
+        break;
+      }
+      right -= step;
+    }
+    const Iterator place =
+        std::partition_point(left, right, [&](EntryId e) { return !after_key(e); });
+    out = std::move_backward(place, hi, out);
+    *--out = it->second;
+    hi = place;
+  }
 }
 
 void Store::scan(TableId id, Revision at, std::string_view prefix, std::string_view start,
-                 const std::function<bool(const std::string&, const api::ObjectPtr&)>& visit) const {
+                 const Visitor& visit) const {
+  assert(at >= compacted_ && "scanning a compacted revision");
+  at = std::max(at, compacted_);  // never walk back past the log's start
   const Table& t = *tables_[id];
-  auto it = t.keys.lower_bound(std::max(prefix, start));
-  for (; it != t.keys.end(); ++it) {
-    if (it->first.compare(0, prefix.size(), prefix) != 0) break;
-    const Version* v = version_at(it->second, at);
-    if (v == nullptr || !v->object) continue;
-    if (!visit(it->first, v->object)) break;
+  if (!t.pending.empty()) sort_pending(t);
+  const std::string_view from = std::max(prefix, start);
+  auto it = std::partition_point(t.sorted.begin(), t.sorted.end(),
+                                 [&](EntryId e) { return entries_[e].key() < from; });
+  for (; it != t.sorted.end(); ++it) {
+    const Entry& entry = entries_[*it];
+    if (!entry.key().starts_with(prefix)) break;
+    if (entry.erased()) continue;
+    const api::ObjectPtr* state = state_at(entry, at);
+    if (state != nullptr && !visit((*state)->key().view(), *state)) break;
   }
 }
 
 std::deque<Change>::const_iterator Store::changes_after(Revision after) const {
-  return std::upper_bound(log_.begin(), log_.end(), after,
-                          [](Revision r, const Change& c) { return r < c.revision; });
+  if (after <= compacted_) return log_.begin();
+  if (after >= revision_) return log_.end();
+  return log_.begin() + static_cast<std::ptrdiff_t>(after - compacted_);
 }
 
-void Store::trim(Table& table, KeyHistory& history, Revision superseded_at, Revision upto) {
-  auto& versions = history.versions;
-  // Keep the newest version <= upto (the state at upto) and everything after it.
-  std::size_t keep_from = 0;
-  for (std::size_t i = 0; i < versions.size(); ++i) {
-    if (versions[i].revision <= upto) keep_from = i;
-  }
-  versions.erase(versions.begin(), versions.begin() + static_cast<std::ptrdiff_t>(keep_from));
-  // A key whose only version is a compacted deletion goes, at the deletion's own entry, so no
-  // other pending entry still points at it.
-  if (versions.size() == 1 && !versions.front().object && versions.front().revision <= upto &&
-      versions.front().revision == superseded_at) {
-    const std::string_view key = history.key;
-    table.index.erase(key);
-    table.keys.erase(table.keys.find(key));
-  }
+void Store::erase_entry(const Change& deletion) {
+  Table& t = *tables_[deletion.table];
+  const std::string_view key = deletion.object->key().view();
+  const std::uint64_t hash = api::hash_key(key);
+  const EntryId e = find(t, key, hash);
+  assert(e != api::KeyTable::kAbsent && "an entry is erased only at its last write");
+  if (entries_[e].stamp != -deletion.revision) return;  // written again since
+  t.index.erase(hash, e);
+  entries_[e].stamp = 0;
+  ++t.erased;
+}
+
+void Store::sweep(Table& t) {
+  const auto release_erased = [this](EntryId e) {
+    if (!entries_[e].erased()) return false;
+    entries_.release(e);
+    return true;
+  };
+  std::erase_if(t.sorted, release_erased);
+  std::erase_if(t.pending, release_erased);
+  t.erased = 0;
 }
 
 void Store::compact(Revision upto) {
   upto = std::min(upto, revision_);
   if (upto <= compacted_) return;
+  // A key whose last write is a deletion being compacted has nothing left to read.
+  while (!log_.empty() && log_.front().revision <= upto) {
+    if (log_.front().type == ChangeType::kDeleted) erase_entry(log_.front());
+    log_.pop_front();
+  }
   compacted_ = upto;
-  while (!log_.empty() && log_.front().revision <= upto) log_.pop_front();
-  while (!superseded_.empty() && superseded_.front().revision <= upto) {
-    const Superseded s = superseded_.front();
-    superseded_.pop_front();
-    trim(*tables_[s.table], *s.history, s.revision, upto);
+  for (auto& t : tables_) {
+    if (t->erased > 0 && t->erased * kSweepShare >= t->sorted.size() + t->pending.size()) sweep(*t);
   }
 }
 

@@ -103,7 +103,7 @@ void WatchHub::begin(Watcher& w) {
   const WatchSpec& s = w.spec;
   if (s.start == WatchSpec::Start::kInitialEvents) {
     const std::string prefix = s.ns.empty() ? std::string() : s.ns + "/";
-    store_->scan(s.table, s.from, prefix, "", [&](const std::string&, const api::ObjectPtr& obj) {
+    store_->scan(s.table, s.from, prefix, "", [&](std::string_view, const api::ObjectPtr& obj) {
       if (!s.predicate || s.predicate(*obj)) send(w, {api::EventType::kAdded, obj});
       return true;
     });

@@ -56,13 +56,13 @@ DeltaFIFO::EntryId DeltaFIFO::find(std::string_view key, std::uint64_t hash) con
 }
 
 bool DeltaFIFO::has_queued(std::string_view key) const {
-  return find(key, internal::hash_key(key)) != internal::KeyTable::kAbsent;
+  return find(key, api::hash_key(key)) != api::KeyTable::kAbsent;
 }
 
 DeltaFIFO::EntryId DeltaFIFO::new_entry(std::string_view key, std::uint64_t hash) {
   EntryId id;
   if (free_ids_.empty()) {
-    assert(entries_.size() < internal::KeyTable::kAbsent && "too many keys");
+    assert(entries_.size() < api::KeyTable::kAbsent && "too many keys");
     id = static_cast<EntryId>(entries_.size());
     entries_.emplace_back().deltas.reserve(2);  // the common case: Added or Replaced, then one change
   } else {
@@ -108,9 +108,9 @@ void DeltaFIFO::queue_tombstone(const api::ObjectKey& key, api::ObjectPtr last_k
 
 // `key` may point into `payload`: it is only read before the payload moves.
 void DeltaFIFO::queue_action(DeltaType action, Delta::Payload payload, std::string_view key) {
-  const std::uint64_t hash = internal::hash_key(key);
+  const std::uint64_t hash = api::hash_key(key);
   EntryId id = find(key, hash);
-  if (id == internal::KeyTable::kAbsent) {
+  if (id == api::KeyTable::kAbsent) {
     id = new_entry(key, hash);
     entries_[id].deltas.emplace_back(action, std::move(payload));
   } else {
@@ -173,7 +173,7 @@ bool DeltaFIFO::try_pop(const PopProcessFunc& process) {
     --initial_population_count_;
     check_synced();
   }
-  table_.erase(internal::hash_key(entries_[id].key.view()), id);
+  table_.erase(api::hash_key(entries_[id].key.view()), id);
   // `process` may write to this FIFO, which may move entries_ but not the Deltas' elements, and
   // cannot reuse `id` before free_entry.
   static_assert(std::is_nothrow_move_constructible_v<Entry>, "moving entries_ must keep the Deltas' buffers");
@@ -190,8 +190,8 @@ std::vector<api::ObjectKey> DeltaFIFO::list_keys() const {
 }
 
 const Deltas* DeltaFIFO::deltas_of(std::string_view key) const {
-  const EntryId id = find(key, internal::hash_key(key));
-  return id == internal::KeyTable::kAbsent ? nullptr : &entries_[id].deltas;
+  const EntryId id = find(key, api::hash_key(key));
+  return id == api::KeyTable::kAbsent ? nullptr : &entries_[id].deltas;
 }
 
 }  // namespace kubesim::informer

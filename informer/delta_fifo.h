@@ -24,9 +24,10 @@
 #include <string_view>
 #include <vector>
 
+#include "api/key_table.h"
 #include "informer/deltas.h"
 #include "informer/indexer.h"
-#include "informer/internal/key_table.h"
+#include "informer/internal/key_text.h"
 #include "informer/store.h"
 
 namespace kubesim::informer {
@@ -89,7 +90,7 @@ class DeltaFIFO final : public Queue {
   // is handing out. Ids are stable; the Deltas of an entry never move while it is popped.
   std::vector<Entry> entries_;
   std::vector<EntryId> free_ids_;
-  internal::KeyTable table_;
+  api::KeyTable table_;
   std::deque<EntryId> queue_;
   bool populated_ = false;
   // Pops left before the first replace() has been handed out in full.

@@ -41,13 +41,13 @@ Indexer::Indexer(Indexers indexers) {
 }
 
 Indexer::EntryId Indexer::find(std::string_view key) const {
-  return table_.find(key, internal::hash_key(key), key_of());
+  return table_.find(key, api::hash_key(key), key_of());
 }
 
 Indexer::EntryId Indexer::store_new(std::string_view key, std::uint64_t hash, api::ObjectPtr object) {
   EntryId id;
   if (free_ids_.empty()) {
-    assert(entries_.size() < internal::KeyTable::kAbsent && "too many objects");
+    assert(entries_.size() < api::KeyTable::kAbsent && "too many objects");
     id = static_cast<EntryId>(entries_.size());
     entries_.emplace_back();
   } else {
@@ -66,9 +66,9 @@ Indexer::EntryId Indexer::store_new(std::string_view key, std::uint64_t hash, ap
 api::ObjectPtr Indexer::upsert(api::ObjectPtr object) {
   resource_version_.assign(object->resource_version());
   const std::string_view key = object->key().view();  // the object outlives the call
-  const std::uint64_t hash = internal::hash_key(key);
+  const std::uint64_t hash = api::hash_key(key);
   const EntryId found = table_.find(key, hash, key_of());
-  if (found == internal::KeyTable::kAbsent) {
+  if (found == api::KeyTable::kAbsent) {
     const EntryId id = store_new(key, hash, std::move(object));
     for (auto& [name, state] : indices_) index_added(state, id);
     return nullptr;
@@ -130,9 +130,9 @@ void Indexer::delete_(api::ObjectPtr object) {
 }
 
 void Indexer::delete_key(std::string_view key) {
-  const std::uint64_t hash = internal::hash_key(key);
+  const std::uint64_t hash = api::hash_key(key);
   const EntryId id = table_.find(key, hash, key_of());
-  if (id == internal::KeyTable::kAbsent) return;
+  if (id == api::KeyTable::kAbsent) return;
   for (auto& [name, state] : indices_) index_removed(state, id);
   table_.erase(hash, id);
   Entry& entry = entries_[id];
@@ -156,7 +156,7 @@ void Indexer::bookmark(std::string resource_version) { resource_version_ = std::
 
 api::ObjectPtr Indexer::get_by_key(std::string_view key) const {
   const EntryId id = find(key);
-  return id == internal::KeyTable::kAbsent ? nullptr : entries_[id].object;
+  return id == api::KeyTable::kAbsent ? nullptr : entries_[id].object;
 }
 
 std::vector<Indexer::EntryId> Indexer::sorted_ids() const {

@@ -27,9 +27,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "api/key_table.h"
 #include "api/object.h"
 #include "api/result.h"
-#include "informer/internal/key_table.h"
+#include "informer/internal/key_text.h"
 #include "informer/internal/ordered_ids.h"
 #include "informer/store.h"
 
@@ -84,7 +85,7 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
 
   api::ObjectPtr get(const api::Object& object) const { return get_by_key(object.key().view()); }
   api::ObjectPtr get_by_key(std::string_view key) const override;
-  bool contains(std::string_view key) const { return find(key) != internal::KeyTable::kAbsent; }
+  bool contains(std::string_view key) const { return find(key) != api::KeyTable::kAbsent; }
   std::vector<api::ObjectPtr> list() const;
   std::vector<api::ObjectKey> list_keys() const override;
   std::size_t size() const { return table_.size(); }
@@ -158,7 +159,7 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
   // others. Ids are stable, so index sets hold them.
   std::vector<Entry> entries_;
   std::vector<EntryId> free_ids_;
-  internal::KeyTable table_;
+  api::KeyTable table_;
   std::string resource_version_;
 };
 

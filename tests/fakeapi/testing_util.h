@@ -3,9 +3,11 @@
 #ifndef KUBESIM_TESTS_FAKEAPI_TESTING_UTIL_H_
 #define KUBESIM_TESTS_FAKEAPI_TESTING_UTIL_H_
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -46,6 +48,15 @@ inline nlohmann::json config_map_json(const std::string& ns, const std::string& 
 inline api::ObjectPtr config_map(const std::string& ns, const std::string& name,
                                  const StringMap& data = {}, const StringMap& labels = {}) {
   return api::make_object(config_map_json(ns, name, data, labels));
+}
+
+// A ConfigMap as a store holds it: under `key` ("namespace/name" or "name"), written at `rev`.
+inline api::ObjectPtr stored_config_map(std::string_view key, std::int64_t rev,
+                                        const StringMap& data = {}) {
+  const api::NamespacedName parts = api::split_meta_namespace_key(key).value();
+  nlohmann::json j = config_map_json(parts.ns, parts.name, data);
+  j["metadata"]["resourceVersion"] = std::to_string(rev);
+  return api::make_object(std::move(j));
 }
 
 inline api::ObjectPtr namespace_object(const std::string& name) {

@@ -1,21 +1,9 @@
-#include "informer/internal/key_table.h"
+#include "api/key_table.h"
 
 #include <cassert>
 #include <limits>
 
-namespace kubesim::informer::internal {
-
-void KeyText::assign(std::string_view key) {
-  assert(key.size() <= std::numeric_limits<std::uint32_t>::max());
-  size_ = static_cast<std::uint32_t>(key.size());
-  if (key.size() <= kInline) {
-    heap_.reset();
-    std::memcpy(inline_, key.data(), key.size());
-    return;
-  }
-  heap_ = std::make_unique_for_overwrite<char[]>(key.size());
-  std::memcpy(heap_.get(), key.data(), key.size());
-}
+namespace kubesim::api {
 
 void KeyTable::insert(std::uint64_t hash, std::uint32_t id) {
   assert(id != kAbsent);
@@ -71,4 +59,4 @@ void KeyTable::rehash(std::size_t capacity) {
   }
 }
 
-}  // namespace kubesim::informer::internal
+}  // namespace kubesim::api

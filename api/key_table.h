@@ -1,26 +1,23 @@
-// KeyTable: the hash index from object keys to the entries of a DeltaFIFO or an Indexer.
+// KeyTable: a hash index from object keys to the entries of a keyed collection (an informer's
+// DeltaFIFO and Indexer, the API server's store).
 //
-// Both keep their entries in a vector and name them by a small integer id; a KeyTable maps each
-// key to the id of its entry. It is an open-addressing table (linear probing, backward-shift
+// Each keeps its entries where it likes and names them by a small integer id; a KeyTable maps
+// each key to the id of its entry. It is an open-addressing table (linear probing, backward-shift
 // erase, so no tombstones) of 8-byte slots, each holding an id and 32 bits of the key's hash:
 // a lookup usually touches one cache line of slots and compares the text of only the entry whose
 // hash bits match. The table does not hold keys; the caller's `key_of(id)` reads them.
 //
 // Nothing observable may depend on the order of the slots: callers never iterate the table.
-//
-// KeyText is an entry's own copy of its key, inline up to kInline bytes (typical
-// "namespace/name" keys), so comparing a key reads the entry rather than some object elsewhere.
-#ifndef KUBESIM_INFORMER_INTERNAL_KEY_TABLE_H_
-#define KUBESIM_INFORMER_INTERNAL_KEY_TABLE_H_
+#ifndef KUBESIM_API_KEY_TABLE_H_
+#define KUBESIM_API_KEY_TABLE_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <string_view>
 #include <vector>
 
-namespace kubesim::informer::internal {
+namespace kubesim::api {
 
 // A 64-bit hash of a key, well mixed in every bit. Deterministic across runs and platforms.
 inline std::uint64_t hash_key(std::string_view key) {
@@ -47,27 +44,6 @@ inline std::uint64_t hash_key(std::string_view key) {
   h ^= h >> 33;
   return h;
 }
-
-class KeyText {
- public:
-  KeyText() = default;
-  explicit KeyText(std::string_view key) { assign(key); }
-  KeyText(KeyText&&) noexcept = default;
-  KeyText& operator=(KeyText&&) noexcept = default;
-
-  void assign(std::string_view key);
-  void clear() {
-    size_ = 0;
-    heap_.reset();
-  }
-  std::string_view view() const { return {heap_ ? heap_.get() : inline_, size_}; }
-
- private:
-  static constexpr std::size_t kInline = 44;
-  std::uint32_t size_ = 0;
-  char inline_[kInline] = {};
-  std::unique_ptr<char[]> heap_;  // set only for keys longer than kInline
-};
 
 class KeyTable {
  public:
@@ -110,6 +86,6 @@ class KeyTable {
   std::size_t size_ = 0;
 };
 
-}  // namespace kubesim::informer::internal
+}  // namespace kubesim::api
 
-#endif  // KUBESIM_INFORMER_INTERNAL_KEY_TABLE_H_
+#endif  // KUBESIM_API_KEY_TABLE_H_

@@ -1,4 +1,4 @@
-#include "informer/internal/key_table.h"
+#include "api/key_table.h"
 
 #include <cstdint>
 #include <map>
@@ -8,25 +8,8 @@
 
 #include <gtest/gtest.h>
 
-namespace kubesim::informer::internal {
+namespace kubesim::api {
 namespace {
-
-TEST(KeyTextTest, HoldsShortAndLongKeysAndSurvivesMoves) {
-  const std::string long_key = "a-long-namespace-name-here/" + std::string(80, 'n');
-  std::vector<KeyText> texts;
-  texts.emplace_back("ns/a");
-  texts.emplace_back(long_key);
-  texts.emplace_back("");
-  for (int i = 0; i < 100; ++i) texts.emplace_back("ns/" + std::to_string(i));  // moves the first three
-  EXPECT_EQ(texts[0].view(), "ns/a");
-  EXPECT_EQ(texts[1].view(), long_key);
-  EXPECT_EQ(texts[2].view(), "");
-  texts[1].assign("short");
-  EXPECT_EQ(texts[1].view(), "short");
-  texts[0].assign(long_key);
-  texts[0].clear();
-  EXPECT_EQ(texts[0].view(), "");
-}
 
 // A table checked against a std::map after every operation. `hash_of` lets a test force
 // collisions; ids index `keys`.
@@ -109,4 +92,4 @@ TEST(KeyTableTest, ReserveKeepsEverythingFindable) {
 }
 
 }  // namespace
-}  // namespace kubesim::informer::internal
+}  // namespace kubesim::api
