@@ -30,7 +30,6 @@
 #include "api/key_table.h"
 #include "api/object.h"
 #include "api/result.h"
-#include "informer/internal/key_text.h"
 #include "informer/internal/ordered_ids.h"
 #include "informer/store.h"
 
