@@ -6,6 +6,7 @@
 #include "api/rest/internal/client_state.h"
 #include "api/rest/internal/files.h"
 #include "api/rest/internal/paths.h"
+#include "api/rest/internal/warnings.h"
 
 namespace kubesim::api::rest {
 
@@ -66,9 +67,15 @@ sim::Task<Result<T>> call(std::shared_ptr<RestClient::Shared> s, sim::Context ct
   auto pending = std::make_shared<internal::Pending<T>>(*s->loop);
   sim::Loop* loop = s->loop;
   const std::uint64_t id = s->transport->start(
-      std::move(req), [pending, loop, decode, info](HttpResponse response) {
+      std::move(req), [handler = s->config.warning_handler, pending, loop, decode,
+                       info](HttpResponse response) {
         auto result = std::make_shared<Result<T>>(decode(response, info));
-        loop->post_external([pending, result] {
+        auto warnings = std::make_shared<std::vector<internal::WarningHeader>>(
+            internal::parse_warning_headers(response.warnings));
+        loop->post_external([handler, pending, result, warnings] {
+          if (handler) {
+            for (const auto& w : *warnings) handler(w.code, w.agent, w.text);
+          }
           pending->value.emplace(std::move(*result));
           pending->done.set();
         });

@@ -11,8 +11,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace kubesim::api::rest {
 
@@ -72,6 +74,13 @@ struct RestConfig {
   // socket until the consumer catches up, so a slow consumer slows the server's writes (TCP flow
   // control) instead of growing memory.
   std::size_t watch_window = 1024;
+
+  // --- Warnings ----------------------------------------------------------------------------------
+  // Called on the loop, before a call's result is delivered, with each warning the server sent
+  // in Warning headers (client-go's WarningHandler: code, agent and text; kube-apiserver sends
+  // code 299 and agent "-"), in order; a watch's are not reported. Unset: warnings are dropped
+  // (client-go logs them).
+  std::function<void(int code, std::string_view agent, std::string_view text)> warning_handler;
 };
 
 }  // namespace kubesim::api::rest

@@ -32,6 +32,7 @@ struct HttpResponse {
   std::string content_type;
   std::string body;  // empty for a 200 stream (its bytes went to the stream handler)
   std::optional<int> retry_after_seconds;
+  std::vector<std::string> warnings;  // the Warning header values, in order
   // Why no response (code 0) arrived, or why a stream broke off; empty on success and on a
   // stream that the server ended cleanly.
   std::string error;

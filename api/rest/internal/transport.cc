@@ -263,6 +263,9 @@ net::awaitable<Attempt> exchange_on(Impl* t, std::shared_ptr<Exchange> ex, Conne
   const auto retry_after = p.get()[http::field::retry_after];
   a.response.retry_after_seconds =
       parse_retry_after(std::string_view(retry_after.data(), retry_after.size()));
+  for (const auto& field : p.get()) {
+    if (field.name() == http::field::warning) a.response.warnings.emplace_back(field.value());
+  }
   co_await read_body(t, ex, c, s, &p, &a);
   co_return a;
 }
