@@ -12,7 +12,9 @@
 #ifndef KUBESIM_API_CLIENT_H_
 #define KUBESIM_API_CLIENT_H_
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "api/gvk.h"
 #include "api/object.h"
@@ -23,6 +25,11 @@
 #include "sim/task.h"
 
 namespace kubesim::api {
+
+// What a client does with the warnings a server sends with an answer (client-go's
+// WarningHandler): called once per warning, in order, before the call's result is delivered.
+// kube-apiserver's warnings have code 299 and agent "-".
+using WarningHandler = std::function<void(int code, std::string_view agent, std::string_view text)>;
 
 class Client {
  public:

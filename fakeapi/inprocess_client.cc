@@ -263,7 +263,7 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::create(sim::Context ctx,
   std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, object, options] {
     return server->create(resource, ns, object, options);
   };
-  return RoundTrip::run<api::ObjectPtr>(this, std::move(ctx), std::move(req), std::move(call));
+  return write(std::move(ctx), std::move(req), std::move(call));
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update(sim::Context ctx,
@@ -276,7 +276,7 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update(sim::Context ctx,
   std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, object, options] {
     return server->update(resource, ns, object, options, false);
   };
-  return RoundTrip::run<api::ObjectPtr>(this, std::move(ctx), std::move(req), std::move(call));
+  return write(std::move(ctx), std::move(req), std::move(call));
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update_status(
@@ -287,7 +287,7 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update_status(
   std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, object, options] {
     return server->update(resource, ns, object, options, true);
   };
-  return RoundTrip::run<api::ObjectPtr>(this, std::move(ctx), std::move(req), std::move(call));
+  return write(std::move(ctx), std::move(req), std::move(call));
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::patch(sim::Context ctx,
@@ -302,7 +302,26 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::patch(sim::Context ctx,
                                                        options] {
     return server->patch(resource, ns, name, type, patch, options, false);
   };
-  return RoundTrip::run<api::ObjectPtr>(this, std::move(ctx), std::move(req), std::move(call));
+  return write(std::move(ctx), std::move(req), std::move(call));
+}
+
+sim::Task<api::Result<api::ObjectPtr>> InProcessClient::write(
+    sim::Context ctx, Request req, std::function<api::Result<api::ObjectPtr>()> call) {
+  auto warnings = std::make_shared<std::vector<std::string>>();
+  std::function<api::Result<api::ObjectPtr>()> at_server =
+      [server = server_, call = std::move(call), warnings] {
+        api::Result<api::ObjectPtr> r = call();
+        *warnings = server->warnings();
+        return r;
+      };
+  api::Result<api::ObjectPtr> r = co_await RoundTrip::run<api::ObjectPtr>(
+      this, std::move(ctx), std::move(req), std::move(at_server));
+  // Code 0: the answer never reached the client (its warnings were lost with it).
+  const bool answered = r.ok() || r.status().code != 0;
+  if (answered && warning_handler_) {
+    for (const std::string& w : *warnings) warning_handler_(299, "-", w);
+  }
+  co_return r;
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::delete_(sim::Context ctx,

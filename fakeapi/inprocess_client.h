@@ -16,6 +16,7 @@
 #ifndef KUBESIM_FAKEAPI_INPROCESS_CLIENT_H_
 #define KUBESIM_FAKEAPI_INPROCESS_CLIENT_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -72,6 +73,10 @@ class InProcessClient final : public api::Client {
                                                  api::ListOptions list_options) override;
 
   const std::string& name() const { return name_; }
+  // Where the warnings of creates, updates and patches go (the server's, as it would send them
+  // in Warning headers: code 299, agent "-"), when their answer reaches the client. None by
+  // default.
+  void set_warning_handler(api::WarningHandler handler) { warning_handler_ = std::move(handler); }
 
   // Internal: one request's identity, owned (coroutine frames outlive the caller's strings).
   struct Request {
@@ -86,10 +91,15 @@ class InProcessClient final : public api::Client {
  private:
   friend class RoundTrip;
 
+  // A create, update or patch: `call` runs at the server; its warnings come back with the answer.
+  sim::Task<api::Result<api::ObjectPtr>> write(sim::Context ctx, Request req,
+                                               std::function<api::Result<api::ObjectPtr>()> call);
+
   ApiServer* server_;
   sim::Process* process_ = nullptr;
   std::string name_;
   InProcessClientOptions options_;
+  api::WarningHandler warning_handler_;
 };
 
 // The Status of a call whose context was done, or whose connection timed out.

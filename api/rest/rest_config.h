@@ -11,10 +11,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
+
+#include "api/client.h"
 
 namespace kubesim::api::rest {
 
@@ -76,11 +76,9 @@ struct RestConfig {
   std::size_t watch_window = 1024;
 
   // --- Warnings ----------------------------------------------------------------------------------
-  // Called on the loop, before a call's result is delivered, with each warning the server sent
-  // in Warning headers (client-go's WarningHandler: code, agent and text; kube-apiserver sends
-  // code 299 and agent "-"), in order; a watch's are not reported. Unset: warnings are dropped
-  // (client-go logs them).
-  std::function<void(int code, std::string_view agent, std::string_view text)> warning_handler;
+  // Called on the loop with the warnings of the server's Warning headers (api::WarningHandler);
+  // a watch's are not reported. Unset: warnings are dropped (client-go logs them).
+  WarningHandler warning_handler;
 };
 
 }  // namespace kubesim::api::rest

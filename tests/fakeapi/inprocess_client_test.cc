@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -190,6 +192,53 @@ TEST_F(InProcessClientTest, APartitionDuringTheAnswerLosesTheAnswerButNotTheWrit
   ASSERT_FALSE(out->result->ok());
   EXPECT_EQ(out->result->status().code, 0);
   EXPECT_TRUE(exists("a"));
+}
+
+TEST_F(InProcessClientTest, WarningsComeBackWithTheAnswer) {
+  std::vector<std::string> seen;
+  std::vector<Time> when;
+  client_.set_warning_handler([&](int code, std::string_view agent, std::string_view text) {
+    seen.push_back(std::to_string(code) + " " + std::string(agent) + " " + std::string(text));
+    when.push_back(loop_.now());
+  });
+  const auto typo = [](const std::string& name) {
+    return config_map("default", name)->edited([](nlohmann::json& j) { j["dta"] = {{"k", "v"}}; });
+  };
+  auto created = start(client_.create(sim::Context(), kConfigMaps, "default", typo("a"),
+                                      api::CreateOptions()));
+  loop_.run_until(Time{} + 9ms);
+  EXPECT_TRUE(seen.empty());  // the answer is still on its way
+  loop_.run_until(Time{} + 10ms);
+  ASSERT_TRUE(created->done && created->result->ok());
+  EXPECT_EQ(seen, std::vector<std::string>{"299 - unknown field \"dta\""});
+  EXPECT_EQ(when, std::vector<Time>{Time{} + 10ms});
+  seen.clear();
+  auto updated = start(client_.update(sim::Context(), kConfigMaps, "default",
+                                      typo("a")->with_resource_version(std::string(
+                                          created->result->value()->resource_version())),
+                                      api::UpdateOptions()));
+  auto patched = start(client_.patch(sim::Context(), kConfigMaps, "default", "a",
+                                     api::PatchType::kMergePatch, R"({"other": 1})",
+                                     api::PatchOptions()));
+  api::CreateOptions ignore;
+  ignore.field_validation = api::FieldValidation::kIgnore;
+  auto ignored = start(client_.create(sim::Context(), kConfigMaps, "default", typo("b"), ignore));
+  loop_.run_until(Time{} + 30ms);
+  ASSERT_TRUE(updated->done && updated->result->ok()) << updated->result->status();
+  ASSERT_TRUE(patched->done && patched->result->ok()) << patched->result->status();
+  ASSERT_TRUE(ignored->done && ignored->result->ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"299 - unknown field \"dta\"",
+                                            "299 - unknown field \"other\""}));
+  // An answer lost to a partition loses its warnings too.
+  seen.clear();
+  auto lost = start(client_.create(sim::Context(), kConfigMaps, "default", typo("c"),
+                                   api::CreateOptions()));
+  loop_.run_until(loop_.now() + 7ms);
+  link_->partition();
+  loop_.run_until(loop_.now() + 20s);
+  ASSERT_TRUE(lost->done);
+  EXPECT_EQ(lost->result->status().code, 0);
+  EXPECT_TRUE(seen.empty());
 }
 
 TEST_F(InProcessClientTest, AContextDoneFirstFailsTheCallWithCodeZero) {
