@@ -35,20 +35,26 @@ data: {k: "2"}
 YAML
 printf 'tok-alice,alice,u1,"devs,ops"\n' >"$tmp/tokens.csv"
 
-"$kubesim" serve --listen 127.0.0.1:0 --insecure --token-file "$tmp/tokens.csv" \
-  --load "$tmp/manifests" --compaction 30s --kubeconfig-out "$tmp/kubeconfig" \
-  >"$tmp/serve.out" 2>"$tmp/serve.err" &
-server_pid=$!
-for _ in $(seq 100); do
-  [ -s "$tmp/kubeconfig" ] && break
-  sleep 0.1
-done
-[ -s "$tmp/kubeconfig" ] || fail "serve did not start: $(cat "$tmp/serve.err")"
-server=$(sed -n 's/.*server: "\(.*\)"/\1/p' "$tmp/kubeconfig")
+# start_serve ARGS...: starts serve in the background writing $tmp/kubeconfig, waits for it, and
+# sets server_pid, server (its URL) and admin (its token).
+start_serve() {
+  rm -f "$tmp/kubeconfig"
+  "$kubesim" serve --kubeconfig-out "$tmp/kubeconfig" "$@" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+  server_pid=$!
+  for _ in $(seq 100); do
+    [ -s "$tmp/kubeconfig" ] && break
+    sleep 0.1
+  done
+  [ -s "$tmp/kubeconfig" ] || fail "serve $* did not start: $(cat "$tmp/serve.err")"
+  server=$(sed -n 's/.*server: "\(.*\)"/\1/p' "$tmp/kubeconfig")
+  admin=$(sed -n 's/.*token: "\(.*\)"/\1/p' "$tmp/kubeconfig")
+}
+
+start_serve --listen 127.0.0.1:0 --insecure --token-file "$tmp/tokens.csv" \
+  --load "$tmp/manifests" --compaction 30s
 case "$server" in http://127.0.0.1:*) ;; *) fail "kubeconfig server: $server" ;; esac
 grep -q "3 objects loaded" "$tmp/serve.out" || fail "ready line: $(cat "$tmp/serve.out")"
 grep -Eq "ready in [0-9]+ ms" "$tmp/serve.out" || fail "ready line: $(cat "$tmp/serve.out")"
-admin=$(sed -n 's/.*token: "\(.*\)"/\1/p' "$tmp/kubeconfig")
 [ -n "$admin" ] || fail "kubeconfig has no token"
 
 code() { curl -s -o "$tmp/body" -w '%{http_code}' "$@"; }
@@ -68,18 +74,8 @@ grep -q "stopped" "$tmp/serve.out" || fail "no stop line"
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/own.key" -out "$tmp/own.crt" -days 1 \
   -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1" 2>/dev/null ||
   fail "openssl could not make a certificate"
-rm -f "$tmp/kubeconfig"
-"$kubesim" serve --listen 127.0.0.1:0 --tls-cert-file "$tmp/own.crt" \
-  --tls-private-key-file "$tmp/own.key" --kubeconfig-out "$tmp/kubeconfig" \
-  >"$tmp/serve.out" 2>"$tmp/serve.err" &
-server_pid=$!
-for _ in $(seq 100); do
-  [ -s "$tmp/kubeconfig" ] && break
-  sleep 0.1
-done
-[ -s "$tmp/kubeconfig" ] || fail "serve with own certificate did not start: $(cat "$tmp/serve.err")"
-server=$(sed -n 's/.*server: "\(.*\)"/\1/p' "$tmp/kubeconfig")
-admin=$(sed -n 's/.*token: "\(.*\)"/\1/p' "$tmp/kubeconfig")
+start_serve --listen 127.0.0.1:0 --tls-cert-file "$tmp/own.crt" \
+  --tls-private-key-file "$tmp/own.key"
 sed -n 's/.*certificate-authority-data: "\(.*\)"/\1/p' "$tmp/kubeconfig" | base64 -d >"$tmp/ca.pem"
 cmp -s "$tmp/ca.pem" "$tmp/own.crt" || fail "kubeconfig CA is not the serving certificate"
 [ "$(code --cacert "$tmp/ca.pem" -H "Authorization: Bearer $admin" "$server/api/v1/namespaces")" = 200 ] ||
