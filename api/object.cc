@@ -9,14 +9,13 @@
 #include <limits>
 #include <system_error>
 
-#include "api/internal/json_text.h"
+#include "api/json_text.h"
 #include "api/internal/meta_field.h"
 
 namespace kubesim::api {
 namespace {
 
 using Json = nlohmann::json;
-namespace json_text = internal::json_text;
 using internal::meta_field;
 using internal::MetaField;
 
@@ -362,6 +361,100 @@ ObjectPtr Object::edited(const std::function<void(nlohmann::json&)>& edit) const
   return make_object(std::move(copy));
 }
 
+namespace {
+
+// Whether `key` can be written and compared as it is: ASCII that needs no escape.
+bool plain_key(std::string_view key) {
+  return std::all_of(key.begin(), key.end(), [](char c) {
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+}
+
+// `value` under the keys steps[i..]: {"a":{"b":value}}.
+void write_nested(const std::vector<std::string_view>& steps, std::size_t i, const Json& value,
+                  std::string& out) {
+  for (std::size_t k = i; k < steps.size(); ++k) {
+    out += "{\"";
+    out += steps[k];
+    out += "\":";
+  }
+  json_text::write(value, out);
+  out.append(steps.size() - i, '}');
+}
+
+}  // namespace
+
+ObjectPtr Object::with_value_at(std::string_view dotted_path, const nlohmann::json& value) const {
+  std::vector<std::string_view> steps;
+  for (std::string_view rest = dotted_path;;) {
+    const std::size_t dot = rest.find('.');
+    steps.push_back(rest.substr(0, dot));
+    if (dot == std::string_view::npos) break;
+    rest.remove_prefix(dot + 1);
+  }
+  const bool in_place = compact_ && steps[0] != "metadata" && steps[0] != "apiVersion" &&
+                        steps[0] != "kind" && std::all_of(steps.begin(), steps.end(), plain_key);
+  const auto through_tree = [&] {
+    Json copy = to_json();
+    Json* at = &copy;
+    for (const std::string_view step : steps) {
+      if (!at->is_object()) *at = Json::object();
+      at = &(*at)[std::string(step)];
+    }
+    *at = value;
+    return make_object(std::move(copy), compact_ ? Layout::kCompact : Layout::kTree);
+  };
+  if (!in_place) return through_tree();
+  // Splice the text: replace the value found at the path, or insert the member where its key
+  // sorts, holding what is left of the path.
+  const std::string_view t = text();
+  std::string out;
+  std::size_t object = 0;
+  for (std::size_t i = 0;; ++i) {
+    std::optional<json_text::Member> found;
+    std::size_t before = std::string_view::npos;  // the key the new member goes before
+    bool escaped = false;
+    const std::size_t end = json_text::for_each_member(t, object, [&](const json_text::Member& m) {
+      if (m.escaped_key) {
+        escaped = true;
+        return false;
+      }
+      const int order = m.raw_key.compare(steps[i]);
+      if (order == 0) found = m;
+      if (order > 0) before = m.key_begin;
+      return order < 0;
+    });
+    if (escaped) return through_tree();
+    if (found && i + 1 < steps.size() && t[found->value_begin] == '{') {
+      object = found->value_begin;
+      continue;
+    }
+    out.reserve(t.size() + 64);
+    if (found) {
+      out.append(t.substr(0, found->value_begin));
+      if (i + 1 == steps.size()) {
+        json_text::write(value, out);
+      } else {
+        write_nested(steps, i + 1, value, out);
+      }
+      out.append(t.substr(found->value_end));
+      break;
+    }
+    // The member is new: before the first key past it, or last.
+    const std::size_t at = before != std::string_view::npos ? before : end - 1;
+    out.append(t.substr(0, at));
+    if (before == std::string_view::npos && t[object + 1] != '}') out += ',';
+    out += '"';
+    out += steps[i];
+    out += "\":";
+    write_nested(steps, i + 1, value, out);
+    if (before != std::string_view::npos) out += ',';
+    out.append(t.substr(at));
+    break;
+  }
+  return std::make_shared<const Object>(Passkey{}, out);
+}
+
 ObjectPtr Object::with_metadata_string(const char* field, std::string value) const {
   return edited([&](Json& j) { set_metadata(j, field, value.empty() ? Json() : Json(value)); });
 }
@@ -429,6 +522,20 @@ ObjectPtr make_object(nlohmann::json j, Object::Layout layout) {
   auto result = Object::from_json(std::move(j), layout);
   if (!result.ok()) die("make_object: " + result.status().message);
   return std::move(result).value();
+}
+
+ObjectPtr make_compact_object(std::string_view text) {
+#ifndef NDEBUG
+  Json parsed;
+  try {
+    parsed = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    die(std::string("make_compact_object: not JSON: ") + e.what());
+  }
+  if (auto error = validate(parsed)) die("make_compact_object: " + *error);
+  if (json_text::write(parsed) != text) die("make_compact_object: not compact, ordered text");
+#endif
+  return std::make_shared<const Object>(Object::Passkey{}, text);
 }
 
 std::string render_list_json(const ObjectList& list, std::string_view api_version,

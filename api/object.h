@@ -42,9 +42,9 @@
 #include "api/status.h"
 
 namespace kubesim::api {
-namespace internal::json_text {
+namespace json_text {
 struct Member;
-}  // namespace internal::json_text
+}  // namespace json_text
 
 class Object;
 using ObjectPtr = std::shared_ptr<const Object>;
@@ -164,6 +164,7 @@ class Object {
   static Result<ObjectPtr> from_string(std::string_view text);
 
   Object(Passkey, nlohmann::json j, Layout layout);  // use from_json or make_object
+  Object(Passkey, std::string_view compact_text);     // use make_compact_object
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
 
@@ -241,6 +242,12 @@ class Object {
   // Copies the JSON, applies `edit`, and builds a new Object from the result. The edit must leave
   // valid metadata (this is for trusted code): an invalid result aborts, naming the field.
   ObjectPtr edited(const std::function<void(nlohmann::json&)>& edit) const;
+  // Sets the value at a dotted path of object members ("data.gen", "spec.replicas"), creating
+  // the objects missing along the path and replacing a step that holds anything but an object.
+  // A compact Object's copy is compact and, unless the path starts at apiVersion, kind or
+  // metadata, is made from its text without building the tree; a tree Object's copy is a tree.
+  // Like edited, for trusted code: a copy with invalid metadata aborts.
+  ObjectPtr with_value_at(std::string_view dotted_path, const nlohmann::json& value) const;
   // The setters below remove the field when given its empty value (as Kubernetes omits it).
   ObjectPtr with_resource_version(std::string resource_version) const;
   ObjectPtr with_name(std::string name) const;
@@ -261,6 +268,7 @@ class Object {
   using Entry = StringMapView::Entry;
   class Builder;
   friend class Builder;
+  friend ObjectPtr make_compact_object(std::string_view text);
 
   ObjectPtr with_metadata_string(const char* field, std::string value) const;
   Span* span_slot(int field);
@@ -328,6 +336,12 @@ class Object {
 // Builds an Object from JSON known to be well formed (tests, built-in fixtures, code that just
 // produced it). Aborts with the validation message if it is not.
 ObjectPtr make_object(nlohmann::json j, Object::Layout layout = Object::Layout::kTree);
+
+// Builds a compact Object from `text`: an object's text as json_text::write writes it (compact,
+// keys in order) whose metadata an Object accepts, typically assembled from other Objects'
+// serialized() texts. The text is not checked but in debug builds, which abort, naming what is
+// wrong, as make_object does.
+ObjectPtr make_compact_object(std::string_view text);
 
 // One page of a list: the items plus the list's metadata.
 struct ObjectList {

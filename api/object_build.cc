@@ -8,14 +8,13 @@
 #include <limits>
 #include <system_error>
 
-#include "api/internal/json_text.h"
+#include "api/json_text.h"
 #include "api/internal/meta_field.h"
 #include "api/object.h"
 
 namespace kubesim::api {
 
 using Json = nlohmann::json;
-namespace json_text = internal::json_text;
 using internal::MetaField;
 
 namespace {
@@ -255,6 +254,13 @@ Object::Object(Passkey, nlohmann::json j, Layout layout) {
     read_tree(b);
     b.finish();
   }
+}
+
+Object::Object(Passkey, std::string_view compact_text) {
+  compact_ = true;
+  Builder b(*this, compact_text);
+  read_text(b);
+  b.finish();
 }
 
 // A metadata value of a tree Object, for Builder::read: its strings are copied.

@@ -1,4 +1,4 @@
-#include "api/internal/json_text.h"
+#include "api/json_text.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace kubesim::api::internal::json_text {
+namespace kubesim::api::json_text {
 namespace {
 
 using nlohmann::json;
@@ -165,4 +165,4 @@ TEST(JsonTextTest, SkipsNestedValues) {
 }
 
 }  // namespace
-}  // namespace kubesim::api::internal::json_text
+}  // namespace kubesim::api::json_text

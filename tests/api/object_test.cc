@@ -621,5 +621,55 @@ RC_GTEST_PROP(ObjectProperty, CompactLayoutHoldsTheSameObject, ()) {
   if (changed != j) RC_ASSERT(!compact->same_as(changed));
 }
 
+// with_value_at gives what setting the path in the JSON gives, for either layout, whether the
+// copy is spliced from the text or built from the tree.
+RC_GTEST_PROP(ObjectProperty, WithValueAtSetsThePath, ()) {
+  const auto small_value = rc::gen::oneOf(
+      rc::gen::map(utf8_string(), [](std::string s) { return json(s); }),
+      rc::gen::map(rc::gen::inRange(-3, 3), [](int i) { return json(i); }),
+      rc::gen::just(json()), rc::gen::just(json::object()), rc::gen::just(json{{"k", "v"}}),
+      rc::gen::just(json::array({1, "x"})));
+  const std::vector<std::string> keys = {"a", "data", "gen", "spec", "zz", "", "\u00e9", "q\"x",
+                                         "b.c"};
+  json j = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+            {"metadata", {{"name", "n"}, {"namespace", "ns"}, {"labels", {{"app", "x"}}}}}};
+  for (const char* k : {"a", "data", "spec", "zz"}) {
+    if (*rc::gen::arbitrary<bool>()) {
+      json member = *small_value;
+      if (*rc::gen::arbitrary<bool>()) member = {{"gen", *small_value}, {"b", *small_value}};
+      j[k] = member;
+    }
+  }
+  std::vector<std::string> steps;
+  const int form = *rc::gen::inRange(0, 3);
+  if (form == 0) steps = {"metadata", "other"};
+  if (form == 1) steps = {"kind"};
+  if (form == 2) {
+    steps = *rc::gen::resize(3, rc::gen::nonEmpty(
+        rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(keys))));
+  }
+  std::string path;
+  for (std::size_t i = 0; i < steps.size(); ++i) path += (i ? "." : "") + steps[i];
+  json value = form == 1 ? json("Other") : *small_value;
+  json expected = j;
+  json* at = &expected;
+  for (std::string_view rest = path;;) {
+    const std::size_t dot = rest.find('.');
+    if (!at->is_object()) *at = json::object();
+    at = &(*at)[std::string(rest.substr(0, dot))];
+    if (dot == std::string_view::npos) break;
+    rest.remove_prefix(dot + 1);
+  }
+  *at = value;
+  for (const auto layout : {Object::Layout::kTree, Object::Layout::kCompact}) {
+    const ObjectPtr o = make_object(j, layout);
+    const ObjectPtr copy = o->with_value_at(path, value);
+    RC_ASSERT(o->to_json() == j);
+    RC_ASSERT(copy->to_json() == expected);
+    RC_ASSERT(copy->serialized() == expected.dump(-1, ' ', false, json::error_handler_t::replace));
+    assert_reads_json(*copy, expected);
+  }
+}
+
 }  // namespace
 }  // namespace kubesim::api
