@@ -364,7 +364,7 @@ ObjectPtr Object::edited(const std::function<void(nlohmann::json&)>& edit) const
 namespace {
 
 // Whether `key` can be written and compared as it is: ASCII that needs no escape.
-bool plain_key(std::string_view key) {
+bool needs_no_escape(std::string_view key) {
   return std::all_of(key.begin(), key.end(), [](char c) {
     return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
   });
@@ -393,7 +393,7 @@ ObjectPtr Object::with_value_at(std::string_view dotted_path, const nlohmann::js
     rest.remove_prefix(dot + 1);
   }
   const bool in_place = compact_ && steps[0] != "metadata" && steps[0] != "apiVersion" &&
-                        steps[0] != "kind" && std::all_of(steps.begin(), steps.end(), plain_key);
+                        steps[0] != "kind" && std::all_of(steps.begin(), steps.end(), needs_no_escape);
   const auto through_tree = [&] {
     Json copy = to_json();
     Json* at = &copy;
@@ -408,7 +408,9 @@ ObjectPtr Object::with_value_at(std::string_view dotted_path, const nlohmann::js
   // Splice the text: replace the value found at the path, or insert the member where its key
   // sorts, holding what is left of the path.
   const std::string_view t = text();
-  std::string out;
+  std::string bytes;
+  std::size_t begin = 0;
+  std::size_t end_at = 0;
   std::size_t object = 0;
   for (std::size_t i = 0;; ++i) {
     std::optional<json_text::Member> found;
@@ -429,29 +431,30 @@ ObjectPtr Object::with_value_at(std::string_view dotted_path, const nlohmann::js
       object = found->value_begin;
       continue;
     }
-    out.reserve(t.size() + 64);
     if (found) {
-      out.append(t.substr(0, found->value_begin));
       if (i + 1 == steps.size()) {
-        json_text::write(value, out);
+        json_text::write(value, bytes);
       } else {
-        write_nested(steps, i + 1, value, out);
+        write_nested(steps, i + 1, value, bytes);
       }
-      out.append(t.substr(found->value_end));
+      begin = found->value_begin;
+      end_at = found->value_end;
       break;
     }
     // The member is new: before the first key past it, or last.
-    const std::size_t at = before != std::string_view::npos ? before : end - 1;
-    out.append(t.substr(0, at));
-    if (before == std::string_view::npos && t[object + 1] != '}') out += ',';
-    out += '"';
-    out += steps[i];
-    out += "\":";
-    write_nested(steps, i + 1, value, out);
-    if (before != std::string_view::npos) out += ',';
-    out.append(t.substr(at));
+    begin = end_at = before != std::string_view::npos ? before : end - 1;
+    if (before == std::string_view::npos && t[object + 1] != '}') bytes += ',';
+    bytes += '"';
+    bytes += steps[i];
+    bytes += "\":";
+    write_nested(steps, i + 1, value, bytes);
+    if (before != std::string_view::npos) bytes += ',';
     break;
   }
+  if (ObjectPtr copy = spliced(begin, end_at, bytes)) return copy;
+  std::string out;
+  out.reserve(t.size() + bytes.size());
+  out.append(t.substr(0, begin)).append(bytes).append(t.substr(end_at));
   return std::make_shared<const Object>(Passkey{}, out);
 }
 
@@ -460,6 +463,12 @@ ObjectPtr Object::with_metadata_string(const char* field, std::string value) con
 }
 
 ObjectPtr Object::with_resource_version(std::string resource_version) const {
+  // A compact Object's resourceVersion written in place in its text is replaced there.
+  const Span rv = resource_version_;
+  if (compact_ && !resource_version.empty() && rv.off != Span::kAbsent && rv.len != 0 &&
+      rv.off < text_size_ && needs_no_escape(resource_version)) {
+    if (ObjectPtr copy = spliced(rv.off, rv.off + rv.len, resource_version, true)) return copy;
+  }
   return with_metadata_string("resourceVersion", std::move(resource_version));
 }
 ObjectPtr Object::with_name(std::string name) const {

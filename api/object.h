@@ -159,12 +159,14 @@ class Object {
   // apiVersions for validity; that is the API server's job.
   enum class Layout { kTree, kCompact };
   static Result<ObjectPtr> from_json(nlohmann::json j, Layout layout = Layout::kTree);
+  Layout layout() const { return compact_ ? Layout::kCompact : Layout::kTree; }
   // Parses JSON text, then as from_json. Malformed JSON fails with 400 BadRequest giving the
   // parser's position.
   static Result<ObjectPtr> from_string(std::string_view text);
 
   Object(Passkey, nlohmann::json j, Layout layout);  // use from_json or make_object
   Object(Passkey, std::string_view compact_text);     // use make_compact_object
+  explicit Object(Passkey) {}                         // filled in by spliced()
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
 
@@ -271,6 +273,12 @@ class Object {
   friend ObjectPtr make_compact_object(std::string_view text);
 
   ObjectPtr with_metadata_string(const char* field, std::string value) const;
+  // A compact Object's copy with the text's bytes [begin, end) replaced by `bytes`, its metadata
+  // moved rather than read again. No string the Object hands out may overlap the region but
+  // resourceVersion when `new_resource_version` (the region is then that string's bytes,
+  // unescaped). Null when the region overlaps another.
+  ObjectPtr spliced(std::size_t begin, std::size_t end, std::string_view bytes,
+                    bool new_resource_version = false) const;
   Span* span_slot(int field);
   const Span* span_slot(int field) const;
   std::optional<std::pair<std::size_t, std::size_t>> member_span(std::string_view key) const;

@@ -263,6 +263,100 @@ Object::Object(Passkey, std::string_view compact_text) {
   b.finish();
 }
 
+ObjectPtr Object::spliced(std::size_t begin, std::size_t end, std::string_view bytes,
+                          bool new_resource_version) const {
+  const std::size_t old_size = text_size_;
+  const std::size_t new_size = old_size - (end - begin) + bytes.size();
+  size32(new_size);
+  // Where a string or position moves to: unchanged before the region, shifted after it (the
+  // strings past the text included); nothing may sit inside it.
+  const auto moved = [&](std::size_t pos, std::size_t len) -> std::optional<std::size_t> {
+    if (pos + len <= begin) return pos;
+    if (pos >= end) return pos - (end - begin) + bytes.size();
+    return std::nullopt;
+  };
+  bool overlaps = false;
+  const auto move = [&](Span s) {
+    if (s.off == Span::kAbsent || s.len == 0) return s;
+    const auto at = moved(s.off, s.len);
+    if (!at) {
+      overlaps = true;
+      return s;
+    }
+    return Span{static_cast<std::uint32_t>(*at), s.len};
+  };
+  const char* old_base = strings();
+  auto out = std::make_shared<Object>(Passkey{});
+  Object& o = *out;
+  o.compact_ = true;
+  o.api_version_ = move(api_version_);
+  o.kind_ = move(kind_);
+  o.name_ = move(name_);
+  o.namespace_name_ = move(namespace_name_);
+  o.uid_ = move(uid_);
+  o.creation_timestamp_ = move(creation_timestamp_);
+  o.key_ = move(key_);
+  o.generation_ = generation_;
+  if (new_resource_version) {
+    if (resource_version_.off != begin || resource_version_.off + resource_version_.len != end) {
+      return nullptr;
+    }
+    o.resource_version_ = {static_cast<std::uint32_t>(begin), size32(bytes.size())};
+  } else {
+    o.resource_version_ = move(resource_version_);
+  }
+  const auto meta_begin = moved(metadata_begin_, 0);
+  const auto meta_end = moved(metadata_end_, 0);
+  if (!meta_begin || !meta_end) return nullptr;
+  o.metadata_begin_ = size32(*meta_begin);
+  o.metadata_end_ = size32(*meta_end);
+  // The buffer: the new text, the same added strings, the entries with their spans moved.
+  const std::size_t strings_size = entries_at_ - old_size;  // with the old alignment padding
+  constexpr std::size_t kAlign = alignof(Entry);
+  const std::size_t entries_at = (new_size + strings_size + kAlign - 1) / kAlign * kAlign;
+  const std::size_t entry_count = labels_size_ + rare().annotations_size;
+  const std::size_t total = entries_at + entry_count * sizeof(Entry);
+  o.buffer_ = std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(1, size32(total)));
+  char* buf = o.buffer_.get();
+  const std::string_view t = text();
+  std::memcpy(buf, t.data(), begin);
+  if (!bytes.empty()) std::memcpy(buf + begin, bytes.data(), bytes.size());
+  std::memcpy(buf + begin + bytes.size(), t.data() + end, old_size - end);
+  if (strings_size != 0) std::memcpy(buf + new_size, old_base + old_size, strings_size);
+  Entry* entries = reinterpret_cast<Entry*>(buf + entries_at);
+  for (std::size_t i = 0; i < entry_count; ++i) {
+    entries[i] = {move(this->entries()[i].key), move(this->entries()[i].value)};
+  }
+  o.text_size_ = size32(new_size);
+  o.entries_at_ = size32(entries_at);
+  o.labels_at_ = labels_at_;
+  o.labels_size_ = labels_size_;
+  if (rare_) {
+    o.rare_ = std::make_unique<Rare>();
+    Rare& r = *o.rare_;
+    r.generate_name = move(rare_->generate_name);
+    r.deletion_timestamp = move(rare_->deletion_timestamp);
+    r.deletion_grace_period_seconds = rare_->deletion_grace_period_seconds;
+    r.annotations_at = rare_->annotations_at;
+    r.annotations_size = rare_->annotations_size;
+    const auto rebase = [&](std::string_view v) -> std::string_view {
+      if (v.data() == nullptr) return v;
+      if (v.empty()) return std::string_view("", 0);
+      const Span s = move({static_cast<std::uint32_t>(v.data() - old_base), size32(v.size())});
+      return s.in(buf);
+    };
+    r.finalizers.reserve(rare_->finalizers.size());
+    for (const std::string_view f : rare_->finalizers) r.finalizers.push_back(rebase(f));
+    r.owner_references.reserve(rare_->owner_references.size());
+    for (const OwnerReference& ref : rare_->owner_references) {
+      r.owner_references.push_back({rebase(ref.api_version), rebase(ref.kind), rebase(ref.name),
+                                    rebase(ref.uid), ref.controller, ref.block_owner_deletion});
+    }
+  }
+  if (overlaps) return nullptr;
+  return out;
+}
+
 // A metadata value of a tree Object, for Builder::read: its strings are copied.
 struct Object::Builder::TreeSource {
   Builder& b;

@@ -54,6 +54,10 @@ struct ServerOptions {
   // --min-request-timeout does.
   sim::Duration min_request_timeout = std::chrono::minutes(30);
   WatchHubOptions watch;
+  // Updates that change only what a kind's text check covers (a ConfigMap's data) are answered
+  // from the objects' texts without building JSON trees (fakeapi/internal/text_update.h). The
+  // answers are the same either way; false sends every update through the general path.
+  bool text_updates = true;
   // The namespaces that exist from the start.
   std::vector<std::string> initial_namespaces = {"default", "kube-system", "kube-public",
                                                  "kube-node-lease"};

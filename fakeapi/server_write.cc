@@ -6,6 +6,7 @@
 #include "fakeapi/internal/schema_defaults.h"
 #include "fakeapi/types/go_encoding.h"
 #include "fakeapi/internal/server_util.h"
+#include "fakeapi/internal/text_update.h"
 #include "fakeapi/patch.h"
 #include "fakeapi/server.h"
 #include "fakeapi/validation.h"
@@ -349,6 +350,16 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
   const std::string key = object_key(info, ns, object->name());
   api::ObjectPtr current = object->name().empty() ? nullptr : store_.get(r->table, key);
   if (!current) return api::new_not_found(info.group_resource(), object->name());
+  if (!status && !options.dry_run && options_.text_updates) {
+    const std::string next_rv = std::to_string(store_.next_revision());
+    internal::TextUpdate fast = internal::text_update(info, *current, *object, next_rv);
+    if (fast.outcome == internal::TextUpdate::Outcome::kUnchanged) return current;
+    if (fast.outcome == internal::TextUpdate::Outcome::kWrite) {
+      const Change& change = store_.put(r->table, key, std::move(fast.object));
+      trace_write("update", *r, current->name(), change.revision);
+      return change.object;
+    }
+  }
   // kube-apiserver's order: the handler's decode and name checks (400), the uid precondition,
   // the resourceVersion, and only then the validation of the new object (422).
   auto bad = validate_update(info, *current, object->json(), ns, object->name(), status,

@@ -631,8 +631,13 @@ RC_GTEST_PROP(ObjectProperty, WithValueAtSetsThePath, ()) {
       rc::gen::just(json::array({1, "x"})));
   const std::vector<std::string> keys = {"a", "data", "gen", "spec", "zz", "", "\u00e9", "q\"x",
                                          "b.c"};
-  json j = {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
-            {"metadata", {{"name", "n"}, {"namespace", "ns"}, {"labels", {{"app", "x"}}}}}};
+  json j = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}};
+  json& meta = j["metadata"] = json::object();
+  for (const char* field : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp",
+                            "deletionTimestamp", "generation", "labels", "annotations",
+                            "finalizers", "ownerReferences", "other"}) {
+    if (*rc::gen::arbitrary<bool>()) meta[field] = *metadata_value(field);
+  }
   for (const char* k : {"a", "data", "spec", "zz"}) {
     if (*rc::gen::arbitrary<bool>()) {
       json member = *small_value;
@@ -662,12 +667,22 @@ RC_GTEST_PROP(ObjectProperty, WithValueAtSetsThePath, ()) {
   }
   *at = value;
   for (const auto layout : {Object::Layout::kTree, Object::Layout::kCompact}) {
-    const ObjectPtr o = make_object(j, layout);
-    const ObjectPtr copy = o->with_value_at(path, value);
+    ObjectPtr o = make_object(j, layout);
+    ObjectPtr copy = o->with_value_at(path, value);
     RC_ASSERT(o->to_json() == j);
+    o.reset();  // the copy holds all it hands out
     RC_ASSERT(copy->to_json() == expected);
     RC_ASSERT(copy->serialized() == expected.dump(-1, ' ', false, json::error_handler_t::replace));
     assert_reads_json(*copy, expected);
+    // And a new resourceVersion, replaced in place when the text holds one.
+    const std::string rv = *rc::gen::element<std::string>("1", "123456789012", "x y", "\u00e9");
+    json with_rv = expected;
+    with_rv["metadata"]["resourceVersion"] = rv;
+    const ObjectPtr versioned = copy->with_resource_version(rv);
+    copy.reset();
+    RC_ASSERT(versioned->to_json() == with_rv);
+    RC_ASSERT(versioned->serialized() == with_rv.dump(-1, ' ', false, json::error_handler_t::replace));
+    assert_reads_json(*versioned, with_rv);
   }
 }
 

@@ -1,0 +1,175 @@
+// The update fast path (fakeapi/internal/text_update.h) answers exactly as the general path: two
+// servers, one with text_updates and one without, get the same random updates and must give the
+// same answers, warnings and stored objects.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fakeapi/server.h"
+#include "tests/fakeapi/testing_util.h"
+
+namespace kubesim::fakeapi {
+namespace {
+
+using nlohmann::json;
+using testutil::kConfigMaps;
+
+struct Side {
+  explicit Side(bool text_updates) : server(loop, options(text_updates)) {}
+  static ServerOptions options(bool text_updates) {
+    ServerOptions o;
+    o.text_updates = text_updates;
+    return o;
+  }
+  sim::Loop loop;
+  ApiServer server;
+};
+
+std::string describe(const api::Result<api::ObjectPtr>& r) {
+  if (!r.ok()) {
+    std::ostringstream out;
+    out << "error " << r.status();
+    return out.str();
+  }
+  return std::string(r.value()->serialized());
+}
+
+// A data key: mostly valid config keys, sometimes ones the validation refuses.
+rc::Gen<std::string> data_key() {
+  return rc::gen::weightedOneOf<std::string>(
+      {{8, rc::gen::element<std::string>("gen", "payload", "a", "b.c", "Z_9-x")},
+       {1, rc::gen::element<std::string>(".", "..", "..x", "with space", "\u00e9", "q\"",
+                                         std::string(254, 'k'), "")}});
+}
+
+rc::Gen<json> data_value() {
+  return rc::gen::weightedOneOf<json>(
+      {{8, rc::gen::element<json>("v", "", "line\nbreak", "quote\"d", "\u00e9\u4e2d", "\\")},
+       {1, rc::gen::element<json>(json(), json(3), json::object(), json::array())},
+       {1, rc::gen::just(json(std::string(512 * 1024, 'x')))}});
+}
+
+// The desired object: the stored one changed in a few random ways.
+json desired_from(json j) {
+  const int changes = *rc::gen::inRange(0, 4);
+  for (int c = 0; c < changes; ++c) {
+    switch (*rc::gen::inRange(0, 14)) {
+      case 0:
+      case 1:
+      case 2:
+      case 3:
+        j["data"][*data_key()] = *data_value();
+        break;
+      case 4:
+        if (j.contains("data") && j["data"].is_object() && !j["data"].empty()) {
+          j["data"].erase(j["data"].begin());
+        }
+        break;
+      case 5:
+        j[*rc::gen::element<std::string>("data", "binaryData", "immutable", "extra", "status")] =
+            *rc::gen::element<json>(json(), json::object(), true, false, json{{"k", "dg=="}},
+                                    json{{"gen", "1"}});
+        break;
+      case 6:
+        j["metadata"]["resourceVersion"] = *rc::gen::element<json>("", "1", "x", json());
+        break;
+      case 7:
+        j["metadata"].erase("resourceVersion");
+        break;
+      case 8:
+        j["metadata"]["labels"]["app"] = *rc::gen::element<std::string>("bench", "other", "-");
+        break;
+      case 9:
+        j["metadata"][*rc::gen::element<std::string>("uid", "namespace", "generation",
+                                                     "creationTimestamp", "other")] =
+            *rc::gen::element<json>("x", 7, json());
+        break;
+      case 10:
+        j[*rc::gen::element<std::string>("apiVersion", "kind")] =
+            *rc::gen::element<json>("v1", "v2", "ConfigMap", "Secret", json());
+        break;
+      case 11:
+        j.erase(*rc::gen::element<std::string>("apiVersion", "kind", "data"));
+        break;
+      case 12:
+        j["metadata"]["finalizers"] = json::array({"example.com/f"});
+        break;
+      default:
+        break;  // the stored object as it is
+    }
+  }
+  return j;
+}
+
+RC_GTEST_PROP(TextUpdateProperty, AnswersAsTheGeneralPath, ()) {
+  Side fast(true);
+  Side general(false);
+  const json initial = testutil::config_map_json(
+      "default", "cm", {{"gen", "0"}, {"payload", "xyz"}}, {{"app", "bench"}});
+  for (Side* side : {&fast, &general}) {
+    RC_ASSERT(side->server.create(kConfigMaps, "default", api::make_object(initial), {}).ok());
+  }
+  const int steps = *rc::gen::inRange(1, 12);
+  for (int step = 0; step < steps; ++step) {
+    api::ObjectPtr stored = fast.server.get(kConfigMaps, "default", "cm", {}).value();
+    api::ObjectPtr object;
+    const int form = *rc::gen::inRange(0, 3);
+    if (form == 0) {
+      // An edit of the stored object's text.
+      object = stored->with_value_at("data." + *data_key(), *data_value());
+    } else {
+      auto built = api::Object::from_json(desired_from(stored->to_json()),
+                                          form == 1 ? api::Object::Layout::kTree
+                                                    : api::Object::Layout::kCompact);
+      if (!built.ok()) continue;
+      object = built.value();
+    }
+    api::UpdateOptions options;
+    options.field_validation = *rc::gen::element(
+        api::FieldValidation::kUnset, api::FieldValidation::kIgnore, api::FieldValidation::kWarn,
+        api::FieldValidation::kStrict);
+    const auto a = fast.server.update(kConfigMaps, "default", object, options);
+    const auto b = general.server.update(kConfigMaps, "default", object, options);
+    RC_ASSERT(describe(a) == describe(b));
+    RC_ASSERT(fast.server.warnings() == general.server.warnings());
+    RC_ASSERT(fast.server.revision() == general.server.revision());
+    const auto now_a = fast.server.get(kConfigMaps, "default", "cm", {});
+    const auto now_b = general.server.get(kConfigMaps, "default", "cm", {});
+    RC_ASSERT(describe(now_a) == describe(now_b));
+  }
+}
+
+// The fast path's writes are ordinary writes: a watcher sees them, with the new resourceVersion.
+TEST(TextUpdateTest, WritesAreWatchedAndVersioned) {
+  sim::Loop loop;
+  ApiServer server(loop);
+  const auto created =
+      server.create(kConfigMaps, "default", testutil::config_map("default", "cm", {{"gen", "0"}}),
+                    {}).value();
+  api::ListOptions from;
+  from.resource_version = std::string(created->resource_version());
+  testutil::EventLog log(loop, server.watch(kConfigMaps, "default", from).value());
+  const auto updated =
+      server.update(kConfigMaps, "default", created->with_value_at("data.gen", "1"), {}).value();
+  EXPECT_EQ(updated->value_at("data.gen"), "1");
+  EXPECT_EQ(updated->resource_version(), std::to_string(server.revision()));
+  EXPECT_NE(updated->resource_version(), created->resource_version());
+  EXPECT_EQ(updated->uid(), created->uid());
+  // Unchanged: no write.
+  const auto same = server.update(kConfigMaps, "default", updated, {}).value();
+  EXPECT_EQ(same, updated);
+  // A stale resourceVersion is a conflict.
+  const auto stale = server.update(kConfigMaps, "default", created->with_value_at("data.gen", "2"), {});
+  ASSERT_FALSE(stale.ok());
+  EXPECT_EQ(stale.status().code, 409);
+  testutil::settle(loop);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].type, api::EventType::kModified);
+  EXPECT_EQ(log[0].object, updated);
+}
+
+}  // namespace
+}  // namespace kubesim::fakeapi
