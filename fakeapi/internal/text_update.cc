@@ -1,8 +1,13 @@
 #include "fakeapi/internal/text_update.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "api/json_text.h"
 #include "fakeapi/internal/validation_rules.h"
@@ -81,6 +86,19 @@ bool same_metadata(std::string_view desired, std::string_view stored, Members::M
   }
 }
 
+// A member of an object's text looked up by key: its value's text, or nullopt when absent.
+class Lookup {
+ public:
+  template <typename F>
+  explicit Lookup(const F& f)
+      : f_(&f), call_([](const void* f, std::string_view key) { return (*static_cast<const F*>(f))(key); }) {}
+  std::optional<std::string_view> operator()(std::string_view key) const { return call_(f_, key); }
+
+ private:
+  const void* f_;
+  std::optional<std::string_view> (*call_)(const void*, std::string_view);
+};
+
 // A kind the fast path serves: the members its Go type has besides apiVersion, kind, metadata
 // and status, and whether the desired object's members are ones the general path would accept
 // and store as they are (valid, in the form Go's encoding writes, nothing dropped or defaulted).
@@ -88,7 +106,7 @@ struct TextKind {
   std::string_view group;
   std::string_view kind;
   std::array<std::string_view, 3> members;
-  bool (*accepts)(const Members& desired, const Members& stored);
+  bool (*accepts)(const Lookup& desired, const Lookup& stored);
 };
 
 constexpr std::int64_t kMaxConfigMapSize = 1 * 1024 * 1024;
@@ -96,19 +114,18 @@ constexpr std::int64_t kMaxConfigMapSize = 1 * 1024 * 1024;
 // ValidateConfigMap and ValidateConfigMapUpdate (validate_core.cc) for a ConfigMap with string
 // data only: every key a config key, the values' bytes within the limit; `immutable` and
 // binaryData are left to the general path.
-bool config_map_accepts(const Members& desired, const Members& stored) {
-  if (desired.find("immutable") || stored.find("immutable") || desired.find("binaryData")) {
-    return false;
-  }
-  const Members::Member* data = desired.find("data");
-  if (data == nullptr) return true;
-  const std::string_view text = desired.text();
+bool config_map_accepts(const Lookup& desired, const Lookup& stored) {
+  if (desired("binaryData") || desired("immutable") || stored("immutable")) return false;
+  const std::optional<std::string_view> data = desired("data");
+  if (!data) return true;
+  const std::string_view text = *data;
   // An empty map is left out when stored (omitempty): not as it is.
-  if (text[data->value_begin] != '{' || text[data->value_begin + 1] == '}') return false;
+  if (text.size() < 2 || text[0] != '{' || text[1] == '}') return false;
   std::int64_t total = 0;
   bool ok = true;
-  json_text::for_each_member(text, data->value_begin, [&](const json_text::Member& m) {
-    if (m.escaped_key || !validation::config_key_messages(m.raw_key).empty() || text[m.value_begin] != '"') {
+  json_text::for_each_member(text, 0, [&](const json_text::Member& m) {
+    if (m.escaped_key || !validation::config_key_messages(m.raw_key).empty() ||
+        text[m.value_begin] != '"') {
       ok = false;
       return false;
     }
@@ -140,6 +157,83 @@ bool known_member(const TextKind& kind, std::string_view key) {
   return false;
 }
 
+// The length of the common prefix of `a` and `b`.
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + i));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + i));
+    const unsigned same = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+    if (same != 0xffff) return i + static_cast<std::size_t>(__builtin_ctz(~same));
+  }
+#endif
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+// The length of the common suffix of `a` and `b`, at most `limit`.
+std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t limit) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= limit; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + a.size() - i - 16));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.data() + b.size() - i - 16));
+    const unsigned same = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+    if (same != 0xffff) return i + static_cast<std::size_t>(__builtin_clz(~same << 16));
+  }
+#endif
+  while (i < limit && a[a.size() - 1 - i] == b[b.size() - 1 - i]) ++i;
+  return i;
+}
+
+// The top-level member whose value holds every byte in which `d` and `s` differ, when there is
+// one: the other members are then the same bytes in both. The spans are in `d` and in `s`.
+struct OneMember {
+  std::string_view key;
+  std::size_t d_begin, d_end;
+  std::size_t s_end;
+};
+std::optional<OneMember> one_member_differs(std::string_view d, std::string_view s) {
+  const std::size_t prefix = common_prefix(d, s);
+  const std::size_t suffix = common_suffix(d, s, std::min(d.size(), s.size()) - prefix);
+  std::optional<OneMember> found;
+  json_text::walk_members(d, 0, [&](const json_text::Member& m, std::size_t* value_end) {
+    *value_end = json_text::skip_value(d, m.value_begin);
+    if (*value_end <= prefix) return true;  // wholly before the difference
+    // The difference starts in this member: it must start and end inside the value, in both.
+    if (m.escaped_key || prefix < m.value_begin || d.size() - suffix > *value_end) return false;
+    const std::size_t s_end = json_text::skip_value(s, m.value_begin);
+    if (s.size() - s_end != d.size() - *value_end || s.size() - suffix > s_end) return false;
+    found = OneMember{m.raw_key, m.value_begin, *value_end, s_end};
+    return false;
+  });
+  return found;
+}
+
+// The desired object, whose text is `text`, as it is but for a new resourceVersion.
+api::ObjectPtr with_resource_version(const api::Object& desired, std::string_view text,
+                                     std::string_view resource_version) {
+  if (desired.layout() == api::Object::Layout::kCompact) {
+    return desired.with_resource_version(std::string(resource_version));
+  }
+  const auto meta = json_text::find_member(text, 0, "metadata");
+  const auto rv = json_text::find_member(text, meta->value_begin, "resourceVersion");
+  std::string out;
+  out.reserve(text.size() + resource_version.size());
+  out.append(text.substr(0, rv->value_begin)).append(1, '"').append(resource_version);
+  out.append(1, '"').append(text.substr(rv->value_end));
+  return api::make_compact_object(out);
+}
+
+// The value of member `key` in the object text `t`, or nullopt.
+std::optional<std::string_view> member_of(std::string_view t, std::string_view key) {
+  const auto m = json_text::find_member(t, 0, key);
+  if (!m) return std::nullopt;
+  return t.substr(m->value_begin, m->value_end - m->value_begin);
+}
+
 }  // namespace
 
 TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
@@ -147,9 +241,36 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
   TextUpdate out;
   const TextKind* kind = text_kind(info);
   if (kind == nullptr || stored.deletion_timestamp()) return out;
+  const std::string_view dt = desired.serialized();
+  const std::string_view st = stored.serialized();
+  if (dt.empty() || st.empty() || dt.front() != '{' || st.front() != '{') return out;
+  if (dt == st) {
+    out.outcome = TextUpdate::Outcome::kUnchanged;
+    return out;
+  }
+  // The common case, one member changed and the metadata as stored (resourceVersion included):
+  // found without reading the rest of either text.
+  if (const auto one = one_member_differs(dt, st); one && one->key != "metadata") {
+    if (one->key == "apiVersion" || one->key == "kind" ||
+        (one->key == "status" && info.has_status) || !known_member(*kind, one->key)) {
+      return out;
+    }
+    const auto d_lookup = [&](std::string_view key) -> std::optional<std::string_view> {
+      if (key == one->key) return dt.substr(one->d_begin, one->d_end - one->d_begin);
+      return member_of(dt, key);
+    };
+    const auto s_lookup = [&](std::string_view key) -> std::optional<std::string_view> {
+      if (key == one->key) return st.substr(one->d_begin, one->s_end - one->d_begin);
+      return member_of(dt, key);  // the same bytes in both
+    };
+    if (!kind->accepts(Lookup(d_lookup), Lookup(s_lookup))) return out;
+    out.outcome = TextUpdate::Outcome::kWrite;
+    out.object = with_resource_version(desired, dt, resource_version);
+    return out;
+  }
   Members d;
   Members s;
-  if (!d.read(desired.serialized()) || !s.read(stored.serialized())) return out;
+  if (!d.read(dt) || !s.read(st)) return out;
   // Merge the two key-ordered member lists.
   const Members::Member* desired_meta = nullptr;
   Members::Member stored_rv{};
@@ -182,20 +303,27 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
       changed = true;
     }
   }
-  if (desired_meta == nullptr || !kind->accepts(d, s)) return out;
+  const auto in = [](const Members& m) {
+    return [&m](std::string_view key) -> std::optional<std::string_view> {
+      const Members::Member* found = m.find(key);
+      if (found == nullptr) return std::nullopt;
+      return m.value(*found);
+    };
+  };
+  const auto d_lookup = in(d);
+  const auto s_lookup = in(s);
+  if (desired_meta == nullptr || !kind->accepts(Lookup(d_lookup), Lookup(s_lookup))) return out;
   if (!changed) {
     out.outcome = TextUpdate::Outcome::kUnchanged;
     return out;
   }
   out.outcome = TextUpdate::Outcome::kWrite;
   const std::string_view meta = s.value(*stored_meta);
-  if (desired.layout() == api::Object::Layout::kCompact && d.value(*desired_meta) == meta) {
-    // The desired object as it is, with the new resourceVersion written in.
-    out.object = desired.with_resource_version(std::string(resource_version));
+  if (d.value(*desired_meta) == meta) {
+    out.object = with_resource_version(desired, dt, resource_version);
     return out;
   }
   // The desired object's text with the stored metadata, holding the new resourceVersion.
-  const std::string_view dt = d.text();
   std::string text;
   text.reserve(dt.size() + resource_version.size() + 8);
   text.append(dt.substr(0, desired_meta->value_begin));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -61,15 +62,17 @@ json desired_from(json j) {
       case 1:
       case 2:
       case 3:
+        if (!j["data"].is_object()) j["data"] = json::object();
         j["data"][*data_key()] = *data_value();
         break;
       case 4:
-        if (j.contains("data") && j["data"].is_object() && !j["data"].empty()) {
+        if (j["data"].is_object() && !j["data"].empty()) {
           j["data"].erase(j["data"].begin());
         }
         break;
       case 5:
-        j[*rc::gen::element<std::string>("data", "binaryData", "immutable", "extra", "status")] =
+        j[*rc::gen::element<std::string>("data", "binaryData", "immutable", "extra", "status",
+                                         "dat", "datb")] =
             *rc::gen::element<json>(json(), json::object(), true, false, json{{"k", "dg=="}},
                                     json{{"gen", "1"}});
         break;
@@ -80,6 +83,7 @@ json desired_from(json j) {
         j["metadata"].erase("resourceVersion");
         break;
       case 8:
+        if (!j["metadata"]["labels"].is_object()) j["metadata"]["labels"] = json::object();
         j["metadata"]["labels"]["app"] = *rc::gen::element<std::string>("bench", "other", "-");
         break;
       case 9:
@@ -92,7 +96,8 @@ json desired_from(json j) {
             *rc::gen::element<json>("v1", "v2", "ConfigMap", "Secret", json());
         break;
       case 11:
-        j.erase(*rc::gen::element<std::string>("apiVersion", "kind", "data"));
+        j.erase(*rc::gen::element<std::string>("apiVersion", "kind", "data", "immutable",
+                                               "binaryData"));
         break;
       case 12:
         j["metadata"]["finalizers"] = json::array({"example.com/f"});
@@ -139,6 +144,53 @@ RC_GTEST_PROP(TextUpdateProperty, AnswersAsTheGeneralPath, ()) {
     const auto now_a = fast.server.get(kConfigMaps, "default", "cm", {});
     const auto now_b = general.server.get(kConfigMaps, "default", "cm", {});
     RC_ASSERT(describe(now_a) == describe(now_b));
+  }
+}
+
+// Updates chosen to sit on each of the fast path's edges; both paths answer each alike.
+TEST(TextUpdateTest, EdgesAnswerAsTheGeneralPath) {
+  struct Case {
+    const char* name;
+    json stored_extra;  // members the stored object has besides data
+    std::function<void(json&)> edit;
+  };
+  const std::string big(700 * 1024, 'x');
+  const std::vector<Case> cases = {
+      {"immutable dropped", {{"immutable", true}},
+       [](json& j) { j.erase("immutable"); j["data"]["gen"] = "2"; }},
+      {"immutable kept", {{"immutable", true}}, [](json& j) { j["data"]["gen"] = "2"; }},
+      {"immutable false", {{"immutable", false}}, [](json& j) { j["data"]["gen"] = "2"; }},
+      {"binaryData duplicate", {}, [](json& j) { j["binaryData"] = {{"gen", "dg=="}}; }},
+      {"data emptied", {}, [](json& j) { j["data"] = json::object(); }},
+      {"data removed", {}, [](json& j) { j.erase("data"); }},
+      {"member before data", {}, [](json& j) { j["dat"] = "x"; }},
+      {"no resourceVersion", {}, [](json& j) { j["metadata"].erase("resourceVersion"); j["data"]["gen"] = "2"; }},
+      {"stale resourceVersion", {}, [](json& j) { j["metadata"]["resourceVersion"] = "1"; j["data"]["gen"] = "2"; }},
+      {"too large", {}, [&](json& j) { j["data"]["a"] = big; j["data"]["b"] = big; }},
+      {"bad key", {}, [](json& j) { j["data"]["..x"] = "v"; }},
+      {"escaped value", {}, [](json& j) { j["data"]["gen"] = "tab\there \u00e9"; }},
+      {"labels changed", {}, [](json& j) { j["metadata"]["labels"]["app"] = "other"; }},
+      {"unknown member", {}, [](json& j) { j["spec"] = {{"x", 1}}; }},
+      {"null value", {}, [](json& j) { j["data"]["gen"] = nullptr; }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Side fast(true);
+    Side general(false);
+    json initial = testutil::config_map_json("default", "cm", {{"gen", "0"}}, {{"app", "x"}});
+    if (c.stored_extra.is_object()) initial.update(c.stored_extra);
+    for (Side* side : {&fast, &general}) {
+      ASSERT_TRUE(side->server.create(kConfigMaps, "default", api::make_object(initial), {}).ok());
+    }
+    json desired = fast.server.get(kConfigMaps, "default", "cm", {}).value()->to_json();
+    c.edit(desired);
+    for (const auto layout : {api::Object::Layout::kCompact, api::Object::Layout::kTree}) {
+      const api::ObjectPtr object = api::make_object(desired, layout);
+      const auto a = fast.server.update(kConfigMaps, "default", object, {});
+      const auto b = general.server.update(kConfigMaps, "default", object, {});
+      EXPECT_EQ(describe(a), describe(b));
+      EXPECT_EQ(fast.server.warnings(), general.server.warnings());
+    }
   }
 }
 
