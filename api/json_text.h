@@ -70,6 +70,9 @@ std::string key_of(const Member& m);
 // The member `key` of the object at `pos`, or nullopt. The object's keys must be in order, as
 // write() writes them.
 std::optional<Member> find_member(std::string_view text, std::size_t pos, std::string_view key);
+// The same among the members after the one whose value ends at `after`.
+std::optional<Member> find_member_after(std::string_view text, std::size_t after,
+                                        std::string_view key);
 
 // The raw text between the quotes of the string value at [begin, end), still escaped;
 // decode_string gives the value when it holds a backslash.

@@ -230,13 +230,15 @@ std::string key_of(const Member& m) {
   return m.escaped_key ? decode_string(m.raw_key) : std::string(m.raw_key);
 }
 
-std::optional<Member> find_member(std::string_view text, std::size_t pos, std::string_view key) {
+namespace {
+
+// find_member's search, from the first key at or after `p`.
+std::optional<Member> find_member_from(std::string_view text, std::size_t p, std::string_view key) {
   // Keys are written in order (nlohmann::json objects are sorted maps), so the search for an
   // ASCII key ends at the first key past it. (Invalid UTF-8, written replaced, can change the
   // order among non-ASCII keys, but not their order against an ASCII one.)
   const bool ordered = std::all_of(key.begin(), key.end(),
                                    [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  std::size_t p = pos + 1;  // past '{'
   while (p < text.size() && text[p] != '}') {
     const std::size_t key_begin = p;
     const std::size_t key_end = detail::skip_string(text, p);
@@ -252,6 +254,18 @@ std::optional<Member> find_member(std::string_view text, std::size_t pos, std::s
     if (p < text.size() && text[p] == ',') ++p;
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Member> find_member(std::string_view text, std::size_t pos, std::string_view key) {
+  return find_member_from(text, pos + 1, key);  // past '{'
+}
+
+std::optional<Member> find_member_after(std::string_view text, std::size_t after,
+                                        std::string_view key) {
+  if (after >= text.size() || text[after] != ',') return std::nullopt;
+  return find_member_from(text, after + 1, key);
 }
 
 std::string_view raw_string(std::string_view text, std::size_t begin, std::size_t end) {

@@ -416,21 +416,24 @@ ObjectPtr Object::with_value_at(std::string_view dotted_path, const nlohmann::js
     std::optional<json_text::Member> found;
     std::size_t before = std::string_view::npos;  // the key the new member goes before
     bool escaped = false;
-    const std::size_t end = json_text::for_each_member(t, object, [&](const json_text::Member& m) {
-      if (m.escaped_key) {
-        escaped = true;
-        return false;
-      }
-      const int order = m.raw_key.compare(steps[i]);
-      if (order == 0) found = m;
-      if (order > 0) before = m.key_begin;
-      return order < 0;
-    });
+    // The members are visited before their values are skipped: the one found is not skipped.
+    const std::size_t end = json_text::walk_members(
+        t, object, [&](const json_text::Member& m, std::size_t*) {
+          if (m.escaped_key) {
+            escaped = true;
+            return false;
+          }
+          const int order = m.raw_key.compare(steps[i]);
+          if (order == 0) found = m;
+          if (order > 0) before = m.key_begin;
+          return order < 0;
+        });
     if (escaped) return through_tree();
     if (found && i + 1 < steps.size() && t[found->value_begin] == '{') {
       object = found->value_begin;
       continue;
     }
+    if (found) found->value_end = json_text::skip_value(t, found->value_begin);
     if (found) {
       if (i + 1 == steps.size()) {
         json_text::write(value, bytes);

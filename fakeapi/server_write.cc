@@ -96,15 +96,24 @@ std::string ApiServer::now_rfc3339() const {
 }
 
 std::string ApiServer::new_uid() {
-  // A version-4 UUID from the loop's seeded generator.
+  // A version-4 UUID from the loop's seeded generator: 8-4-4-4-12 hex digits, the version and
+  // variant bits set.
   const std::uint64_t hi = loop_->rng().next_u64();
   const std::uint64_t lo = loop_->rng().next_u64();
-  char buf[37];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
-                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xfff),
-                static_cast<unsigned>(0x8000 | ((lo >> 48) & 0x3fff)),
-                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-  return buf;
+  const std::uint64_t a = (hi & 0xffffffffffff0fffULL) | 0x4000ULL;
+  const std::uint64_t b = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string uid(36, '-');
+  int at = 35;
+  for (int i = 0; i < 16; ++i) {
+    if (at == 23) --at;
+    uid[at--] = kHex[(b >> (4 * i)) & 0xf];
+  }
+  for (int i = 0; i < 16; ++i) {
+    if (at == 18 || at == 13 || at == 8) --at;
+    uid[at--] = kHex[(a >> (4 * i)) & 0xf];
+  }
+  return uid;
 }
 
 std::string ApiServer::generate_name(std::string_view prefix) {

@@ -13,25 +13,57 @@ using std::chrono::nanoseconds;
 using std::chrono::seconds;
 using std::chrono::sys_days;
 
+// Writes `v` as `width` decimal digits, zero-padded, ending before `end`.
+char* put_digits(char* at, long long v, int width) {
+  for (int i = width - 1; i >= 0; --i) {
+    at[i] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  }
+  return at + width;
+}
+
 std::string format(Time t, std::int64_t epoch, bool micro) {
   const nanoseconds since_unix = t.time_since_epoch() + seconds(epoch);
   const auto day = floor<days>(since_unix);
   const std::chrono::year_month_day ymd{sys_days(day)};
   const nanoseconds in_day = since_unix - day;
   const auto secs = duration_cast<seconds>(in_day).count();
-  char buf[48];
-  if (micro) {
-    const auto micros = duration_cast<std::chrono::microseconds>(in_day - seconds(secs)).count();
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02lld:%02lld:%02lld.%06lldZ", int(ymd.year()),
-                  unsigned(ymd.month()), unsigned(ymd.day()), static_cast<long long>(secs / 3600),
-                  static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60),
-                  static_cast<long long>(micros));
-  } else {
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02lld:%02lld:%02lldZ", int(ymd.year()),
+  const int year = int(ymd.year());
+  if (year < 0 || year > 9999) {
+    // Years four digits do not hold are printed as printf widens them.
+    char wide[64];
+    std::snprintf(wide, sizeof wide, "%04d-%02u-%02uT%02lld:%02lld:%02lld", year,
                   unsigned(ymd.month()), unsigned(ymd.day()), static_cast<long long>(secs / 3600),
                   static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
+    std::string out = wide;
+    if (micro) {
+      char frac[8];
+      put_digits(frac, duration_cast<std::chrono::microseconds>(in_day - seconds(secs)).count(), 6);
+      out += '.';
+      out.append(frac, 6);
+    }
+    return out + "Z";
   }
-  return buf;
+  // YYYY-MM-DDTHH:MM:SS[.ffffff]Z
+  char buf[32];
+  char* p = buf;
+  p = put_digits(p, year, 4);
+  *p++ = '-';
+  p = put_digits(p, unsigned(ymd.month()), 2);
+  *p++ = '-';
+  p = put_digits(p, unsigned(ymd.day()), 2);
+  *p++ = 'T';
+  p = put_digits(p, secs / 3600, 2);
+  *p++ = ':';
+  p = put_digits(p, secs / 60 % 60, 2);
+  *p++ = ':';
+  p = put_digits(p, secs % 60, 2);
+  if (micro) {
+    *p++ = '.';
+    p = put_digits(p, duration_cast<std::chrono::microseconds>(in_day - seconds(secs)).count(), 6);
+  }
+  *p++ = 'Z';
+  return std::string(buf, p);
 }
 
 // Reads exactly `width` digits at `pos`.

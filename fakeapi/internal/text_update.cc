@@ -227,13 +227,6 @@ api::ObjectPtr with_resource_version(const api::Object& desired, std::string_vie
   return api::make_compact_object(out);
 }
 
-// The value of member `key` in the object text `t`, or nullopt.
-std::optional<std::string_view> member_of(std::string_view t, std::string_view key) {
-  const auto m = json_text::find_member(t, 0, key);
-  if (!m) return std::nullopt;
-  return t.substr(m->value_begin, m->value_end - m->value_begin);
-}
-
 }  // namespace
 
 TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
@@ -255,13 +248,21 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
         (one->key == "status" && info.has_status) || !known_member(*kind, one->key)) {
       return out;
     }
+    // Members other than the changed one are the same bytes in both texts; those after it are
+    // looked for from its end.
+    const auto other = [&](std::string_view key) -> std::optional<std::string_view> {
+      const auto m = key < one->key ? json_text::find_member(dt, 0, key)
+                                    : json_text::find_member_after(dt, one->d_end, key);
+      if (!m) return std::nullopt;
+      return dt.substr(m->value_begin, m->value_end - m->value_begin);
+    };
     const auto d_lookup = [&](std::string_view key) -> std::optional<std::string_view> {
       if (key == one->key) return dt.substr(one->d_begin, one->d_end - one->d_begin);
-      return member_of(dt, key);
+      return other(key);
     };
     const auto s_lookup = [&](std::string_view key) -> std::optional<std::string_view> {
       if (key == one->key) return st.substr(one->d_begin, one->s_end - one->d_begin);
-      return member_of(dt, key);  // the same bytes in both
+      return other(key);
     };
     if (!kind->accepts(Lookup(d_lookup), Lookup(s_lookup))) return out;
     out.outcome = TextUpdate::Outcome::kWrite;

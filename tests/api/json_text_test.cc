@@ -116,6 +116,19 @@ RC_GTEST_PROP(JsonTextTest, MembersAreFoundWithTheirValues, ()) {
               json::parse(write(value)));
   }
   RC_ASSERT(!find_member(text, 0, "\x01not-a-key").has_value() || o.contains("\x01not-a-key"));
+  // find_member_after finds exactly the members after a given one.
+  std::vector<Member> members;
+  for_each_member(text, 0, [&](const Member& m) {
+    members.push_back(m);
+    return true;
+  });
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    for (std::size_t j = 0; j < members.size(); ++j) {
+      const auto m = find_member_after(text, members[i].value_end, key_of(members[j]));
+      RC_ASSERT(m.has_value() == (j > i));
+      if (m) RC_ASSERT(m->value_begin == members[j].value_begin);
+    }
+  }
 }
 
 TEST(JsonTextTest, EscapesAsNlohmannDoes) {
