@@ -86,6 +86,73 @@ bool same_metadata(std::string_view desired, std::string_view stored, Members::M
   }
 }
 
+// A string value, reached from the top through object members only, whose contents hold every
+// byte in which two texts differ: the rest of both texts is the same bytes, so the change is that
+// one string's value. `keys` and `values` give the path: the members' keys and where their values
+// begin; the last is the string's.
+struct StringChange {
+  static constexpr std::size_t kMaxDepth = 8;
+  std::array<std::string_view, kMaxDepth> keys;
+  std::array<std::size_t, kMaxDepth> values{};
+  std::size_t depth = 0;
+};
+
+enum class Walk { kFound, kPast, kFail };
+
+// Looks in the object at `pos` of `t` for the string whose contents hold [begin, end); *object_end
+// is set to the object's end when the difference is past it (kPast).
+Walk find_changed_string(std::string_view t, std::size_t pos, std::size_t begin, std::size_t end,
+                         StringChange& c, std::size_t* object_end) {
+  Walk result = Walk::kPast;
+  *object_end = json_text::walk_members(t, pos, [&](const json_text::Member& m, std::size_t* value_end) {
+    if (m.escaped_key || begin < m.value_begin || c.depth == StringChange::kMaxDepth) {
+      result = Walk::kFail;  // the difference is in a key, or too deep to follow
+      return false;
+    }
+    c.keys[c.depth] = m.raw_key;
+    c.values[c.depth] = m.value_begin;
+    if (t[m.value_begin] == '{') {
+      ++c.depth;
+      const Walk inner = find_changed_string(t, m.value_begin, begin, end, c, value_end);
+      if (inner != Walk::kPast) {
+        result = inner;
+        return false;
+      }
+      --c.depth;
+      return true;
+    }
+    *value_end = json_text::skip_value(t, m.value_begin);
+    if (*value_end <= begin) return true;  // wholly before the difference
+    // The difference starts in this value: a string's contents must hold all of it.
+    if (t[m.value_begin] != '"' || begin < m.value_begin + 1 || end > *value_end - 1) {
+      result = Walk::kFail;
+    } else {
+      ++c.depth;
+      result = Walk::kFound;
+    }
+    return false;
+  });
+  return result;
+}
+
+// The string change between `d` and `s`, whose common prefix and suffix are given, if there is
+// one.
+std::optional<StringChange> one_string_differs(std::string_view d, std::string_view s,
+                                               std::size_t prefix, std::size_t suffix) {
+  StringChange c;
+  std::size_t end = 0;
+  if (find_changed_string(d, 0, prefix, d.size() - suffix, c, &end) != Walk::kFound) {
+    return std::nullopt;
+  }
+  // `s` has the same string at the same place (the bytes before it are the same); its end must
+  // leave the same bytes after it.
+  const std::size_t at = c.values[c.depth - 1];
+  const std::size_t d_end = json_text::skip_value(d, at);
+  const std::size_t s_end = json_text::skip_value(s, at);
+  if (s.size() - s_end != d.size() - d_end || s.size() - suffix > s_end - 1) return std::nullopt;
+  return c;
+}
+
 // A member of an object's text looked up by key: its value's text, or nullopt when absent.
 class Lookup {
  public:
@@ -107,6 +174,9 @@ struct TextKind {
   std::string_view kind;
   std::array<std::string_view, 3> members;
   bool (*accepts)(const Lookup& desired, const Lookup& stored);
+  // Whether the general path would accept and store as it is the desired object, whose text
+  // `d` differs from the stored one only in the contents of the string `change` leads to.
+  bool (*accepts_string)(const StringChange& change, std::string_view d);
 };
 
 constexpr std::int64_t kMaxConfigMapSize = 1 * 1024 * 1024;
@@ -138,8 +208,18 @@ bool config_map_accepts(const Lookup& desired, const Lookup& stored) {
   return ok && total <= kMaxConfigMapSize;
 }
 
+// One data value of a ConfigMap changed: its key was valid and still is, and the values'
+// bytes cannot pass the limit when the whole text does not. Only an immutable ConfigMap (or one
+// with `immutable` false, left to the general path) needs looking further.
+bool config_map_accepts_string(const StringChange& change, std::string_view d) {
+  if (change.depth != 2 || change.keys[0] != "data" || d.size() > kMaxConfigMapSize) return false;
+  const std::size_t data_end = json_text::skip_value(d, change.values[0]);
+  return !json_text::find_member_after(d, data_end, "immutable");
+}
+
 constexpr std::array<TextKind, 1> kTextKinds = {{
-    {"", "ConfigMap", {"data", "binaryData", "immutable"}, config_map_accepts},
+    {"", "ConfigMap", {"data", "binaryData", "immutable"}, config_map_accepts,
+     config_map_accepts_string},
 }};
 
 const TextKind* text_kind(const ResourceInfo& info) {
@@ -195,9 +275,8 @@ struct OneMember {
   std::size_t d_begin, d_end;
   std::size_t s_end;
 };
-std::optional<OneMember> one_member_differs(std::string_view d, std::string_view s) {
-  const std::size_t prefix = common_prefix(d, s);
-  const std::size_t suffix = common_suffix(d, s, std::min(d.size(), s.size()) - prefix);
+std::optional<OneMember> one_member_differs(std::string_view d, std::string_view s,
+                                            std::size_t prefix, std::size_t suffix) {
   std::optional<OneMember> found;
   json_text::walk_members(d, 0, [&](const json_text::Member& m, std::size_t* value_end) {
     *value_end = json_text::skip_value(d, m.value_begin);
@@ -241,9 +320,21 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
     out.outcome = TextUpdate::Outcome::kUnchanged;
     return out;
   }
-  // The common case, one member changed and the metadata as stored (resourceVersion included):
-  // found without reading the rest of either text.
-  if (const auto one = one_member_differs(dt, st); one && one->key != "metadata") {
+  // The common cases, one string's value or one member changed and the metadata as stored
+  // (resourceVersion included): found without reading the rest of either text.
+  const std::size_t prefix = common_prefix(dt, st);
+  const std::size_t suffix = common_suffix(dt, st, std::min(dt.size(), st.size()) - prefix);
+  if (const auto change = one_string_differs(dt, st, prefix, suffix)) {
+    const std::string_view top = change->keys[0];
+    if (top != "metadata" && top != "apiVersion" && top != "kind" &&
+        !(top == "status" && info.has_status) && known_member(*kind, top) &&
+        kind->accepts_string(*change, dt)) {
+      out.outcome = TextUpdate::Outcome::kWrite;
+      out.object = with_resource_version(desired, dt, resource_version);
+      return out;
+    }
+  }
+  if (const auto one = one_member_differs(dt, st, prefix, suffix); one && one->key != "metadata") {
     if (one->key == "apiVersion" || one->key == "kind" ||
         (one->key == "status" && info.has_status) || !known_member(*kind, one->key)) {
       return out;
