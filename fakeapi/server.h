@@ -54,10 +54,11 @@ struct ServerOptions {
   // --min-request-timeout does.
   sim::Duration min_request_timeout = std::chrono::minutes(30);
   WatchHubOptions watch;
-  // Updates that change only what a kind's text check covers (a ConfigMap's data) are answered
-  // from the objects' texts without building JSON trees (fakeapi/internal/text_update.h). The
-  // answers are the same either way; false sends every update through the general path.
-  bool text_updates = true;
+  // Creates and updates a kind's text checks vouch for (a ConfigMap's data, labels) are answered
+  // from the objects' texts without building JSON trees (fakeapi/internal/text_create.h,
+  // text_update.h). The answers are the same either way; false sends every write through the
+  // general path.
+  bool text_writes = true;
   // The namespaces that exist from the start.
   std::vector<std::string> initial_namespaces = {"default", "kube-system", "kube-public",
                                                  "kube-node-lease"};

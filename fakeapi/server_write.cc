@@ -6,6 +6,7 @@
 #include "fakeapi/internal/schema_defaults.h"
 #include "fakeapi/types/go_encoding.h"
 #include "fakeapi/internal/server_util.h"
+#include "fakeapi/internal/text_create.h"
 #include "fakeapi/internal/text_update.h"
 #include "fakeapi/patch.h"
 #include "fakeapi/server.h"
@@ -270,6 +271,21 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
+  if (!options.dry_run && options_.text_writes) {
+    if (const auto plan = internal::plan_text_create(info, *object, ns)) {
+      // Stored as sent, with the server's fields, when nothing stands in the way; else the
+      // general path finds what does.
+      std::string key = object_key(info, ns, plan->name);
+      if (!refuse_create_in_namespace(info, plan->name, ns) && !store_.get(r->table, key)) {
+        const std::string uid = new_uid();
+        const std::string text = internal::text_create(
+            info, *plan, ns, uid, now_rfc3339(), std::to_string(store_.next_revision()));
+        const Change& change = store_.put(r->table, key, api::make_compact_object(text));
+        trace_write("create", *r, plan->name, change.revision);
+        return change.object;
+      }
+    }
+  }
   nlohmann::json j = object->to_json();
   std::string key;
   if (auto refused = name_and_check(*r, object, options, j, key)) return *refused;
@@ -359,7 +375,7 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
   const std::string key = object_key(info, ns, object->name());
   api::ObjectPtr current = object->name().empty() ? nullptr : store_.get(r->table, key);
   if (!current) return api::new_not_found(info.group_resource(), object->name());
-  if (!status && !options.dry_run && options_.text_updates) {
+  if (!status && !options.dry_run && options_.text_writes) {
     const std::string next_rv = std::to_string(store_.next_revision());
     internal::TextUpdate fast = internal::text_update(info, *current, *object, next_rv);
     if (fast.outcome == internal::TextUpdate::Outcome::kUnchanged) return current;

@@ -10,56 +10,10 @@
 #endif
 
 #include "api/json_text.h"
-#include "fakeapi/internal/validation_rules.h"
+#include "fakeapi/internal/text_members.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {
-
-namespace json_text = api::json_text;
-
-// The top-level members of an object's text, in key order.
-class Members {
- public:
-  struct Member {
-    std::string_view key;
-    std::size_t value_begin;
-    std::size_t value_end;
-  };
-
-  // False when the text is not an object, has an escaped key or more members than are held.
-  bool read(std::string_view text) {
-    text_ = text;
-    if (text.empty() || text.front() != '{') return false;
-    bool ok = true;
-    json_text::for_each_member(text, 0, [&](const json_text::Member& m) {
-      if (m.escaped_key || size_ == members_.size()) {
-        ok = false;
-        return false;
-      }
-      members_[size_++] = {m.raw_key, m.value_begin, m.value_end};
-      return true;
-    });
-    return ok;
-  }
-
-  std::string_view text() const { return text_; }
-  std::size_t size() const { return size_; }
-  const Member& operator[](std::size_t i) const { return members_[i]; }
-  std::string_view value(const Member& m) const {
-    return text_.substr(m.value_begin, m.value_end - m.value_begin);
-  }
-  const Member* find(std::string_view key) const {
-    for (std::size_t i = 0; i < size_; ++i) {
-      if (members_[i].key == key) return &members_[i];
-    }
-    return nullptr;
-  }
-
- private:
-  std::string_view text_;
-  std::array<Member, 16> members_;
-  std::size_t size_ = 0;
-};
 
 // Whether two metadata texts are equal but for resourceVersion, which `desired` may lack or
 // hold as "" or as `stored` holds it. Sets *stored_rv to where stored's value is.
@@ -179,33 +133,13 @@ struct TextKind {
   bool (*accepts_string)(const StringChange& change, std::string_view d);
 };
 
-constexpr std::int64_t kMaxConfigMapSize = 1 * 1024 * 1024;
-
 // ValidateConfigMap and ValidateConfigMapUpdate (validate_core.cc) for a ConfigMap with string
 // data only: every key a config key, the values' bytes within the limit; `immutable` and
 // binaryData are left to the general path.
 bool config_map_accepts(const Lookup& desired, const Lookup& stored) {
   if (desired("binaryData") || desired("immutable") || stored("immutable")) return false;
   const std::optional<std::string_view> data = desired("data");
-  if (!data) return true;
-  const std::string_view text = *data;
-  // An empty map is left out when stored (omitempty): not as it is.
-  if (text.size() < 2 || text[0] != '{' || text[1] == '}') return false;
-  std::int64_t total = 0;
-  bool ok = true;
-  json_text::for_each_member(text, 0, [&](const json_text::Member& m) {
-    if (m.escaped_key || !validation::config_key_messages(m.raw_key).empty() ||
-        text[m.value_begin] != '"') {
-      ok = false;
-      return false;
-    }
-    const std::string_view raw = json_text::raw_string(text, m.value_begin, m.value_end);
-    total += static_cast<std::int64_t>(raw.find('\\') == std::string_view::npos
-                                           ? raw.size()
-                                           : json_text::decode_string(raw).size());
-    return true;
-  });
-  return ok && total <= kMaxConfigMapSize;
+  return !data || config_map_data_as_stored(*data);
 }
 
 // One data value of a ConfigMap changed: its key was valid and still is, and the values'

@@ -1,6 +1,6 @@
-// The update fast path (fakeapi/internal/text_update.h) answers exactly as the general path: two
-// servers, one with text_updates and one without, get the same random updates and must give the
-// same answers, warnings and stored objects.
+// The write fast paths (fakeapi/internal/text_create.h, text_update.h) answer exactly as the
+// general path: two servers, one with text_writes and one without, get the same random creates
+// and updates and must give the same answers, warnings and stored objects.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -19,10 +19,10 @@ using nlohmann::json;
 using testutil::kConfigMaps;
 
 struct Side {
-  explicit Side(bool text_updates) : server(loop, options(text_updates)) {}
-  static ServerOptions options(bool text_updates) {
+  explicit Side(bool text_writes) : server(loop, options(text_writes)) {}
+  static ServerOptions options(bool text_writes) {
     ServerOptions o;
-    o.text_updates = text_updates;
+    o.text_writes = text_writes;
     return o;
   }
   sim::Loop loop;
@@ -109,7 +109,89 @@ json desired_from(json j) {
   return j;
 }
 
-RC_GTEST_PROP(TextUpdateProperty, AnswersAsTheGeneralPath, ()) {
+// A random object to create: a ConfigMap the create fast path takes, changed in a few random
+// ways that it takes or leaves to the general path.
+json create_candidate() {
+  json meta = {{"name", *rc::gen::element<std::string>("cm", "cm-2", "a.b")}};
+  if (*rc::gen::arbitrary<bool>()) meta["namespace"] = "default";
+  if (*rc::gen::arbitrary<bool>()) meta["uid"] = "00000000-0000-0000-0000-000000000001";
+  if (*rc::gen::arbitrary<bool>()) meta["labels"] = {{"app", "bench"}, {"shard", "s1"}};
+  json j = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta}};
+  if (*rc::gen::arbitrary<bool>()) j["data"] = {{"gen", "0"}, {"payload", "xyz"}};
+  const int changes = *rc::gen::inRange(0, 3);
+  for (int c = 0; c < changes; ++c) {
+    json& m = j["metadata"];
+    switch (*rc::gen::inRange(0, 9)) {
+      case 0:
+        m["name"] = *rc::gen::element<json>("", "CM", "a..b", std::string(254, 'n'), 5);
+        break;
+      case 1:
+        m[*rc::gen::element<std::string>("namespace", "uid", "resourceVersion", "generation",
+                                         "creationTimestamp", "annotations", "generateName",
+                                         "finalizers", "other")] =
+            *rc::gen::element<json>("", "0", "5", "other", 1, -1, "2024-01-01T00:00:00Z",
+                                    "yesterday", json{{"a", "b"}},
+                                    json::array({"example.com/f"}), json());
+        break;
+      case 2:
+        if (!m["labels"].is_object()) m["labels"] = json::object();
+        m["labels"][*rc::gen::element<std::string>("app", "example.com/x", "bad key", "-x")] =
+            *rc::gen::element<std::string>("bench", "", "bad value", "-", "\u00e9");
+        break;
+      case 3:
+        m["labels"] = json::object();
+        break;
+      case 4:
+        j[*rc::gen::element<std::string>("apiVersion", "kind")] =
+            *rc::gen::element<json>("v2", "Secret", json());
+        break;
+      case 5:
+        j.erase(*rc::gen::element<std::string>("apiVersion", "kind", "metadata"));
+        break;
+      case 6:
+        j[*rc::gen::element<std::string>("binaryData", "immutable", "extra", "status")] =
+            *rc::gen::element<json>(true, json{{"k", "dg=="}}, json::object());
+        break;
+      case 7:
+        if (!j["data"].is_object()) j["data"] = json::object();
+        j["data"][*data_key()] = *data_value();
+        break;
+      default:
+        j["data"] = *rc::gen::element<json>(json::object(), json(), "x");
+        break;
+    }
+  }
+  return j;
+}
+
+RC_GTEST_PROP(TextWritesProperty, CreatesAnswerAsTheGeneralPath, ()) {
+  Side fast(true);
+  Side general(false);
+  const int steps = *rc::gen::inRange(1, 6);
+  for (int step = 0; step < steps; ++step) {
+    auto built = api::Object::from_json(create_candidate(), *rc::gen::element(
+        api::Object::Layout::kTree, api::Object::Layout::kCompact));
+    if (!built.ok()) continue;
+    api::CreateOptions options;
+    options.field_validation = *rc::gen::element(
+        api::FieldValidation::kUnset, api::FieldValidation::kIgnore, api::FieldValidation::kWarn,
+        api::FieldValidation::kStrict);
+    const std::string ns =
+        *rc::gen::element<std::string>("default", "default", "default", "missing", "Bad_NS");
+    const auto a = fast.server.create(kConfigMaps, ns, built.value(), options);
+    const auto b = general.server.create(kConfigMaps, ns, built.value(), options);
+    RC_ASSERT(describe(a) == describe(b));
+    RC_ASSERT(fast.server.warnings() == general.server.warnings());
+    RC_ASSERT(fast.server.revision() == general.server.revision());
+  }
+  const auto listed_a = fast.server.list(kConfigMaps, "", {});
+  const auto listed_b = general.server.list(kConfigMaps, "", {});
+  RC_ASSERT(listed_a.ok() && listed_b.ok());
+  RC_ASSERT(api::render_list_json(listed_a.value(), "v1", "ConfigMapList") ==
+            api::render_list_json(listed_b.value(), "v1", "ConfigMapList"));
+}
+
+RC_GTEST_PROP(TextWritesProperty, UpdatesAnswerAsTheGeneralPath, ()) {
   Side fast(true);
   Side general(false);
   const json initial = testutil::config_map_json(
@@ -148,7 +230,7 @@ RC_GTEST_PROP(TextUpdateProperty, AnswersAsTheGeneralPath, ()) {
 }
 
 // Updates chosen to sit on each of the fast path's edges; both paths answer each alike.
-TEST(TextUpdateTest, EdgesAnswerAsTheGeneralPath) {
+TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
   struct Case {
     const char* name;
     json stored_extra;  // members the stored object has besides data
@@ -199,7 +281,7 @@ TEST(TextUpdateTest, EdgesAnswerAsTheGeneralPath) {
 }
 
 // The fast path's writes are ordinary writes: a watcher sees them, with the new resourceVersion.
-TEST(TextUpdateTest, WritesAreWatchedAndVersioned) {
+TEST(TextWritesTest, WritesAreWatchedAndVersioned) {
   sim::Loop loop;
   ApiServer server(loop);
   const auto created =
