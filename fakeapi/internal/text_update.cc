@@ -130,7 +130,8 @@ struct TextKind {
   bool (*accepts)(const Lookup& desired, const Lookup& stored);
   // Whether the general path would accept and store as it is the desired object, whose text
   // `d` differs from the stored one only in the contents of the string `change` leads to.
-  bool (*accepts_string)(const StringChange& change, std::string_view d);
+  bool (*accepts_string)(const StringChange& change, const api::Object& desired,
+                         std::string_view d);
 };
 
 // ValidateConfigMap and ValidateConfigMapUpdate (validate_core.cc) for a ConfigMap with string
@@ -145,8 +146,17 @@ bool config_map_accepts(const Lookup& desired, const Lookup& stored) {
 // One data value of a ConfigMap changed: its key was valid and still is, and the values'
 // bytes cannot pass the limit when the whole text does not. Only an immutable ConfigMap (or one
 // with `immutable` false, left to the general path) needs looking further.
-bool config_map_accepts_string(const StringChange& change, std::string_view d) {
+bool config_map_accepts_string(const StringChange& change, const api::Object& desired,
+                               std::string_view d) {
   if (change.depth != 2 || change.keys[0] != "data" || d.size() > kMaxConfigMapSize) return false;
+  // `immutable` would sit between data and kind, whose value the object places: when the member
+  // before kind ends in '}' it is data, and there is none. (Otherwise, look.)
+  constexpr std::string_view kKindKey = ",\"kind\":\"";
+  const char* kind = desired.kind().data();
+  if (kind > d.data() + kKindKey.size() && kind < d.data() + d.size()) {
+    const std::size_t at = static_cast<std::size_t>(kind - d.data()) - kKindKey.size();
+    if (d.substr(at, kKindKey.size()) == kKindKey && d[at - 1] == '}') return true;
+  }
   const std::size_t data_end = json_text::skip_value(d, change.values[0]);
   return !json_text::find_member_after(d, data_end, "immutable");
 }
@@ -250,19 +260,19 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
   const std::string_view dt = desired.serialized();
   const std::string_view st = stored.serialized();
   if (dt.empty() || st.empty() || dt.front() != '{' || st.front() != '{') return out;
-  if (dt == st) {
+  const std::size_t prefix = common_prefix(dt, st);
+  if (prefix == dt.size() && prefix == st.size()) {
     out.outcome = TextUpdate::Outcome::kUnchanged;
     return out;
   }
   // The common cases, one string's value or one member changed and the metadata as stored
   // (resourceVersion included): found without reading the rest of either text.
-  const std::size_t prefix = common_prefix(dt, st);
   const std::size_t suffix = common_suffix(dt, st, std::min(dt.size(), st.size()) - prefix);
   if (const auto change = one_string_differs(dt, st, prefix, suffix)) {
     const std::string_view top = change->keys[0];
     if (top != "metadata" && top != "apiVersion" && top != "kind" &&
         !(top == "status" && info.has_status) && known_member(*kind, top) &&
-        kind->accepts_string(*change, dt)) {
+        kind->accepts_string(*change, desired, dt)) {
       out.outcome = TextUpdate::Outcome::kWrite;
       out.object = with_resource_version(desired, dt, resource_version);
       return out;
