@@ -372,7 +372,13 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
   if (status && !info.has_status) return internal::unknown_resource();
-  const std::string key = object_key(info, ns, object->name());
+  // The object's own key is the one asked for when it names the request's namespace.
+  std::string key_text;
+  std::string_view key = object->key().view();
+  if (info.namespaced ? ns.empty() || object->namespace_() != ns : !object->namespace_().empty()) {
+    key_text = object_key(info, ns, object->name());
+    key = key_text;
+  }
   api::ObjectPtr current = object->name().empty() ? nullptr : store_.get(r->table, key);
   if (!current) return api::new_not_found(info.group_resource(), object->name());
   if (!status && !options.dry_run && options_.text_writes) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #if defined(__SSE2__)
@@ -182,9 +183,14 @@ bool known_member(const TextKind& kind, std::string_view key) {
 }
 
 // The length of the common prefix of `a` and `b`.
+// Equal runs are passed in chunks by memcmp, which the C library runs with the widest vectors
+// the machine has; the chunk holding the difference is searched 16 bytes at a time.
+constexpr std::size_t kChunk = 128;
+
 std::size_t common_prefix(std::string_view a, std::string_view b) {
   const std::size_t n = std::min(a.size(), b.size());
   std::size_t i = 0;
+  while (i + kChunk <= n && std::memcmp(a.data() + i, b.data() + i, kChunk) == 0) i += kChunk;
 #if defined(__SSE2__)
   for (; i + 16 <= n; i += 16) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + i));
@@ -200,6 +206,10 @@ std::size_t common_prefix(std::string_view a, std::string_view b) {
 // The length of the common suffix of `a` and `b`, at most `limit`.
 std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t limit) {
   std::size_t i = 0;
+  while (i + kChunk <= limit &&
+         std::memcmp(a.data() + a.size() - i - kChunk, b.data() + b.size() - i - kChunk, kChunk) == 0) {
+    i += kChunk;
+  }
 #if defined(__SSE2__)
   for (; i + 16 <= limit; i += 16) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a.data() + a.size() - i - 16));
