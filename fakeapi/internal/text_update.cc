@@ -16,8 +16,16 @@
 namespace kubesim::fakeapi::internal {
 namespace {
 
-// Whether two metadata texts are equal but for resourceVersion, which `desired` may lack or
-// hold as "" or as `stored` holds it. Sets *stored_rv to where stored's value is.
+// Fields of the stored metadata an update may leave out, which the server keeps as stored
+// (write_update's system fields; resourceVersion makes the update unconditional).
+bool kept_when_absent(std::string_view key) {
+  return key == "resourceVersion" || key == "uid" || key == "creationTimestamp" ||
+         key == "namespace";
+}
+
+// Whether the desired metadata text keeps the stored one: equal but for resourceVersion (which
+// `desired` may hold as "" or as `stored` holds it) and the fields it may leave out. Sets
+// *stored_rv to where stored's resourceVersion is.
 bool same_metadata(std::string_view desired, std::string_view stored, Members::Member* stored_rv) {
   Members a;
   Members b;
@@ -31,14 +39,23 @@ bool same_metadata(std::string_view desired, std::string_view stored, Members::M
   }
   std::size_t i = 0;
   std::size_t j = 0;
-  for (;;) {
-    if (i < a.size() && a[i].key == "resourceVersion") ++i;
-    if (j < b.size() && b[j].key == "resourceVersion") ++j;
-    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
-    if (a[i].key != b[j].key || a.value(a[i]) != b.value(b[j])) return false;
-    ++i;
-    ++j;
+  while (i < a.size() || j < b.size()) {
+    if (i < a.size() && a[i].key == "resourceVersion") {
+      ++i;
+    } else if (j < b.size() && b[j].key == "resourceVersion") {
+      ++j;
+    } else if (i < a.size() && j < b.size() && a[i].key == b[j].key) {
+      if (a.value(a[i]) != b.value(b[j])) return false;
+      ++i;
+      ++j;
+    } else if (j < b.size() && (i == a.size() || b[j].key < a[i].key) &&
+               kept_when_absent(b[j].key)) {
+      ++j;  // left out, kept as stored
+    } else {
+      return false;
+    }
   }
+  return true;
 }
 
 // A string value, reached from the top through object members only, whose contents hold every

@@ -80,7 +80,9 @@ json desired_from(json j) {
         j["metadata"]["resourceVersion"] = *rc::gen::element<json>("", "1", "x", json());
         break;
       case 7:
-        j["metadata"].erase("resourceVersion");
+        j["metadata"].erase(*rc::gen::element<std::string>("resourceVersion", "uid",
+                                                           "creationTimestamp", "namespace",
+                                                           "labels", "name"));
         break;
       case 8:
         if (!j["metadata"]["labels"].is_object()) j["metadata"]["labels"] = json::object();
@@ -247,6 +249,14 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
       {"data removed", {}, [](json& j) { j.erase("data"); }},
       {"member before data", {}, [](json& j) { j["dat"] = "x"; }},
       {"no resourceVersion", {}, [](json& j) { j["metadata"].erase("resourceVersion"); j["data"]["gen"] = "2"; }},
+      {"system fields left out", {},
+       [](json& j) {
+         for (const char* f : {"resourceVersion", "uid", "creationTimestamp", "namespace"}) {
+           j["metadata"].erase(f);
+         }
+         j["data"]["gen"] = "2";
+       }},
+      {"labels left out", {}, [](json& j) { j["metadata"].erase("labels"); j["data"]["gen"] = "2"; }},
       {"stale resourceVersion", {}, [](json& j) { j["metadata"]["resourceVersion"] = "1"; j["data"]["gen"] = "2"; }},
       {"too large", {}, [&](json& j) { j["data"]["a"] = big; j["data"]["b"] = big; }},
       {"value grows past the limit", {{"data", {{"gen", "0"}, {"a", big}}}},
