@@ -136,6 +136,7 @@ void BM_ServerWritesNoWatcher(benchmark::State& state) {
     state.PauseTiming();
     server.reset();
     last.clear();
+    objects = {};  // the prebuilt objects go untimed too
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * kObjects * (kRounds + 1));
@@ -187,6 +188,7 @@ void BM_ServerWritesOneWatcher(benchmark::State& state) {
     state.PauseTiming();
     if (events != kObjects * (kRounds + 1)) std::abort();
     server.reset();
+    objects = {};
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * kObjects * (kRounds + 1));
@@ -241,6 +243,7 @@ void BM_ClientWrites(benchmark::State& state) {
     state.PauseTiming();
     if (watched && events != kObjects * (kRounds + 1)) std::abort();
     server.reset();
+    objects = {};
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * kObjects * (kRounds + 1));
@@ -278,6 +281,7 @@ void BM_ServerWritesStalledWatcher(benchmark::State& state) {
     stream.reset();
     server.reset();
     last.clear();
+    objects = {};  // the prebuilt objects go untimed too
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * kObjects * (kRounds + 1));
