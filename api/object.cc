@@ -1,12 +1,14 @@
 #include "api/object.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <charconv>
 #include <limits>
+#include <span>
 #include <system_error>
 
 #include "api/json_text.h"
@@ -370,8 +372,38 @@ bool needs_no_escape(std::string_view key) {
   });
 }
 
+// The steps of a dotted path, held in place for paths of up to 8 steps.
+class PathSteps {
+ public:
+  explicit PathSteps(std::string_view dotted_path) {
+    for (std::string_view rest = dotted_path;;) {
+      const std::size_t dot = rest.find('.');
+      push_back(rest.substr(0, dot));
+      if (dot == std::string_view::npos) break;
+      rest.remove_prefix(dot + 1);
+    }
+  }
+  std::span<const std::string_view> all() const {
+    return more_.empty() ? std::span<const std::string_view>(few_.data(), size_)
+                         : std::span<const std::string_view>(more_);
+  }
+
+ private:
+  void push_back(std::string_view step) {
+    if (size_ < few_.size()) {
+      few_[size_++] = step;
+      return;
+    }
+    if (more_.empty()) more_.assign(few_.begin(), few_.end());
+    more_.push_back(step);
+  }
+  std::array<std::string_view, 8> few_;
+  std::size_t size_ = 0;
+  std::vector<std::string_view> more_;
+};
+
 // `value` under the keys steps[i..]: {"a":{"b":value}}.
-void write_nested(const std::vector<std::string_view>& steps, std::size_t i, const Json& value,
+void write_nested(std::span<const std::string_view> steps, std::size_t i, const Json& value,
                   std::string& out) {
   for (std::size_t k = i; k < steps.size(); ++k) {
     out += "{\"";
@@ -385,13 +417,8 @@ void write_nested(const std::vector<std::string_view>& steps, std::size_t i, con
 }  // namespace
 
 ObjectPtr Object::with_value_at(std::string_view dotted_path, const nlohmann::json& value) const {
-  std::vector<std::string_view> steps;
-  for (std::string_view rest = dotted_path;;) {
-    const std::size_t dot = rest.find('.');
-    steps.push_back(rest.substr(0, dot));
-    if (dot == std::string_view::npos) break;
-    rest.remove_prefix(dot + 1);
-  }
+  const PathSteps path(dotted_path);
+  const std::span<const std::string_view> steps = path.all();
   const bool in_place = compact_ && steps[0] != "metadata" && steps[0] != "apiVersion" &&
                         steps[0] != "kind" && std::all_of(steps.begin(), steps.end(), needs_no_escape);
   const auto through_tree = [&] {

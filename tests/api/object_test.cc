@@ -686,5 +686,13 @@ RC_GTEST_PROP(ObjectProperty, WithValueAtSetsThePath, ()) {
   }
 }
 
+TEST(ObjectTest, WithValueAtTakesLongPaths) {
+  const ObjectPtr o = make_object({{"kind", "K"}, {"a", {{"b", 1}}}}, Object::Layout::kCompact);
+  const ObjectPtr copy = o->with_value_at("a.b.c.d.e.f.g.h.i.j", "deep");
+  EXPECT_EQ(copy->value_at("a.b.c.d.e.f.g.h.i.j"), "deep");
+  EXPECT_EQ(copy->serialized(),
+            R"({"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":"deep"}}}}}}}}},"kind":"K"})");
+}
+
 }  // namespace
 }  // namespace kubesim::api
