@@ -179,9 +179,21 @@ bool config_map_accepts_string(const StringChange& change, const api::Object& de
   return !json_text::find_member_after(d, data_end, "immutable");
 }
 
-constexpr std::array<TextKind, 1> kTextKinds = {{
+// A Lease's spec as a whole is left to the general path.
+bool lease_accepts(const Lookup&, const Lookup&) { return false; }
+
+// One of the Lease spec's strings that no rule reads (ValidateLeaseSpec checks the integers and
+// preferredHolder against strategy) changed: what leader election writes on every renewal.
+bool lease_accepts_string(const StringChange& change, const api::Object&, std::string_view) {
+  if (change.depth != 2 || change.keys[0] != "spec") return false;
+  const std::string_view field = change.keys[1];
+  return field == "holderIdentity" || field == "renewTime" || field == "acquireTime";
+}
+
+constexpr std::array<TextKind, 2> kTextKinds = {{
     {"", "ConfigMap", {"data", "binaryData", "immutable"}, config_map_accepts,
      config_map_accepts_string},
+    {"coordination.k8s.io", "Lease", {"spec", "", ""}, lease_accepts, lease_accepts_string},
 }};
 
 const TextKind* text_kind(const ResourceInfo& info) {
@@ -194,7 +206,7 @@ const TextKind* text_kind(const ResourceInfo& info) {
 
 bool known_member(const TextKind& kind, std::string_view key) {
   for (const std::string_view m : kind.members) {
-    if (m == key) return true;
+    if (!m.empty() && m == key) return true;
   }
   return false;
 }

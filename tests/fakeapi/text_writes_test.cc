@@ -231,6 +231,57 @@ RC_GTEST_PROP(TextWritesProperty, UpdatesAnswerAsTheGeneralPath, ()) {
   }
 }
 
+// Leases: renewals change one spec string; everything else goes the general way.
+RC_GTEST_PROP(TextWritesProperty, LeaseUpdatesAnswerAsTheGeneralPath, ()) {
+  Side fast(true);
+  Side general(false);
+  json lease = {
+      {"apiVersion", "coordination.k8s.io/v1"},
+      {"kind", "Lease"},
+      {"metadata", {{"name", "lock"}, {"namespace", "default"}}},
+      {"spec",
+       {{"holderIdentity", "a"},
+        {"leaseDurationSeconds", 15},
+        {"acquireTime", "2025-01-01T00:00:00.000000Z"},
+        {"renewTime", "2025-01-01T00:00:00.000000Z"},
+        {"leaseTransitions", 0}}}};
+  if (*rc::gen::arbitrary<bool>()) {
+    lease["spec"]["strategy"] = "OldestEmulationVersion";
+    lease["spec"]["preferredHolder"] = "a";
+  }
+  for (Side* side : {&fast, &general}) {
+    RC_ASSERT(side->server.create(testutil::kLeases, "default", api::make_object(lease), {}).ok());
+  }
+  const auto spec_value = rc::gen::element<json>(
+      "b", "", "\u00e9", "2025-01-01T00:00:02.000000Z", "yesterday", 5, -1, 0, json(),
+      json::object());
+  const int steps = *rc::gen::inRange(1, 8);
+  for (int step = 0; step < steps; ++step) {
+    api::ObjectPtr stored = fast.server.get(testutil::kLeases, "default", "lock", {}).value();
+    const std::string field = *rc::gen::element<std::string>(
+        "holderIdentity", "renewTime", "acquireTime", "leaseDurationSeconds", "leaseTransitions",
+        "preferredHolder", "strategy", "unknown");
+    api::ObjectPtr object;
+    if (*rc::gen::arbitrary<bool>()) {
+      object = stored->with_value_at("spec." + field, *spec_value);
+    } else {
+      json j = stored->to_json();
+      j["spec"][field] = *spec_value;
+      if (*rc::gen::inRange(0, 4) == 0) j["metadata"].erase("resourceVersion");
+      if (*rc::gen::inRange(0, 6) == 0) j["metadata"]["labels"] = {{"a", "b"}};
+      auto built = api::Object::from_json(j, *rc::gen::element(api::Object::Layout::kTree,
+                                                                api::Object::Layout::kCompact));
+      if (!built.ok()) continue;
+      object = built.value();
+    }
+    const auto a = fast.server.update(testutil::kLeases, "default", object, {});
+    const auto b = general.server.update(testutil::kLeases, "default", object, {});
+    RC_ASSERT(describe(a) == describe(b));
+    RC_ASSERT(fast.server.warnings() == general.server.warnings());
+    RC_ASSERT(fast.server.revision() == general.server.revision());
+  }
+}
+
 // Updates chosen to sit on each of the fast path's edges; both paths answer each alike.
 TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
   struct Case {
