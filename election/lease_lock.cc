@@ -1,5 +1,7 @@
 #include "election/lease_lock.h"
 
+#include <algorithm>
+
 #include "election/internal/lock_util.h"
 
 namespace kubesim::election {
@@ -40,11 +42,18 @@ sim::Task<api::Result<void>> LeaseLock::create(sim::Context ctx, LeaderElectionR
 
 sim::Task<api::Result<void>> LeaseLock::update(sim::Context ctx, LeaderElectionRecord record) {
   if (!lease_) co_return internal::local_error("lease not initialized, call get or create first");
-  const nlohmann::json spec = to_lease_spec(record, config_.epoch_unix_seconds);
-  api::ObjectPtr changed = lease_->edited([&](nlohmann::json& j) {
-    j["spec"] = spec;
-    for (const auto& [k, v] : labels_) j["metadata"]["labels"][k] = v;
+  // The spec is spliced into the lease's text (a renewal changes only renewTime there, which
+  // the server checks without rebuilding the object); labels are edited only when missing.
+  api::ObjectPtr changed =
+      lease_->with_value_at("spec", to_lease_spec(record, config_.epoch_unix_seconds));
+  const bool labelled = std::all_of(labels_.begin(), labels_.end(), [&](const auto& label) {
+    return changed->label(label.first) == label.second;
   });
+  if (!labelled) {
+    changed = changed->edited([&](nlohmann::json& j) {
+      for (const auto& [k, v] : labels_) j["metadata"]["labels"][k] = v;
+    });
+  }
   auto updated = co_await client_->update(std::move(ctx), kLeasesResource, ns_, std::move(changed),
                                           api::UpdateOptions());
   if (!updated.ok()) co_return std::move(updated).status();
