@@ -161,14 +161,11 @@ bool config_map_accepts(const Lookup& desired, const Lookup& stored) {
   return !data || config_map_data_as_stored(*data);
 }
 
-// One data value of a ConfigMap changed: its key was valid and still is, and the values'
-// bytes cannot pass the limit when the whole text does not. Only an immutable ConfigMap (or one
-// with `immutable` false, left to the general path) needs looking further.
-bool config_map_accepts_string(const StringChange& change, const api::Object& desired,
-                               std::string_view d) {
-  if (change.depth != 2 || change.keys[0] != "data" || d.size() > kMaxConfigMapSize) return false;
-  // `immutable` would sit between data and kind, whose value the object places: when the member
-  // before kind ends in '}' it is data, and there is none. (Otherwise, look.)
+// Whether the data member holds no `immutable` after it: it sits between data and kind, whose
+// value the object places, so when the member before kind ends in '}' (data) there is none.
+// Failing that, look.
+bool no_immutable_after_data(const StringChange& change, const api::Object& desired,
+                             std::string_view d) {
   constexpr std::string_view kKindKey = ",\"kind\":\"";
   const char* kind = desired.kind().data();
   if (kind > d.data() + kKindKey.size() && kind < d.data() + d.size()) {
@@ -177,6 +174,44 @@ bool config_map_accepts_string(const StringChange& change, const api::Object& de
   }
   const std::size_t data_end = json_text::skip_value(d, change.values[0]);
   return !json_text::find_member_after(d, data_end, "immutable");
+}
+
+// Standard base64 with its padding, without line breaks: what Go decodes and would write back
+// the same.
+bool plain_base64(std::string_view s) {
+  if (s.size() % 4 != 0) return false;
+  std::size_t body = s.size();
+  while (body > 0 && s.size() - body < 2 && s[body - 1] == '=') --body;
+  return std::all_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(body), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '+' || c == '/';
+  });
+}
+
+// One data value of an Opaque Secret changed (ValidateSecret, ValidateSecretUpdate): its key was
+// valid, the new value is base64 the decoder takes, the bytes cannot pass the limit when the
+// whole text does not, and there is no immutable member. The type, the last member, must read
+// Opaque (the other types have rules on their values).
+bool secret_accepts_string(const StringChange& change, const api::Object& desired,
+                           std::string_view d) {
+  if (change.depth != 2 || change.keys[0] != "data" || d.size() > kMaxConfigMapSize) return false;
+  constexpr std::string_view kOpaque = ",\"type\":\"Opaque\"}";
+  if (d.size() < kOpaque.size() || d.substr(d.size() - kOpaque.size()) != kOpaque) return false;
+  const std::size_t at = change.values[1];
+  const std::string_view value = json_text::raw_string(d, at, json_text::skip_value(d, at));
+  return plain_base64(value) && no_immutable_after_data(change, desired, d);
+}
+
+// A Secret's members as a whole are left to the general path.
+bool secret_accepts(const Lookup&, const Lookup&) { return false; }
+
+// One data value of a ConfigMap changed: its key was valid and still is, and the values'
+// bytes cannot pass the limit when the whole text does not; an immutable member (true or
+// false) is left to the general path.
+bool config_map_accepts_string(const StringChange& change, const api::Object& desired,
+                               std::string_view d) {
+  if (change.depth != 2 || change.keys[0] != "data" || d.size() > kMaxConfigMapSize) return false;
+  return no_immutable_after_data(change, desired, d);
 }
 
 // A Lease's spec as a whole is left to the general path.
@@ -190,9 +225,10 @@ bool lease_accepts_string(const StringChange& change, const api::Object&, std::s
   return field == "holderIdentity" || field == "renewTime" || field == "acquireTime";
 }
 
-constexpr std::array<TextKind, 2> kTextKinds = {{
+constexpr std::array<TextKind, 3> kTextKinds = {{
     {"", "ConfigMap", {"data", "binaryData", "immutable"}, config_map_accepts,
      config_map_accepts_string},
+    {"", "Secret", {"data", "immutable", "type"}, secret_accepts, secret_accepts_string},
     {"coordination.k8s.io", "Lease", {"spec", "", ""}, lease_accepts, lease_accepts_string},
 }};
 
