@@ -38,6 +38,16 @@ std::string describe(const api::Result<api::ObjectPtr>& r) {
   return std::string(r.value()->serialized());
 }
 
+// Sends the same update to both servers: the answers, warnings and revisions must agree.
+void update_both(Side& fast, Side& general, const api::GroupVersionResource& gvr,
+                 const api::ObjectPtr& object, const api::UpdateOptions& options = {}) {
+  const auto a = fast.server.update(gvr, "default", object, options);
+  const auto b = general.server.update(gvr, "default", object, options);
+  RC_ASSERT(describe(a) == describe(b));
+  RC_ASSERT(fast.server.warnings() == general.server.warnings());
+  RC_ASSERT(fast.server.revision() == general.server.revision());
+}
+
 // A data key: mostly valid config keys, sometimes ones the validation refuses.
 rc::Gen<std::string> data_key() {
   return rc::gen::weightedOneOf<std::string>(
@@ -220,11 +230,7 @@ RC_GTEST_PROP(TextWritesProperty, UpdatesAnswerAsTheGeneralPath, ()) {
     options.field_validation = *rc::gen::element(
         api::FieldValidation::kUnset, api::FieldValidation::kIgnore, api::FieldValidation::kWarn,
         api::FieldValidation::kStrict);
-    const auto a = fast.server.update(kConfigMaps, "default", object, options);
-    const auto b = general.server.update(kConfigMaps, "default", object, options);
-    RC_ASSERT(describe(a) == describe(b));
-    RC_ASSERT(fast.server.warnings() == general.server.warnings());
-    RC_ASSERT(fast.server.revision() == general.server.revision());
+    update_both(fast, general, kConfigMaps, object, options);
     const auto now_a = fast.server.get(kConfigMaps, "default", "cm", {});
     const auto now_b = general.server.get(kConfigMaps, "default", "cm", {});
     RC_ASSERT(describe(now_a) == describe(now_b));
@@ -274,11 +280,7 @@ RC_GTEST_PROP(TextWritesProperty, LeaseUpdatesAnswerAsTheGeneralPath, ()) {
       if (!built.ok()) continue;
       object = built.value();
     }
-    const auto a = fast.server.update(testutil::kLeases, "default", object, {});
-    const auto b = general.server.update(testutil::kLeases, "default", object, {});
-    RC_ASSERT(describe(a) == describe(b));
-    RC_ASSERT(fast.server.warnings() == general.server.warnings());
-    RC_ASSERT(fast.server.revision() == general.server.revision());
+    update_both(fast, general, testutil::kLeases, object);
   }
 }
 
@@ -318,11 +320,7 @@ RC_GTEST_PROP(TextWritesProperty, SecretUpdatesAnswerAsTheGeneralPath, ()) {
       if (!built.ok()) continue;
       object = built.value();
     }
-    const auto a = fast.server.update(testutil::kSecrets, "default", object, {});
-    const auto b = general.server.update(testutil::kSecrets, "default", object, {});
-    RC_ASSERT(describe(a) == describe(b));
-    RC_ASSERT(fast.server.warnings() == general.server.warnings());
-    RC_ASSERT(fast.server.revision() == general.server.revision());
+    update_both(fast, general, testutil::kSecrets, object);
   }
 }
 
