@@ -29,6 +29,7 @@ ApiServer::ApiServer(sim::Loop& loop, ServerOptions options)
     if (!compaction_armed_) schedule_compaction();
   });
   const api::GroupVersionResource namespaces{"", "v1", "namespaces"};
+  namespaces_table_ = store_.table(registry_.find(namespaces)->group_resource());
   for (const auto& ns : options_.initial_namespaces) {
     auto created = create(namespaces, "",
                           api::make_object({{"apiVersion", "v1"},

@@ -209,6 +209,7 @@ class ApiServer {
   ServerOptions options_;
   Registry registry_;
   Store store_;
+  TableId namespaces_table_ = 0;  // the store's table of namespaces, looked up once
   WatchHub hub_;
   FaultInjector faults_;
   std::string_view caller_;

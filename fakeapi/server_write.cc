@@ -136,9 +136,7 @@ api::Result<api::ObjectPtr> ApiServer::stored_object(nlohmann::json j) {
 }
 
 bool ApiServer::namespace_terminating(std::string_view ns) const {
-  const ResourceInfo* info = registry_.find({"", "v1", "namespaces"});
-  const TableId t = const_cast<Store&>(store_).table(info->group_resource());
-  api::ObjectPtr obj = store_.get(t, ns);
+  api::ObjectPtr obj = store_.get(namespaces_table_, ns);
   return obj && obj->deletion_timestamp().has_value();
 }
 
@@ -157,9 +155,8 @@ std::optional<api::Status> ApiServer::refuse_create_in_namespace(const ResourceI
                                                                 std::string_view name,
                                                                 std::string_view ns) const {
   if (!info.namespaced) return std::nullopt;
-  const ResourceInfo* namespaces = registry_.find({"", "v1", "namespaces"});
-  api::ObjectPtr owner = store_.get(const_cast<Store&>(store_).table(namespaces->group_resource()), ns);
-  if (!owner) return api::new_not_found(namespaces->group_resource(), ns);
+  api::ObjectPtr owner = store_.get(namespaces_table_, ns);
+  if (!owner) return api::new_not_found({"", "namespaces"}, ns);
   if (owner->deletion_timestamp()) {
     return api::new_forbidden(info.group_resource(), name,
                               "unable to create new content in namespace " + std::string(ns) +

@@ -15,6 +15,14 @@ std::optional<std::string_view> plain_string(std::string_view value) {
   return raw;
 }
 
+// The checks of both plans on one value: a name, a label.
+bool name_as_stored(const ResourceInfo& info, std::string_view name) {
+  return !name.empty() && validation::name_messages(name, info.name_rule, false).empty();
+}
+bool label_as_stored(std::string_view key, std::string_view value) {
+  return api::is_qualified_name(key).empty() && api::is_valid_label_value(value).empty();
+}
+
 // Labels the general path accepts and stores as they are: a non-empty map of valid label keys
 // and values, written plainly.
 bool labels_as_stored(std::string_view labels) {
@@ -22,11 +30,65 @@ bool labels_as_stored(std::string_view labels) {
   bool ok = true;
   json_text::for_each_member(labels, 0, [&](const json_text::Member& m) {
     const auto value = plain_string(labels.substr(m.value_begin, m.value_end - m.value_begin));
-    ok = !m.escaped_key && value && api::is_qualified_name(m.raw_key).empty() &&
-         api::is_valid_label_value(*value).empty();
+    ok = !m.escaped_key && value && label_as_stored(m.raw_key, *value);
     return ok;
   });
   return ok;
+}
+
+using Json = nlohmann::json;
+
+const std::string* tree_string(const Json& j) {
+  return j.is_string() ? &j.get_ref<const std::string&>() : nullptr;
+}
+
+// plan_text_create for an object held as a JSON tree: the same checks on the tree's values.
+std::optional<TextCreate> plan_tree_create(const ResourceInfo& info, const Json& j,
+                                           std::string_view ns) {
+  TextCreate plan;
+  bool api_version = false;
+  bool kind = false;
+  const Json* meta = nullptr;
+  for (const auto& [key, value] : j.items()) {
+    const std::string* text = tree_string(value);
+    if (key == "apiVersion" && text && *text == "v1") {
+      api_version = true;
+    } else if (key == "kind" && text && *text == "ConfigMap") {
+      kind = true;
+    } else if (key == "data" && value.is_object() && !value.empty()) {
+      std::int64_t total = 0;
+      for (const auto& [k, v] : value.items()) {
+        const std::string* entry = tree_string(v);
+        if (!entry || !validation::config_key_messages(k).empty()) return std::nullopt;
+        total += static_cast<std::int64_t>(entry->size());
+      }
+      if (total > kMaxConfigMapSize) return std::nullopt;
+      plan.data_tree = &value;
+    } else if (key == "metadata" && value.is_object()) {
+      meta = &value;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!api_version || !kind || meta == nullptr) return std::nullopt;
+  for (const auto& [key, value] : meta->items()) {
+    const std::string* text = tree_string(value);
+    if (key == "name" && text && name_as_stored(info, *text)) {
+      plan.name = *text;
+    } else if (key == "namespace" && text && *text == ns) {
+      continue;
+    } else if (key == "labels" && value.is_object() && !value.empty()) {
+      for (const auto& [k, v] : value.items()) {
+        const std::string* label = tree_string(v);
+        if (!label || !label_as_stored(k, *label)) return std::nullopt;
+      }
+      plan.labels_tree = &value;
+    } else if (key != "uid" || !text) {
+      return std::nullopt;
+    }
+  }
+  if (plan.name.empty()) return std::nullopt;
+  return plan;
 }
 
 }  // namespace
@@ -37,6 +99,8 @@ std::optional<TextCreate> plan_text_create(const ResourceInfo& info, const api::
       !validation::dns_label_messages(ns).empty()) {
     return std::nullopt;
   }
+  // A tree is read as it is; writing its text first would cost more than the create.
+  if (object.layout() == api::Object::Layout::kTree) return plan_tree_create(info, object.json(), ns);
   Members top;
   if (!top.read(object.serialized())) return std::nullopt;
   TextCreate plan;
@@ -64,10 +128,7 @@ std::optional<TextCreate> plan_text_create(const ResourceInfo& info, const api::
     const std::string_view value = fields.value(f);
     if (f.key == "name") {
       const auto name = plain_string(value);
-      if (!name || name->empty() ||
-          !validation::name_messages(*name, info.name_rule, false).empty()) {
-        return std::nullopt;
-      }
+      if (!name || !name_as_stored(info, *name)) return std::nullopt;
       plan.name = *name;
     } else if (f.key == "namespace") {
       if (plain_string(value) != ns) return std::nullopt;
@@ -94,12 +155,22 @@ std::string text_create(const ResourceInfo& info, const TextCreate& plan, std::s
   };
   out += '{';
   string_member("apiVersion", info.api_version());
-  if (!plan.data.empty()) out.append(",\"data\":").append(plan.data);
+  if (plan.data_tree != nullptr) {
+    out.append(",\"data\":");
+    json_text::write(*plan.data_tree, out);
+  } else if (!plan.data.empty()) {
+    out.append(",\"data\":").append(plan.data);
+  }
   out += ',';
   string_member("kind", info.kind);
   out.append(",\"metadata\":{");
   string_member("creationTimestamp", creation_timestamp);
-  if (!plan.labels.empty()) out.append(",\"labels\":").append(plan.labels);
+  if (plan.labels_tree != nullptr) {
+    out.append(",\"labels\":");
+    json_text::write(*plan.labels_tree, out);
+  } else if (!plan.labels.empty()) {
+    out.append(",\"labels\":").append(plan.labels);
+  }
   out += ',';
   string_member("name", plan.name);
   out += ',';

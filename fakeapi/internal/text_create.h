@@ -6,6 +6,7 @@
 #ifndef KUBESIM_FAKEAPI_INTERNAL_TEXT_CREATE_H_
 #define KUBESIM_FAKEAPI_INTERNAL_TEXT_CREATE_H_
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,11 +16,14 @@
 
 namespace kubesim::fakeapi::internal {
 
-// What the stored object keeps of the object sent: the texts of its data and labels (empty when
-// absent) and its name.
+// What the stored object keeps of the object sent: its data and labels, as text (empty when
+// absent) or, for an object held as a JSON tree, as the tree's values (null when absent), and
+// its name.
 struct TextCreate {
   std::string_view data;
   std::string_view labels;
+  const nlohmann::json* data_tree = nullptr;
+  const nlohmann::json* labels_tree = nullptr;
   std::string_view name;
 };
 

@@ -383,6 +383,39 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
   }
 }
 
+// Creates chosen to sit on the create fast path's edges, in both layouts.
+TEST(TextWritesTest, CreateEdgesAnswerAsTheGeneralPath) {
+  const std::string big(600 * 1024, 'x');
+  const std::vector<std::pair<const char*, std::function<void(json&)>>> cases = {
+      {"plain", [](json&) {}},
+      {"bad data key", [](json& j) { j["data"]["..x"] = "v"; }},
+      {"data too large", [&](json& j) { j["data"]["a"] = big; j["data"]["b"] = big; }},
+      {"bad name", [](json& j) { j["metadata"]["name"] = "Bad_Name"; }},
+      {"bad label key", [](json& j) { j["metadata"]["labels"]["bad key"] = "v"; }},
+      {"bad label value", [](json& j) { j["metadata"]["labels"]["app"] = "bad value"; }},
+      {"other namespace", [](json& j) { j["metadata"]["namespace"] = "other"; }},
+      {"annotations", [](json& j) { j["metadata"]["annotations"] = {{"a", "b"}}; }},
+      {"generateName", [](json& j) { j["metadata"]["generateName"] = "cm-"; }},
+      {"non-string data", [](json& j) { j["data"]["gen"] = 5; }},
+      {"extra member", [](json& j) { j["extra"] = 1; }},
+      {"apiVersion v2", [](json& j) { j["apiVersion"] = "v2"; }},
+  };
+  for (const auto& [name, edit] : cases) {
+    for (const auto layout : {api::Object::Layout::kTree, api::Object::Layout::kCompact}) {
+      SCOPED_TRACE(std::string(name) + (layout == api::Object::Layout::kTree ? " (tree)" : ""));
+      Side fast(true);
+      Side general(false);
+      json j = testutil::config_map_json("default", "cm", {{"gen", "0"}}, {{"app", "x"}});
+      edit(j);
+      const api::ObjectPtr object = api::make_object(j, layout);
+      const auto a = fast.server.create(kConfigMaps, "default", object, {});
+      const auto b = general.server.create(kConfigMaps, "default", object, {});
+      EXPECT_EQ(describe(a), describe(b));
+      EXPECT_EQ(fast.server.warnings(), general.server.warnings());
+    }
+  }
+}
+
 // The fast path's writes are ordinary writes: a watcher sees them, with the new resourceVersion.
 TEST(TextWritesTest, WritesAreWatchedAndVersioned) {
   sim::Loop loop;
