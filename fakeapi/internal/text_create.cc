@@ -153,24 +153,25 @@ std::string text_create(const ResourceInfo& info, const TextCreate& plan, std::s
   const auto string_member = [&out](std::string_view key, std::string_view value) {
     out.append("\"").append(key).append("\":\"").append(value).append("\"");
   };
+  // ,"key":value from the tree when there is one, else from the text; nothing when absent.
+  const auto kept_member = [&out](std::string_view key, const nlohmann::json* tree,
+                                  std::string_view text) {
+    if (tree == nullptr && text.empty()) return;
+    out.append(",\"").append(key).append("\":");
+    if (tree != nullptr) {
+      json_text::write(*tree, out);
+    } else {
+      out.append(text);
+    }
+  };
   out += '{';
   string_member("apiVersion", info.api_version());
-  if (plan.data_tree != nullptr) {
-    out.append(",\"data\":");
-    json_text::write(*plan.data_tree, out);
-  } else if (!plan.data.empty()) {
-    out.append(",\"data\":").append(plan.data);
-  }
+  kept_member("data", plan.data_tree, plan.data);
   out += ',';
   string_member("kind", info.kind);
   out.append(",\"metadata\":{");
   string_member("creationTimestamp", creation_timestamp);
-  if (plan.labels_tree != nullptr) {
-    out.append(",\"labels\":");
-    json_text::write(*plan.labels_tree, out);
-  } else if (!plan.labels.empty()) {
-    out.append(",\"labels\":").append(plan.labels);
-  }
+  kept_member("labels", plan.labels_tree, plan.labels);
   out += ',';
   string_member("name", plan.name);
   out += ',';
