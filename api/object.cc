@@ -418,7 +418,12 @@ void write_nested(std::span<const std::string_view> steps, std::size_t i, const 
 
 ObjectPtr Object::with_value_at(std::string_view dotted_path, const nlohmann::json& value) const {
   const PathSteps path(dotted_path);
-  const std::span<const std::string_view> steps = path.all();
+  return with_value_at(path.all(), value);
+}
+
+ObjectPtr Object::with_value_at(std::span<const std::string_view> steps,
+                                const nlohmann::json& value) const {
+  if (steps.empty()) die("with_value_at was given an empty path");
   const bool in_place = compact_ && steps[0] != "metadata" && steps[0] != "apiVersion" &&
                         steps[0] != "kind" && std::all_of(steps.begin(), steps.end(), needs_no_escape);
   const auto through_tree = [&] {

@@ -32,6 +32,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -250,6 +251,10 @@ class Object {
   // metadata, is made from its text without building the tree; a tree Object's copy is a tree.
   // Like edited, for trusted code: a copy with invalid metadata aborts.
   ObjectPtr with_value_at(std::string_view dotted_path, const nlohmann::json& value) const;
+  // The same for a path given as its keys, which may hold dots (a ConfigMap's "app.properties");
+  // an empty path aborts.
+  ObjectPtr with_value_at(std::span<const std::string_view> path,
+                          const nlohmann::json& value) const;
   // The setters below remove the field when given its empty value (as Kubernetes omits it).
   ObjectPtr with_resource_version(std::string resource_version) const;
   ObjectPtr with_name(std::string name) const;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <array>
 #include <thread>
 
 namespace kubesim::api {
@@ -692,6 +693,16 @@ TEST(ObjectTest, WithValueAtTakesLongPaths) {
   EXPECT_EQ(copy->value_at("a.b.c.d.e.f.g.h.i.j"), "deep");
   EXPECT_EQ(copy->serialized(),
             R"({"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":{"j":"deep"}}}}}}}}},"kind":"K"})");
+}
+
+TEST(ObjectTest, WithValueAtTakesKeysHoldingDots) {
+  for (const auto layout : {Object::Layout::kCompact, Object::Layout::kTree}) {
+    const ObjectPtr o = make_object({{"kind", "K"}, {"data", {{"a.b", "1"}, {"a", "2"}}}}, layout);
+    const std::array<std::string_view, 2> path = {"data", "a.b"};
+    const ObjectPtr copy = o->with_value_at(path, "3");
+    EXPECT_EQ(copy->serialized(), R"({"data":{"a":"2","a.b":"3"},"kind":"K"})");
+    EXPECT_EQ(copy->layout(), layout);
+  }
 }
 
 }  // namespace
