@@ -59,6 +59,13 @@ class Members {
   std::size_t size_ = 0;
 };
 
+// Fields of the stored metadata an update may leave out, which the server keeps as stored
+// (write_update's system fields; resourceVersion makes the update unconditional).
+inline bool kept_when_absent(std::string_view key) {
+  return key == "resourceVersion" || key == "uid" || key == "creationTimestamp" ||
+         key == "namespace";
+}
+
 // The limit on a ConfigMap's data and binaryData bytes.
 constexpr std::int64_t kMaxConfigMapSize = 1 * 1024 * 1024;
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <span>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -12,16 +13,10 @@
 
 #include "api/json_text.h"
 #include "fakeapi/internal/text_members.h"
+#include "fakeapi/internal/tree_update.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {
-
-// Fields of the stored metadata an update may leave out, which the server keeps as stored
-// (write_update's system fields; resourceVersion makes the update unconditional).
-bool kept_when_absent(std::string_view key) {
-  return key == "resourceVersion" || key == "uid" || key == "creationTimestamp" ||
-         key == "namespace";
-}
 
 // Whether the desired metadata text keeps the stored one: equal but for resourceVersion (which
 // `desired` may hold as "" or as `stored` holds it) and the fields it may leave out. Sets
@@ -325,15 +320,11 @@ api::ObjectPtr with_resource_version(const api::Object& desired, std::string_vie
   return api::make_compact_object(out);
 }
 
-}  // namespace
-
-TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
-                       const api::Object& desired, std::string_view resource_version) {
+// text_update for a kind the fast path serves, from the two objects' texts.
+TextUpdate from_texts(const ResourceInfo& info, const TextKind* kind, std::string_view st,
+                      const api::Object& desired, std::string_view resource_version) {
   TextUpdate out;
-  const TextKind* kind = text_kind(info);
-  if (kind == nullptr || stored.deletion_timestamp()) return out;
   const std::string_view dt = desired.serialized();
-  const std::string_view st = stored.serialized();
   if (dt.empty() || st.empty() || dt.front() != '{' || st.front() != '{') return out;
   const std::size_t prefix = common_prefix(dt, st);
   if (prefix == dt.size() && prefix == st.size()) {
@@ -446,6 +437,35 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
   text.append(dt.substr(desired_meta->value_end));
   out.object = api::make_compact_object(text);
   return out;
+}
+
+}  // namespace
+
+TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
+                       const api::Object& desired, std::string_view resource_version) {
+  const TextKind* kind = text_kind(info);
+  if (kind == nullptr || stored.deletion_timestamp()) return {};
+  const std::string_view st = stored.serialized();
+  // A tree is compared with the stored text as it is; what it changes is then set in a copy of
+  // the stored object, which stands for it.
+  if (desired.layout() == api::Object::Layout::kTree &&
+      stored.layout() == api::Object::Layout::kCompact) {
+    const TreeUpdate tree = tree_update(st, desired.json());
+    switch (tree.outcome) {
+      case TreeUpdate::Outcome::kSame:
+        return {TextUpdate::Outcome::kUnchanged, nullptr};
+      case TreeUpdate::Outcome::kOneString: {
+        const std::string_view top = tree.keys[0];
+        if (top == "apiVersion" || top == "kind") return {};
+        const api::ObjectPtr edit = stored.with_value_at(
+            std::span<const std::string_view>(tree.keys.data(), tree.depth), *tree.value);
+        return from_texts(info, kind, st, *edit, resource_version);
+      }
+      case TreeUpdate::Outcome::kOther:
+        break;
+    }
+  }
+  return from_texts(info, kind, st, desired, resource_version);
 }
 
 }  // namespace kubesim::fakeapi::internal
