@@ -422,8 +422,14 @@ ObjectPtr Object::with_value_at(std::string_view dotted_path, const nlohmann::js
 }
 
 ObjectPtr Object::with_value_at(std::span<const std::string_view> steps,
-                                const nlohmann::json& value) const {
+                                const nlohmann::json& value,
+                                std::string_view resource_version) const {
   if (steps.empty()) die("with_value_at was given an empty path");
+  // Sets the resourceVersion, when asked, in a copy made another way.
+  const auto versioned = [&](ObjectPtr copy) {
+    if (resource_version.empty()) return copy;
+    return copy->with_resource_version(std::string(resource_version));
+  };
   const bool in_place = compact_ && steps[0] != "metadata" && steps[0] != "apiVersion" &&
                         steps[0] != "kind" && std::all_of(steps.begin(), steps.end(), needs_no_escape);
   const auto through_tree = [&] {
@@ -434,6 +440,7 @@ ObjectPtr Object::with_value_at(std::span<const std::string_view> steps,
       at = &(*at)[std::string(step)];
     }
     *at = value;
+    if (!resource_version.empty()) set_metadata(copy, "resourceVersion", Json(resource_version));
     return make_object(std::move(copy), compact_ ? Layout::kCompact : Layout::kTree);
   };
   if (!in_place) return through_tree();
@@ -486,11 +493,22 @@ ObjectPtr Object::with_value_at(std::span<const std::string_view> steps,
     if (before != std::string_view::npos) bytes += ',';
     break;
   }
-  if (ObjectPtr copy = spliced(begin, end_at, bytes)) return copy;
+  const Splice edit{begin, end_at, bytes};
+  const Span rv = resource_version_;
+  if (!resource_version.empty() && rv.off != Span::kAbsent && rv.len != 0 &&
+      rv.off < text_size_ && needs_no_escape(resource_version)) {
+    // Both edits in one copy, in text order (the value is outside the metadata).
+    const Splice version{rv.off, rv.off + rv.len, resource_version};
+    const bool value_first = begin < rv.off;
+    const std::array<Splice, 2> edits = {value_first ? edit : version, value_first ? version : edit};
+    if (ObjectPtr copy = spliced(edits, value_first ? 1 : 0)) return copy;
+  } else if (ObjectPtr copy = spliced(std::span<const Splice>(&edit, 1))) {
+    return versioned(std::move(copy));
+  }
   std::string out;
   out.reserve(t.size() + bytes.size());
   out.append(t.substr(0, begin)).append(bytes).append(t.substr(end_at));
-  return std::make_shared<const Object>(Passkey{}, out);
+  return versioned(std::make_shared<const Object>(Passkey{}, out));
 }
 
 ObjectPtr Object::with_metadata_string(const char* field, std::string value) const {
@@ -502,7 +520,8 @@ ObjectPtr Object::with_resource_version(std::string resource_version) const {
   const Span rv = resource_version_;
   if (compact_ && !resource_version.empty() && rv.off != Span::kAbsent && rv.len != 0 &&
       rv.off < text_size_ && needs_no_escape(resource_version)) {
-    if (ObjectPtr copy = spliced(rv.off, rv.off + rv.len, resource_version, true)) return copy;
+    const Splice edit{rv.off, rv.off + rv.len, resource_version};
+    if (ObjectPtr copy = spliced(std::span<const Splice>(&edit, 1), 0)) return copy;
   }
   return with_metadata_string("resourceVersion", std::move(resource_version));
 }

@@ -252,9 +252,9 @@ class Object {
   // Like edited, for trusted code: a copy with invalid metadata aborts.
   ObjectPtr with_value_at(std::string_view dotted_path, const nlohmann::json& value) const;
   // The same for a path given as its keys, which may hold dots (a ConfigMap's "app.properties");
-  // an empty path aborts.
-  ObjectPtr with_value_at(std::span<const std::string_view> path,
-                          const nlohmann::json& value) const;
+  // an empty path aborts. A non-empty `resource_version` is set in the same copy.
+  ObjectPtr with_value_at(std::span<const std::string_view> path, const nlohmann::json& value,
+                          std::string_view resource_version = {}) const;
   // The setters below remove the field when given its empty value (as Kubernetes omits it).
   ObjectPtr with_resource_version(std::string resource_version) const;
   ObjectPtr with_name(std::string name) const;
@@ -278,12 +278,17 @@ class Object {
   friend ObjectPtr make_compact_object(std::string_view text);
 
   ObjectPtr with_metadata_string(const char* field, std::string value) const;
-  // A compact Object's copy with the text's bytes [begin, end) replaced by `bytes`, its metadata
-  // moved rather than read again. No string the Object hands out may overlap the region but
-  // resourceVersion when `new_resource_version` (the region is then that string's bytes,
-  // unescaped). Null when the region overlaps another.
-  ObjectPtr spliced(std::size_t begin, std::size_t end, std::string_view bytes,
-                    bool new_resource_version = false) const;
+  // One edit of a compact Object's text: the bytes [begin, end) replaced by `bytes`.
+  struct Splice {
+    std::size_t begin;
+    std::size_t end;
+    std::string_view bytes;
+  };
+  // A compact Object's copy with `edits` (in text order, apart) made, its metadata moved rather
+  // than read again. No string the Object hands out may overlap an edit but resourceVersion,
+  // when edits[resource_version_edit] is its new value (the edit is then that string's bytes,
+  // unescaped). Null when an edit overlaps another string.
+  ObjectPtr spliced(std::span<const Splice> edits, int resource_version_edit = -1) const;
   Span* span_slot(int field);
   const Span* span_slot(int field) const;
   std::optional<std::pair<std::size_t, std::size_t>> member_span(std::string_view key) const;

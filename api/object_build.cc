@@ -263,17 +263,21 @@ Object::Object(Passkey, std::string_view compact_text) {
   b.finish();
 }
 
-ObjectPtr Object::spliced(std::size_t begin, std::size_t end, std::string_view bytes,
-                          bool new_resource_version) const {
+ObjectPtr Object::spliced(std::span<const Splice> edits, int resource_version_edit) const {
   const std::size_t old_size = text_size_;
-  const std::size_t new_size = old_size - (end - begin) + bytes.size();
+  std::size_t new_size = old_size;
+  for (const Splice& e : edits) new_size = new_size - (e.end - e.begin) + e.bytes.size();
   size32(new_size);
-  // Where a string or position moves to: unchanged before the region, shifted after it (the
-  // strings past the text included); nothing may sit inside it.
+  // Where a string or position moves to: shifted by the edits before it; nothing may sit inside
+  // one.
   const auto moved = [&](std::size_t pos, std::size_t len) -> std::optional<std::size_t> {
-    if (pos + len <= begin) return pos;
-    if (pos >= end) return pos - (end - begin) + bytes.size();
-    return std::nullopt;
+    std::size_t at = pos;
+    for (const Splice& e : edits) {
+      if (pos + len <= e.begin) break;
+      if (pos < e.end) return std::nullopt;
+      at = at - (e.end - e.begin) + e.bytes.size();
+    }
+    return at;
   };
   bool overlaps = false;
   const auto move = [&](Span s) {
@@ -297,11 +301,15 @@ ObjectPtr Object::spliced(std::size_t begin, std::size_t end, std::string_view b
   o.creation_timestamp_ = move(creation_timestamp_);
   o.key_ = move(key_);
   o.generation_ = generation_;
-  if (new_resource_version) {
-    if (resource_version_.off != begin || resource_version_.off + resource_version_.len != end) {
+  if (resource_version_edit >= 0) {
+    const Splice& e = edits[static_cast<std::size_t>(resource_version_edit)];
+    if (resource_version_.off != e.begin || resource_version_.off + resource_version_.len != e.end) {
       return nullptr;
     }
-    o.resource_version_ = {static_cast<std::uint32_t>(begin), size32(bytes.size())};
+    // Its start moves with the edits before it, none of which reaches it.
+    const auto at = moved(e.begin, 0);
+    if (!at) return nullptr;
+    o.resource_version_ = {static_cast<std::uint32_t>(*at), size32(e.bytes.size())};
   } else {
     o.resource_version_ = move(resource_version_);
   }
@@ -319,9 +327,16 @@ ObjectPtr Object::spliced(std::size_t begin, std::size_t end, std::string_view b
   o.buffer_ = std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(1, size32(total)));
   char* buf = o.buffer_.get();
   const std::string_view t = text();
-  std::memcpy(buf, t.data(), begin);
-  if (!bytes.empty()) std::memcpy(buf + begin, bytes.data(), bytes.size());
-  std::memcpy(buf + begin + bytes.size(), t.data() + end, old_size - end);
+  char* to = buf;
+  std::size_t from = 0;
+  for (const Splice& e : edits) {
+    std::memcpy(to, t.data() + from, e.begin - from);
+    to += e.begin - from;
+    if (!e.bytes.empty()) std::memcpy(to, e.bytes.data(), e.bytes.size());
+    to += e.bytes.size();
+    from = e.end;
+  }
+  std::memcpy(to, t.data() + from, old_size - from);
   if (strings_size != 0) std::memcpy(buf + new_size, old_base + old_size, strings_size);
   Entry* entries = reinterpret_cast<Entry*>(buf + entries_at);
   for (std::size_t i = 0; i < entry_count; ++i) {

@@ -705,5 +705,32 @@ TEST(ObjectTest, WithValueAtTakesKeysHoldingDots) {
   }
 }
 
+// The resourceVersion given with the value is set in the same copy, as if set after it, wherever
+// the value sits against it in the text.
+TEST(ObjectTest, WithValueAtSetsTheResourceVersionToo) {
+  const nlohmann::json j = {
+      {"apiVersion", "v1"},
+      {"kind", "ConfigMap"},
+      {"metadata",
+       {{"name", "a"}, {"resourceVersion", "7"}, {"labels", {{"x", "y"}}}, {"uid", "u-1"}}},
+      {"data", {{"gen", "1"}}},
+      {"zeta", {{"k", "v"}}}};
+  for (const auto layout : {Object::Layout::kCompact, Object::Layout::kTree}) {
+    const ObjectPtr o = make_object(j, layout);
+    for (const std::array<std::string_view, 2>& path :
+         {std::array<std::string_view, 2>{"data", "gen"}, {"zeta", "k"}, {"data", "new"},
+          {"metadata", "name"}}) {
+      const ObjectPtr copy = o->with_value_at(path, "22", "12345");
+      const ObjectPtr expected = o->with_value_at(path, "22")->with_resource_version("12345");
+      EXPECT_EQ(copy->serialized(), expected->serialized());
+      EXPECT_EQ(copy->resource_version(), "12345");
+      EXPECT_EQ(copy->name(), path[1] == "name" ? "22" : "a");
+      EXPECT_EQ(copy->labels().find("x"), "y");
+      EXPECT_EQ(copy->uid(), "u-1");  // after both edits when the value is in data
+      EXPECT_EQ(copy->layout(), layout);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kubesim::api
