@@ -141,10 +141,11 @@ struct TextKind {
   std::string_view kind;
   std::array<std::string_view, 3> members;
   bool (*accepts)(const Lookup& desired, const Lookup& stored);
-  // Whether the general path would accept and store as it is the desired object, whose text
-  // `d` differs from the stored one only in the contents of the string `change` leads to.
-  bool (*accepts_string)(const StringChange& change, const api::Object& desired,
-                         std::string_view d);
+  // Whether the general path would accept and store as it is the desired object, which is the
+  // stored one (text `s`) but for the contents of the string `change` leads to (its positions
+  // are in `s`), written `raw` (between the quotes), in a text of `size` bytes.
+  bool (*accepts_string)(const StringChange& change, const api::Object& stored, std::string_view s,
+                         std::string_view raw, std::size_t size);
 };
 
 // ValidateConfigMap and ValidateConfigMapUpdate (validate_core.cc) for a ConfigMap with string
@@ -156,19 +157,19 @@ bool config_map_accepts(const Lookup& desired, const Lookup& stored) {
   return !data || config_map_data_as_stored(*data);
 }
 
-// Whether the data member holds no `immutable` after it: it sits between data and kind, whose
-// value the object places, so when the member before kind ends in '}' (data) there is none.
-// Failing that, look.
-bool no_immutable_after_data(const StringChange& change, const api::Object& desired,
-                             std::string_view d) {
+// Whether the data member of `t`, the text of `object`, holds no `immutable` after it: it sits
+// between data and kind, whose value the object places, so when the member before kind ends in
+// '}' (data) there is none. Failing that, look.
+bool no_immutable_after_data(const StringChange& change, const api::Object& object,
+                             std::string_view t) {
   constexpr std::string_view kKindKey = ",\"kind\":\"";
-  const char* kind = desired.kind().data();
-  if (kind > d.data() + kKindKey.size() && kind < d.data() + d.size()) {
-    const std::size_t at = static_cast<std::size_t>(kind - d.data()) - kKindKey.size();
-    if (d.substr(at, kKindKey.size()) == kKindKey && d[at - 1] == '}') return true;
+  const char* kind = object.kind().data();
+  if (kind > t.data() + kKindKey.size() && kind < t.data() + t.size()) {
+    const std::size_t at = static_cast<std::size_t>(kind - t.data()) - kKindKey.size();
+    if (t.substr(at, kKindKey.size()) == kKindKey && t[at - 1] == '}') return true;
   }
-  const std::size_t data_end = json_text::skip_value(d, change.values[0]);
-  return !json_text::find_member_after(d, data_end, "immutable");
+  const std::size_t data_end = json_text::skip_value(t, change.values[0]);
+  return !json_text::find_member_after(t, data_end, "immutable");
 }
 
 // Standard base64 with its padding, without line breaks: what Go decodes and would write back
@@ -187,14 +188,12 @@ bool plain_base64(std::string_view s) {
 // valid, the new value is base64 the decoder takes, the bytes cannot pass the limit when the
 // whole text does not, and there is no immutable member. The type, the last member, must read
 // Opaque (the other types have rules on their values).
-bool secret_accepts_string(const StringChange& change, const api::Object& desired,
-                           std::string_view d) {
-  if (change.depth != 2 || change.keys[0] != "data" || d.size() > kMaxConfigMapSize) return false;
+bool secret_accepts_string(const StringChange& change, const api::Object& stored,
+                           std::string_view s, std::string_view raw, std::size_t size) {
+  if (change.depth != 2 || change.keys[0] != "data" || size > kMaxConfigMapSize) return false;
   constexpr std::string_view kOpaque = ",\"type\":\"Opaque\"}";
-  if (d.size() < kOpaque.size() || d.substr(d.size() - kOpaque.size()) != kOpaque) return false;
-  const std::size_t at = change.values[1];
-  const std::string_view value = json_text::raw_string(d, at, json_text::skip_value(d, at));
-  return plain_base64(value) && no_immutable_after_data(change, desired, d);
+  if (s.size() < kOpaque.size() || s.substr(s.size() - kOpaque.size()) != kOpaque) return false;
+  return plain_base64(raw) && no_immutable_after_data(change, stored, s);
 }
 
 // A Secret's members as a whole are left to the general path.
@@ -203,10 +202,10 @@ bool secret_accepts(const Lookup&, const Lookup&) { return false; }
 // One data value of a ConfigMap changed: its key was valid and still is, and the values'
 // bytes cannot pass the limit when the whole text does not; an immutable member (true or
 // false) is left to the general path.
-bool config_map_accepts_string(const StringChange& change, const api::Object& desired,
-                               std::string_view d) {
-  if (change.depth != 2 || change.keys[0] != "data" || d.size() > kMaxConfigMapSize) return false;
-  return no_immutable_after_data(change, desired, d);
+bool config_map_accepts_string(const StringChange& change, const api::Object& stored,
+                               std::string_view s, std::string_view, std::size_t size) {
+  if (change.depth != 2 || change.keys[0] != "data" || size > kMaxConfigMapSize) return false;
+  return no_immutable_after_data(change, stored, s);
 }
 
 // A Lease's spec as a whole is left to the general path.
@@ -214,7 +213,8 @@ bool lease_accepts(const Lookup&, const Lookup&) { return false; }
 
 // One of the Lease spec's strings that no rule reads (ValidateLeaseSpec checks the integers and
 // preferredHolder against strategy) changed: what leader election writes on every renewal.
-bool lease_accepts_string(const StringChange& change, const api::Object&, std::string_view) {
+bool lease_accepts_string(const StringChange& change, const api::Object&, std::string_view,
+                          std::string_view, std::size_t) {
   if (change.depth != 2 || change.keys[0] != "spec") return false;
   const std::string_view field = change.keys[1];
   return field == "holderIdentity" || field == "renewTime" || field == "acquireTime";
@@ -320,9 +320,17 @@ api::ObjectPtr with_resource_version(const api::Object& desired, std::string_vie
   return api::make_compact_object(out);
 }
 
+// Whether a change of one string's contents, under the top-level member `top`, is one the
+// kind may vouch for: outside what the server keeps or sets itself, in a member of the kind.
+bool string_member(const ResourceInfo& info, const TextKind& kind, std::string_view top) {
+  return top != "metadata" && top != "apiVersion" && top != "kind" &&
+         !(top == "status" && info.has_status) && known_member(kind, top);
+}
+
 // text_update for a kind the fast path serves, from the two objects' texts.
-TextUpdate from_texts(const ResourceInfo& info, const TextKind* kind, std::string_view st,
-                      const api::Object& desired, std::string_view resource_version) {
+TextUpdate from_texts(const ResourceInfo& info, const TextKind* kind, const api::Object& stored,
+                      std::string_view st, const api::Object& desired,
+                      std::string_view resource_version) {
   TextUpdate out;
   const std::string_view dt = desired.serialized();
   if (dt.empty() || st.empty() || dt.front() != '{' || st.front() != '{') return out;
@@ -335,10 +343,11 @@ TextUpdate from_texts(const ResourceInfo& info, const TextKind* kind, std::strin
   // (resourceVersion included): found without reading the rest of either text.
   const std::size_t suffix = common_suffix(dt, st, std::min(dt.size(), st.size()) - prefix);
   if (const auto change = one_string_differs(dt, st, prefix, suffix)) {
-    const std::string_view top = change->keys[0];
-    if (top != "metadata" && top != "apiVersion" && top != "kind" &&
-        !(top == "status" && info.has_status) && known_member(*kind, top) &&
-        kind->accepts_string(*change, desired, dt)) {
+    // The positions along the path precede the difference: they are the same in both texts.
+    const std::size_t at = change->values[change->depth - 1];
+    const std::string_view raw = json_text::raw_string(dt, at, json_text::skip_value(dt, at));
+    if (string_member(info, *kind, change->keys[0]) &&
+        kind->accepts_string(*change, stored, st, raw, dt.size())) {
       out.outcome = TextUpdate::Outcome::kWrite;
       out.object = with_resource_version(desired, dt, resource_version);
       return out;
@@ -446,8 +455,9 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
   const TextKind* kind = text_kind(info);
   if (kind == nullptr || stored.deletion_timestamp()) return {};
   const std::string_view st = stored.serialized();
-  // A tree is compared with the stored text as it is; what it changes is then set in a copy of
-  // the stored object, which stands for it.
+  // A tree is compared with the stored text as it is. When it changes one string, the stored
+  // object with that string and the new resourceVersion set is the answer; the kind decides
+  // from the stored text and the string's new bytes.
   if (desired.layout() == api::Object::Layout::kTree &&
       stored.layout() == api::Object::Layout::kCompact) {
     const TreeUpdate tree = tree_update(st, desired.json());
@@ -455,17 +465,31 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
       case TreeUpdate::Outcome::kSame:
         return {TextUpdate::Outcome::kUnchanged, nullptr};
       case TreeUpdate::Outcome::kOneString: {
-        const std::string_view top = tree.keys[0];
-        if (top == "apiVersion" || top == "kind") return {};
-        const api::ObjectPtr edit = stored.with_value_at(
-            std::span<const std::string_view>(tree.keys.data(), tree.depth), *tree.value);
-        return from_texts(info, kind, st, *edit, resource_version);
+        const std::span<const std::string_view> path(tree.keys.data(), tree.depth);
+        if (!string_member(info, *kind, path[0])) return {};
+        static_assert(TreeUpdate::kMaxDepth <= StringChange::kMaxDepth);
+        StringChange change;
+        std::copy(path.begin(), path.end(), change.keys.begin());
+        std::copy_n(tree.values.begin(), tree.depth, change.values.begin());
+        change.depth = tree.depth;
+        std::string quoted;
+        json_text::write_string(*tree.value, quoted);
+        const std::size_t at = tree.values[tree.depth - 1];
+        const std::size_t size = st.size() - (json_text::skip_value(st, at) - at) + quoted.size();
+        const std::string_view raw(quoted.data() + 1, quoted.size() - 2);
+        if (kind->accepts_string(change, stored, st, raw, size)) {
+          return {TextUpdate::Outcome::kWrite,
+                  stored.with_value_at(path, *tree.value, resource_version)};
+        }
+        // Left to the kind's other checks, on the stored object with the string set.
+        return from_texts(info, kind, stored, st, *stored.with_value_at(path, *tree.value),
+                          resource_version);
       }
       case TreeUpdate::Outcome::kOther:
         break;
     }
   }
-  return from_texts(info, kind, st, desired, resource_version);
+  return from_texts(info, kind, stored, st, desired, resource_version);
 }
 
 }  // namespace kubesim::fakeapi::internal

@@ -20,6 +20,11 @@ std::string_view slice(std::string_view t, std::size_t begin, std::size_t end) {
   return t.substr(begin, end - begin);
 }
 
+// Whether a tree's key is a text's raw key (one without escapes), sizes first.
+bool same_key(const std::string& key, std::string_view raw) {
+  return key.size() == raw.size() && std::memcmp(key.data(), raw.data(), raw.size()) == 0;
+}
+
 // The end of the string at `pos` of `t` when its text is `s` between quotes, no byte escaped;
 // kFail otherwise. One pass over both: the text holds no '"' or '\\' before the closing quote.
 std::size_t plain_string_end(std::string_view t, std::size_t pos, std::string_view s) {
@@ -58,7 +63,12 @@ std::size_t compare(const Json& j, std::string_view t, std::size_t pos, TreeUpda
     const std::string& s = j.get_ref<const std::string&>();
     if (const std::size_t end = plain_string_end(t, pos, s); end != kFail) return end;
     const std::size_t end = json_text::skip_value(t, pos);
-    if (json_text::equals(j, slice(t, pos, end))) return end;  // the same, written escaped
+    // Text without escapes that plain_string_end refused holds another string; with escapes it
+    // may be the same one, written escaped.
+    const std::string_view raw = slice(t, pos + 1, end - 1);
+    if (raw.find('\\') != std::string_view::npos && json_text::equals(j, slice(t, pos, end))) {
+      return end;
+    }
     if (exact || u.value != nullptr) return kFail;  // a second string
     u.value = &s;
     u.outcome = Outcome::kOneString;
@@ -74,12 +84,15 @@ std::size_t compare(const Json& j, std::string_view t, std::size_t pos, TreeUpda
   bool same = true;
   const std::size_t end = json_text::walk_members(
       t, pos, [&](const json_text::Member& m, std::size_t* value_end) {
-        if (m.escaped_key || it == members.end() || it->first != m.raw_key) {
+        if (m.escaped_key || it == members.end() || !same_key(it->first, m.raw_key)) {
           same = false;
           return false;
         }
         const bool had_change = u.value != nullptr;
-        if (!had_change) u.keys[u.depth++] = m.raw_key;
+        if (!had_change) {
+          u.keys[u.depth] = m.raw_key;
+          u.values[u.depth++] = m.value_begin;
+        }
         *value_end = compare(it->second, t, m.value_begin, u, exact);
         if (!had_change && u.value == nullptr) --u.depth;  // nothing changed below
         ++it;
@@ -102,7 +115,7 @@ std::size_t compare_metadata(const Json& j, std::string_view t, std::size_t pos,
         const std::string_view key = m.raw_key;
         if (m.escaped_key || (it != members.end() && it->first < key)) {
           same = false;  // an escaped key, or a member the stored object lacks
-        } else if (it == members.end() || it->first != key) {
+        } else if (it == members.end() || !same_key(it->first, key)) {
           same = kept_when_absent(key);  // left out; skipped by walk_members
         } else if (key == "resourceVersion" && it->second.is_string() &&
                    it->second.get_ref<const std::string&>().empty()) {
@@ -127,7 +140,7 @@ TreeUpdate tree_update(std::string_view stored, const Json& desired) {
   bool same = true;
   const std::size_t end = json_text::walk_members(
       stored, 0, [&](const json_text::Member& m, std::size_t* value_end) {
-        if (m.escaped_key || it == members.end() || it->first != m.raw_key) {
+        if (m.escaped_key || it == members.end() || !same_key(it->first, m.raw_key)) {
           same = false;
           return false;
         }
@@ -135,7 +148,10 @@ TreeUpdate tree_update(std::string_view stored, const Json& desired) {
           *value_end = compare_metadata(it->second, stored, m.value_begin, u);
         } else {
           const bool had_change = u.value != nullptr;
-          if (!had_change) u.keys[u.depth++] = m.raw_key;
+          if (!had_change) {
+            u.keys[u.depth] = m.raw_key;
+            u.values[u.depth++] = m.value_begin;
+          }
           *value_end = compare(it->second, stored, m.value_begin, u, false);
           if (!had_change && u.value == nullptr) u.depth = 0;
         }

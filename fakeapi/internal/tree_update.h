@@ -25,6 +25,7 @@ struct TreeUpdate {
   static constexpr std::size_t kMaxDepth = 8;
   Outcome outcome = Outcome::kOther;
   std::array<std::string_view, kMaxDepth> keys;  // into the stored text
+  std::array<std::size_t, kMaxDepth> values{};   // where the keys' values begin in it
   std::size_t depth = 0;
   const std::string* value = nullptr;  // into the tree
 };
