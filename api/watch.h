@@ -42,6 +42,12 @@ class WatchStream {
   virtual ~WatchStream() = default;
   // The next event, or nullopt once the stream has ended or `ctx` is done.
   virtual sim::Task<std::optional<WatchEvent>> next(sim::Context ctx) = 0;
+  // The event next(ctx) would give at once, without waiting; nullopt when it would wait or end
+  // the stream (the caller then awaits next). A stream may always answer nullopt.
+  virtual std::optional<WatchEvent> try_next(const sim::Context& ctx) {
+    (void)ctx;
+    return std::nullopt;
+  }
   // Ends the stream from the consumer's side; idempotent. Buffered events are dropped.
   virtual void stop() = 0;
 };

@@ -96,7 +96,8 @@ class RoundTrip {
   static sim::Task<void> receive(std::shared_ptr<WatchState> state, sim::Loop* loop,
                                  sim::Context ctx) {
     for (;;) {
-      auto event = co_await state->source->next(ctx);
+      auto event = state->source->try_next(ctx);
+      if (!event) event = co_await state->source->next(ctx);
       if (!event) break;
       InFlight flight{loop->now(), std::move(*event)};
       if (!state->flights->try_send(std::move(flight))) break;
@@ -145,7 +146,9 @@ class RoundTrip {
     sim::Time last = loop.now();
     for (;;) {
       if (drop_after && delivered >= *drop_after) break;
-      auto flight = co_await next_flight(c, &flights, ctx);
+      // What next_flight takes when it need not wait.
+      std::optional<InFlight> flight = ctx.done() ? std::nullopt : flights.try_recv();
+      if (!flight) flight = co_await next_flight(c, &flights, ctx);
       if (!flight) break;
       if (stalled) continue;
       // A client that does not keep up is cut off, as the server cuts off its own slow watchers;

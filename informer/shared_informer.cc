@@ -175,7 +175,9 @@ sim::Task<void> SharedIndexInformer::run(sim::Context ctx) {
     internal::process_deltas(*cache_handler_, indexer_, deltas, is_in_initial_list);
   };
   while (!ctx.done()) {
-    const bool popped = co_await queue_->pop(ctx, process);
+    // pop's first step, without starting it when an item is there.
+    bool popped = queue_->try_pop(process);
+    if (!popped) popped = co_await queue_->pop(ctx, process);
     if (!popped) break;
     (void)has_synced();  // publish to the registrations as soon as it turns true
   }

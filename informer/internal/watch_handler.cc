@@ -38,7 +38,8 @@ sim::Task<WatchOutcome> handle_watch(sim::Context ctx, WatchHandlerArgs args) {
   bool besides_added = false;
   std::int64_t count = 0;
   for (;;) {
-    auto event = co_await args.watch->next(ctx);
+    auto event = args.watch->try_next(ctx);
+    if (!event) event = co_await args.watch->next(ctx);
     if (!event) {
       if (ctx.done()) out.stopped = true;
       break;

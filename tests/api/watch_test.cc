@@ -112,5 +112,32 @@ TEST(WatchTest, NextReturnsNulloptWhenTheContextIsDone) {
   EXPECT_FALSE(feed.stopped());
 }
 
+// try_next gives what next would give at once, and nothing where next would wait or end.
+TEST(WatchTest, TryNextTakesWhatIsQueued) {
+  sim::Loop loop;
+  auto [stream, feed] = make_watch_pipe(loop);
+  EXPECT_FALSE(stream->try_next(sim::Context()).has_value());  // nothing queued: next would wait
+  feed.send({EventType::kAdded, config_map("a", "1")});
+  feed.send({EventType::kModified, config_map("a", "2")});
+  auto cancel = sim::with_cancel(sim::Context());
+  cancel.cancel();
+  EXPECT_FALSE(stream->try_next(cancel.ctx).has_value());  // a done context: next ends
+  EXPECT_EQ(feed.backlog(), 2u);
+  auto first = stream->try_next(sim::Context());
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->object->resource_version(), "1");
+  feed.close();
+  auto second = stream->try_next(sim::Context());  // drained after the producer closed
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->type, EventType::kModified);
+  EXPECT_FALSE(stream->try_next(sim::Context()).has_value());
+  // next agrees: the stream has ended.
+  Seen seen;
+  loop.spawn(consume(&loop, stream.get(), sim::Context(), &seen));
+  loop.run_until_idle();
+  EXPECT_TRUE(seen.ended);
+  EXPECT_TRUE(seen.names.empty());
+}
+
 }  // namespace
 }  // namespace kubesim::api
