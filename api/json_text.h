@@ -82,7 +82,8 @@ std::string decode_string(std::string_view raw);
 // --- Template definitions ----------------------------------------------------------------------
 
 namespace detail {
-std::size_t skip_string(std::string_view text, std::size_t pos);
+// The end of the string starting at `pos` (its '"'); *escaped tells whether it holds an escape.
+std::size_t skip_string(std::string_view text, std::size_t pos, bool* escaped = nullptr);
 }  // namespace detail
 
 template <typename Visit>
@@ -90,10 +91,11 @@ std::size_t walk_members(std::string_view text, std::size_t pos, Visit&& visit) 
   std::size_t p = pos + 1;  // past '{'
   while (p < text.size() && text[p] != '}') {
     const std::size_t key_begin = p;
-    const std::size_t key_end = detail::skip_string(text, p);
+    bool escaped = false;
+    const std::size_t key_end = detail::skip_string(text, p, &escaped);
     const std::string_view raw = text.substr(key_begin + 1, key_end - key_begin - 2);
     const std::size_t value_begin = key_end + 1;  // past ':'
-    const Member m{raw, raw.find('\\') != std::string_view::npos, key_begin, value_begin, 0};
+    const Member m{raw, escaped, key_begin, value_begin, 0};
     std::size_t value_end = 0;
     if (!visit(m, &value_end)) return std::string_view::npos;
     p = value_end != 0 ? value_end : skip_value(text, value_begin);

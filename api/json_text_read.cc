@@ -140,8 +140,13 @@ class Parser {
 
 namespace detail {
 
-std::size_t skip_string(std::string_view text, std::size_t pos) {
+std::size_t skip_string(std::string_view text, std::size_t pos, bool* escaped) {
   std::size_t p = pos + 1;  // past the opening quote
+  bool seen = false;
+  const auto done = [&](std::size_t end) {
+    if (escaped != nullptr) *escaped = seen;
+    return end;
+  };
 #if defined(__SSE2__)
   const __m128i quote = _mm_set1_epi8('"');
   const __m128i backslash = _mm_set1_epi8('\\');
@@ -154,16 +159,18 @@ std::size_t skip_string(std::string_view text, std::size_t pos) {
       continue;
     }
     p += static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(hits)));
-    if (text[p] == '"') return p + 1;
+    if (text[p] == '"') return done(p + 1);
+    seen = true;
     p += 2;  // an escape and the byte it escapes
   }
 #endif
   while (p < text.size()) {
     const char c = text[p];
-    if (c == '"') return p + 1;
+    if (c == '"') return done(p + 1);
+    if (c == '\\') seen = true;
     p += c == '\\' ? 2 : 1;
   }
-  return text.size();
+  return done(text.size());
 }
 
 }  // namespace detail
@@ -241,9 +248,9 @@ std::optional<Member> find_member_from(std::string_view text, std::size_t p, std
                                    [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   while (p < text.size() && text[p] != '}') {
     const std::size_t key_begin = p;
-    const std::size_t key_end = detail::skip_string(text, p);
+    bool escaped = false;
+    const std::size_t key_end = detail::skip_string(text, p, &escaped);
     const std::string_view raw = text.substr(key_begin + 1, key_end - key_begin - 2);
-    const bool escaped = raw.find('\\') != std::string_view::npos;
     const int order =
         escaped ? std::string_view(decode_string(raw)).compare(key) : raw.compare(key);
     if (order > 0 && ordered) return std::nullopt;

@@ -102,6 +102,7 @@ RC_GTEST_PROP(JsonTextTest, MembersAreFoundWithTheirValues, ()) {
   const std::string text = write(o);
   std::size_t count = 0;
   for_each_member(text, 0, [&](const Member& m) {
+    RC_ASSERT(m.escaped_key == (m.raw_key.find('\\') != std::string_view::npos));
     const std::string key = key_of(m);
     RC_ASSERT(o.contains(key));
     RC_ASSERT(text.substr(m.value_begin, m.value_end - m.value_begin) == write(o[key]));
