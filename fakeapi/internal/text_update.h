@@ -1,8 +1,9 @@
 // The update fast path. An update whose object differs from the stored one only in members a
 // kind's text check vouches for (a ConfigMap's data, say), with the metadata, apiVersion, kind
 // and status as stored, is answered from the two objects' texts: no tree is built, copied or
-// validated. Every other update is left to the general path, which answers these the same way
-// (tests/fakeapi/text_update_test.cc runs both on random updates).
+// validated. An object sent as a tree is first compared with the stored text as it is
+// (tree_update.h). Every other update is left to the general path, which answers these the same
+// way (tests/fakeapi/text_writes_test.cc runs both on random updates).
 #ifndef KUBESIM_FAKEAPI_INTERNAL_TEXT_UPDATE_H_
 #define KUBESIM_FAKEAPI_INTERNAL_TEXT_UPDATE_H_
 

@@ -2,8 +2,8 @@
 // (a tree built from scratch, without resourceVersion or uid) that differs from the stored object
 // in one string's contents is what most controllers send; writing such a tree out only to compare
 // it byte by byte costs more than the rest of the write. This compares the tree with the text
-// directly and names the one string, so that text_update.h decides on the stored object with that
-// string set.
+// directly and names the one string (its path and where it sits in the stored text), from which
+// text_update.h lets the kind decide and writes the stored object with that string set.
 #ifndef KUBESIM_FAKEAPI_INTERNAL_TREE_UPDATE_H_
 #define KUBESIM_FAKEAPI_INTERNAL_TREE_UPDATE_H_
 
