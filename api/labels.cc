@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/go_strings.h"
 #include "api/internal/label_errors.h"
 
 namespace kubesim::api {
@@ -213,7 +214,7 @@ ParseResult<LabelRequirement> expression_requirement(const nlohmann::json& expr,
   const std::string& name = op_name->get_ref<const std::string&>();
   auto op = kOperators.find(name);
   if (op == kOperators.end()) {
-    return json_error(path + ".operator: " + quote_for_message(name) +
+    return json_error(path + ".operator: " + go_quote(name) +
                       " is not a valid label selector operator");
   }
   std::vector<std::string> values;

@@ -1,5 +1,6 @@
 #include "api/status.h"
 
+#include "api/go_strings.h"
 #include "api/validation.h"
 
 #include <algorithm>
@@ -189,14 +190,14 @@ std::ostream& operator<<(std::ostream& os, const Status& status) {
 
 Status new_not_found(const GroupResource& resource, std::string_view name) {
   Status s = make(404, StatusReason::kNotFound,
-                  resource.to_string() + " " + quote_for_message(name) + " not found");
+                  resource.to_string() + " " + go_quote(name) + " not found");
   s.details = resource_details(resource, name);
   return s;
 }
 
 Status new_already_exists(const GroupResource& resource, std::string_view name) {
   Status s = make(409, StatusReason::kAlreadyExists,
-                  resource.to_string() + " " + quote_for_message(name) + " already exists");
+                  resource.to_string() + " " + go_quote(name) + " already exists");
   s.details = resource_details(resource, name);
   return s;
 }
@@ -204,7 +205,7 @@ Status new_already_exists(const GroupResource& resource, std::string_view name) 
 Status new_generate_name_conflict(const GroupResource& resource, std::string_view name,
                                   int retry_after_seconds) {
   Status s = make(409, StatusReason::kAlreadyExists,
-                  resource.to_string() + " " + quote_for_message(name) +
+                  resource.to_string() + " " + go_quote(name) +
                       " already exists, the server was not able to generate a unique name for "
                       "the object");
   s.details = resource_details(resource, name);
@@ -215,7 +216,7 @@ Status new_generate_name_conflict(const GroupResource& resource, std::string_vie
 Status new_conflict(const GroupResource& resource, std::string_view name, std::string_view error) {
   Status s = make(409, StatusReason::kConflict,
                   "Operation cannot be fulfilled on " + resource.to_string() + " " +
-                      quote_for_message(name) + ": " + std::string(error));
+                      go_quote(name) + ": " + std::string(error));
   s.details = resource_details(resource, name);
   return s;
 }
@@ -242,7 +243,7 @@ Status new_invalid(const GroupKind& kind, std::string_view name, std::vector<Sta
     std::string e = c.field + ": " + c.message;  // field.Error's Error(), empty field or not
     if (seen.insert(e).second) errors.push_back(std::move(e));
   }
-  std::string message = kind.to_string() + " " + quote_for_message(name) + " is invalid";
+  std::string message = kind.to_string() + " " + go_quote(name) + " is invalid";
   if (errors.size() == 1) {
     message += ": " + errors.front();
   } else if (errors.size() > 1) {
@@ -274,7 +275,7 @@ Status new_forbidden(const GroupResource& resource, std::string_view name, std::
   } else if (name.empty()) {
     message = resource.to_string() + " is forbidden: " + std::string(error);
   } else {
-    message = resource.to_string() + " " + quote_for_message(name) + " is forbidden: " + std::string(error);
+    message = resource.to_string() + " " + go_quote(name) + " is forbidden: " + std::string(error);
   }
   Status s = make(403, StatusReason::kForbidden, std::move(message));
   s.details = resource_details(resource, name);
@@ -320,7 +321,7 @@ Status new_server_timeout(const GroupResource& resource, std::string_view operat
 Status new_method_not_supported(const GroupResource& resource, std::string_view action) {
   Status s = make(405, StatusReason::kMethodNotAllowed,
                   std::string(action) + " is not supported on resources of kind " +
-                      quote_for_message(resource.to_string()));
+                      go_quote(resource.to_string()));
   s.details = resource_details(resource, "");
   return s;
 }

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/go_strings.h"
+
 namespace kubesim::api {
 namespace {
 
@@ -116,7 +118,7 @@ std::vector<std::string> check_name_rule(std::string_view name, NameRule rule) {
 std::string invalid_value(std::string_view path, std::string_view value, std::string_view msg) {
   std::string out(path);
   out += ": Invalid value: ";
-  out += quote_for_message(value);
+  out += go_quote(value);
   out += ": ";
   out += msg;
   return out;
@@ -270,32 +272,6 @@ std::vector<std::string> validate_labels(const nlohmann::json& labels) {
     }
   }
   return errs;
-}
-
-std::string quote_for_message(std::string_view value) {
-  static constexpr std::pair<char, char> kEscapes[] = {{'"', '"'},  {'\\', '\\'}, {'\a', 'a'},
-                                                       {'\b', 'b'}, {'\f', 'f'},  {'\n', 'n'},
-                                                       {'\r', 'r'}, {'\t', 't'},  {'\v', 'v'}};
-  std::string out;
-  out.reserve(value.size() + 2);
-  out.push_back('"');
-  for (const char c : value) {
-    const auto* e = std::find_if(std::begin(kEscapes), std::end(kEscapes),
-                                 [c](const auto& p) { return p.first == c; });
-    const auto byte = static_cast<unsigned char>(c);
-    if (e != std::end(kEscapes)) {
-      out.push_back('\\');
-      out.push_back(e->second);
-    } else if (byte < 0x20 || byte == 0x7f) {
-      std::array<char, 5> buf{};
-      std::snprintf(buf.data(), buf.size(), "\\x%02x", byte);
-      out += buf.data();
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-  return out;
 }
 
 }  // namespace kubesim::api

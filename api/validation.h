@@ -125,10 +125,6 @@ std::vector<std::string> validate_generate_name(std::string_view prefix, NameRul
 //   metadata.labels: Invalid value: "a b": name part must consist of ...
 std::vector<std::string> validate_labels(const nlohmann::json& labels);
 
-// Quotes `value` the way apimachinery quotes bad values in messages: in double
-// quotes, with '"', '\\' and non-printable bytes escaped.
-std::string quote_for_message(std::string_view value);
-
 }  // namespace kubesim::api
 
 #endif  // KUBESIM_API_VALIDATION_H_

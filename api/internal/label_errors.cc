@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "api/go_strings.h"
+
 namespace kubesim::api::internal {
 
 using Op = SelectionOperator;
@@ -32,18 +34,18 @@ std::optional<std::int64_t> parse_int64(std::string_view s) {
 std::optional<std::string> key_error(std::string_view key) {
   std::vector<std::string> errs = is_qualified_name(key);
   if (errs.empty()) return std::nullopt;
-  return "invalid label key " + quote_for_message(key) + ": " + join(errs, "; ");
+  return "invalid label key " + go_quote(key) + ": " + join(errs, "; ");
 }
 
 std::optional<std::string> value_error(std::string_view key, std::string_view value) {
   std::vector<std::string> errs = is_valid_label_value(value);
   if (errs.empty()) return std::nullopt;
-  return "invalid label value " + quote_for_message(value) + " for key " + quote_for_message(key) +
+  return "invalid label value " + go_quote(value) + " for key " + go_quote(key) +
          ": " + join(errs, "; ");
 }
 
 std::string not_integer_error(std::string_view value) {
-  return "for 'Gt', 'Lt' operators, the value must be an integer: " + quote_for_message(value);
+  return "for 'Gt', 'Lt' operators, the value must be an integer: " + go_quote(value);
 }
 
 std::optional<std::string> arity_error(Op op, std::size_t count) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "api/go_strings.h"
 #include "api/validation.h"
 #include "fakeapi/internal/go_compat.h"
 
@@ -184,7 +185,7 @@ std::string key(std::string_view path, std::string_view k) {
   return std::string(path) + "[" + std::string(k) + "]";
 }
 
-std::string quote(std::string_view s) { return api::quote_for_message(s); }
+std::string quote(std::string_view s) { return api::go_quote(s); }
 
 std::string render_int(std::int64_t v) { return std::to_string(v); }
 

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "api/go_strings.h"
+
 namespace kubesim::fakeapi::internal {
 
 // encoding/json's maxNestingDepth.
@@ -35,9 +37,9 @@ std::optional<nlohmann::json> go_parse(std::string_view text, std::string& error
 std::optional<nlohmann::ordered_json> go_parse_ordered(std::string_view text, std::string& error,
                                                        std::size_t max_depth = kGoMaxNestingDepth);
 
-// The valid UTF-8 sequence at s[i] as utf8.DecodeRune reads it (no overlongs, no surrogates,
-// nothing above U+10FFFF): its length, with its code point in `cp`; 0 when it is not valid.
-std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp);
+// utf8.DecodeRuneInString and strconv.Quote (api/go_strings.h).
+using api::decode_utf8;
+using api::go_quote;
 
 // The dynamic Go type of a decoded value.
 enum class GoType { kNil, kBool, kInt64, kFloat64, kString, kMap, kSlice };
@@ -115,8 +117,6 @@ inline std::string go_format_v(const nlohmann::ordered_json& v) {
 inline std::string go_format_s(const nlohmann::ordered_json& v) {
   return go_format_s(nlohmann::json(v));
 }
-// strconv.Quote.
-std::string go_quote(std::string_view s);
 
 // sort.SliceStable(n elements, less): the permutation Go's algorithm (insertion sort of blocks
 // of 20, then SymMerge) produces, also for a `less` that is not a strict weak order.

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/go_strings.h"
+
 namespace kubesim::fakeapi::internal {
 namespace {
 
@@ -34,8 +36,8 @@ api::Status invalid_revision(std::string_view rv) {
   api::Status s;
   s.code = 500;
   s.reason = api::StatusReason::kUnknown;
-  s.message = "resourceVersion: Invalid value: " + api::quote_for_message(rv) +
-              ": strconv.ParseUint: parsing " + api::quote_for_message(rv) + ": invalid syntax";
+  s.message = "resourceVersion: Invalid value: " + api::go_quote(rv) +
+              ": strconv.ParseUint: parsing " + api::go_quote(rv) + ": invalid syntax";
   return s;
 }
 

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "api/go_strings.h"
+
 namespace kubesim::api {
 namespace {
 
@@ -197,10 +199,15 @@ TEST(LabelsValidationTest, ReportsKeysAndValuesAsFieldErrors) {
 }
 
 TEST(QuoteTest, EscapesLikeGoQuoting) {
-  EXPECT_EQ(quote_for_message("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\x01\"");
-  EXPECT_EQ(quote_for_message(""), "\"\"");
+  EXPECT_EQ(go_quote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\x01\"");
+  EXPECT_EQ(go_quote(""), "\"\"");
   // Go's %q: the named escapes for \a \b \f \v too, \xNN for the other control bytes.
-  EXPECT_EQ(quote_for_message("\a\b\f\v\x1b"), "\"\\a\\b\\f\\v\\x1b\"");
+  EXPECT_EQ(go_quote("\a\b\f\v\x1b"), "\"\\a\\b\\f\\v\\x1b\"");
+  // strconv.Quote: printable UTF-8 as it is, bytes of invalid UTF-8 and unprintable code points
+  // escaped.
+  EXPECT_EQ(go_quote("\xC3\xA9"), "\"\xC3\xA9\"");
+  EXPECT_EQ(go_quote("a\xFF" "b"), R"("a\xffb")");
+  EXPECT_EQ(go_quote("\xE2\x80\xA8\x7F"), R"("\u2028\x7f")");
 }
 
 TEST(ParseResultTest, HoldsValueOrError) {

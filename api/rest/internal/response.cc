@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "api/go_strings.h"
 #include "api/validation.h"
 
 namespace kubesim::api::rest::internal {
@@ -107,7 +108,7 @@ Status generic_server_response(int code, const RequestInfo& info, const std::str
     default:
       if (code >= 500) {
         s.reason = StatusReason::kInternalError;
-        s.message = "an error on the server (" + quote_for_message(server_message) +
+        s.message = "an error on the server (" + go_quote(server_message) +
                     ") has prevented the request from succeeding";
       }
   }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/go_strings.h"
 #include "api/validation.h"
 
 #include "api/rest/internal/response.h"
@@ -23,7 +24,7 @@ Status watch_decoding_error(std::string_view error) {
   Status s;
   s.code = 500;
   s.reason = StatusReason::kInternalError;
-  s.message = "an error on the server (" + quote_for_message(message) +
+  s.message = "an error on the server (" + go_quote(message) +
               ") has prevented the request from succeeding";
   StatusDetails d;
   d.causes.push_back(StatusCause{std::string(kCauseTypeUnexpectedServerResponse), message, ""});

@@ -1,0 +1,24 @@
+// Go's handling of strings where messages and decoders show it: strconv.Quote, which
+// Kubernetes' messages apply to values (%q), and utf8.DecodeRuneInString.
+#ifndef KUBESIM_API_GO_STRINGS_H_
+#define KUBESIM_API_GO_STRINGS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace kubesim::api {
+
+// strconv.Quote: `s` in double quotes, with '"', '\\', control characters, bytes of invalid
+// UTF-8 and unprintable code points escaped as Go escapes them.
+std::string go_quote(std::string_view s);
+
+// The valid UTF-8 sequence at s[i] as utf8.DecodeRuneInString reads it (no overlongs, no
+// surrogates, nothing above U+10FFFF): its length, with its code point in `cp`; 0 when it is
+// not valid.
+std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp);
+
+}  // namespace kubesim::api
+
+#endif  // KUBESIM_API_GO_STRINGS_H_
