@@ -1,8 +1,5 @@
 #include "api/validation.h"
 
-#include <algorithm>
-#include <array>
-#include <cstdio>
 #include <initializer_list>
 
 #include <nlohmann/json.hpp>
