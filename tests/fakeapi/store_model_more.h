@@ -138,6 +138,7 @@ inline void check_cm(const api::ObjectPtr& got, const std::string& key, const Co
   }
   RC_ASSERT(data == want.data);
   RC_ASSERT(std::string(got->label("color").value_or("")) == want.color);
+  RC_ASSERT(got->has_finalizer(kFinalizer) == want.finalizer);
   RC_ASSERT(got->finalizers().size() == (want.finalizer ? 1u : 0u));
   RC_ASSERT(got->deletion_timestamp().has_value() == want.terminating);
 }

@@ -7,7 +7,6 @@
 #include "fakeapi/server.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +15,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include "tests/fakeapi/store_model_more.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {
@@ -24,21 +24,18 @@ namespace {
 using namespace testutil;
 using api::StatusReason;
 
-constexpr char kFinalizer[] = "example.com/hold";
-const std::vector<std::string> kNamespaceNames = {"default", "other"};
-const std::vector<std::string> kColors = {"", "red", "blue"};
-const std::vector<std::string> kFields = {"k", "j"};
-
-struct ModelObject {
-  std::string uid;
-  Revision rv = 0;
-  StringMap data;
-  std::string color;  // the "color" label; "" for no labels
-  bool finalizer = false;
-  bool terminating = false;
-};
-
-using State = std::map<std::string, ModelObject>;  // by "ns/name"
+// The ConfigMap model, request bodies and checks are store_model_more.h's.
+using model_more::check_cm;
+using model_more::check_error;
+using model_more::cm_body;
+using model_more::ConfigMapModel;
+using model_more::kColors;
+using model_more::kFields;
+using model_more::kFinalizer;
+using model_more::kNamespaceNames;
+using model_more::selected;
+using model_more::selector_text;
+using model_more::State;
 
 // What the API should answer: the reference.
 struct Model {
@@ -68,31 +65,9 @@ struct Session {
   std::string last_key;
 };
 
-bool selected(const ModelObject& o, int selector) {
-  switch (selector) {
-    case 1:
-      return o.color == "red";
-    case 2:
-      return o.color != "red";
-    default:
-      return true;
-  }
-}
-
-std::string selector_text(int selector) {
-  switch (selector) {
-    case 1:
-      return "color=red";
-    case 2:
-      return "color!=red";
-    default:
-      return "";
-  }
-}
-
 struct ExpectedPage {
   std::vector<std::string> keys;
-  std::vector<const ModelObject*> objects;
+  std::vector<const ConfigMapModel*> objects;
   bool more = false;
   std::optional<std::int64_t> remaining;
 };
@@ -120,49 +95,6 @@ ExpectedPage expected_page(const State& s, const std::string& ns, int selector, 
   return page;
 }
 
-// The body of a ConfigMap write: data always present, labels and finalizers only when set, so
-// that an unchanged object is byte-for-byte the stored one.
-api::ObjectPtr body(const std::string& ns, const std::string& name, const StringMap& data,
-                    const std::string& color, bool finalizer, const std::string& rv) {
-  nlohmann::json meta = {{"name", name}, {"namespace", ns}};
-  if (!color.empty()) meta["labels"] = {{"color", color}};
-  if (finalizer) meta["finalizers"] = nlohmann::json::array({kFinalizer});
-  if (!rv.empty()) meta["resourceVersion"] = rv;
-  return api::make_object({{"apiVersion", "v1"},
-                           {"kind", "ConfigMap"},
-                           {"metadata", std::move(meta)},
-                           {"data", data.empty() ? nlohmann::json::object() : nlohmann::json(data)}});
-}
-
-StringMap data_map(const api::Object& obj) {
-  StringMap out;
-  const auto& j = obj.json();
-  if (j.contains("data")) {
-    for (const auto& [k, v] : j["data"].items()) out[k] = v.get<std::string>();
-  }
-  return out;
-}
-
-void check_object(const api::ObjectPtr& got, const std::string& key, const ModelObject& want) {
-  RC_ASSERT(got != nullptr);
-  RC_ASSERT(got->key().str() == key);
-  RC_ASSERT(got->resource_version() == std::to_string(want.rv));
-  RC_ASSERT(got->uid() == want.uid);
-  RC_ASSERT(data_map(*got) == want.data);
-  RC_ASSERT(std::string(got->label("color").value_or("")) == want.color);
-  RC_ASSERT(got->has_finalizer(kFinalizer) == want.finalizer);
-  RC_ASSERT(got->finalizers().size() == (want.finalizer ? 1u : 0u));
-  RC_ASSERT(got->deletion_timestamp().has_value() == want.terminating);
-}
-
-template <class T>
-void check_error(const api::Result<T>& got, int code, StatusReason reason) {
-  RC_ASSERT(!got.ok());
-  RC_LOG() << "  -> " << got.status() << "\n";
-  RC_ASSERT(got.status().code == code);
-  RC_ASSERT(got.status().reason == reason);
-}
-
 void check_page(const api::Result<api::ObjectList>& got, const ExpectedPage& want, Revision at, const State& s) {
   RC_ASSERT(got.ok());
   const api::ObjectList& list = got.value();
@@ -171,7 +103,7 @@ void check_page(const api::Result<api::ObjectList>& got, const ExpectedPage& wan
   for (const auto& item : list.items) keys.push_back(item->key().str());
   RC_LOG() << "  -> " << keys.size() << " items, more=" << !list.continue_token.empty() << "\n";
   RC_ASSERT(keys == want.keys);
-  for (std::size_t i = 0; i < keys.size(); ++i) check_object(list.items[i], keys[i], s.at(keys[i]));
+  for (std::size_t i = 0; i < keys.size(); ++i) check_cm(list.items[i], keys[i], s.at(keys[i]));
   RC_ASSERT(list.continue_token.empty() == !want.more);
   RC_ASSERT(list.remaining_item_count == want.remaining);
 }
@@ -234,7 +166,7 @@ class Harness {
   }
 
  private:
-  const ModelObject* find(const std::string& key) const {
+  const ConfigMapModel* find(const std::string& key) const {
     auto it = model_.state.find(key);
     return it == model_.state.end() ? nullptr : &it->second;
   }
@@ -244,11 +176,11 @@ class Harness {
     const std::string color = *rc::gen::elementOf(kColors);
     const bool finalizer = *rc::gen::inRange(0, 3) == 0;
     RC_LOG() << "create " << key << " k=" << value << " color=" << color << " finalizer=" << finalizer << "\n";
-    auto got = server_.create(kConfigMaps, ns, body(ns, name, {{"k", value}}, color, finalizer, ""),
+    auto got = server_.create(kConfigMaps, ns, cm_body(ns, name, {{"k", value}}, color, finalizer, ""),
                               api::CreateOptions());
     if (find(key) != nullptr) return check_error(got, 409, StatusReason::kAlreadyExists);
     RC_ASSERT(got.ok());
-    ModelObject o;
+    ConfigMapModel o;
     o.uid = std::string(got.value()->uid());
     o.data = {{"k", value}};
     o.color = color;
@@ -256,14 +188,14 @@ class Harness {
     o.rv = model_.rev + 1;
     model_.state[key] = o;
     model_.write();
-    check_object(got.value(), key, o);
+    check_cm(got.value(), key, o);
   }
 
   void update(const std::string& ns, const std::string& name, const std::string& key) {
     const std::string value = std::to_string(*rc::gen::inRange(0, 3));
     const std::string color = *rc::gen::elementOf(kColors);
     const int mode = *rc::gen::inRange(0, 4);  // fresh, stale, empty, future
-    const ModelObject* current = find(key);
+    const ConfigMapModel* current = find(key);
     const Revision current_rv = current != nullptr ? current->rv : 1;
     std::string rv;
     switch (mode) {
@@ -281,12 +213,12 @@ class Harness {
     }
     RC_LOG() << "update " << key << " k=" << value << " color=" << color << " rv=" << rv << "\n";
     const bool finalizer = current != nullptr && current->finalizer;
-    auto got = server_.update(kConfigMaps, ns, body(ns, name, {{"k", value}}, color, finalizer, rv),
+    auto got = server_.update(kConfigMaps, ns, cm_body(ns, name, {{"k", value}}, color, finalizer, rv),
                               api::UpdateOptions());
     if (current == nullptr) return check_error(got, 404, StatusReason::kNotFound);
     if (mode == 1 || mode == 3) return check_error(got, 409, StatusReason::kConflict);
     RC_ASSERT(got.ok());
-    ModelObject next = *current;
+    ConfigMapModel next = *current;
     next.data = {{"k", value}};
     next.color = color;
     if (next.data != current->data || next.color != current->color) {
@@ -294,7 +226,7 @@ class Harness {
       model_.state[key] = next;
       model_.write();
     }
-    check_object(got.value(), key, next);
+    check_cm(got.value(), key, next);
   }
 
   void merge_patch(const std::string& ns, const std::string& name, const std::string& key) {
@@ -304,10 +236,10 @@ class Harness {
                                         : R"({"data":{")" + field + R"(":")" + std::to_string(value) + R"("}})";
     RC_LOG() << "patch " << key << " " << patch << "\n";
     auto got = server_.patch(kConfigMaps, ns, name, api::PatchType::kMergePatch, patch, api::PatchOptions());
-    const ModelObject* current = find(key);
+    const ConfigMapModel* current = find(key);
     if (current == nullptr) return check_error(got, 404, StatusReason::kNotFound);
     RC_ASSERT(got.ok());
-    ModelObject next = *current;
+    ConfigMapModel next = *current;
     if (value < 0) {
       next.data.erase(field);
     } else {
@@ -318,12 +250,12 @@ class Harness {
       model_.state[key] = next;
       model_.write();
     }
-    check_object(got.value(), key, next);
+    check_cm(got.value(), key, next);
   }
 
   void delete_(const std::string& ns, const std::string& name, const std::string& key) {
     const int mode = *rc::gen::inRange(0, 4);  // none, right rv, wrong rv, wrong uid
-    const ModelObject* current = find(key);
+    const ConfigMapModel* current = find(key);
     api::DeleteOptions options;
     if (mode == 1 && current != nullptr) options.preconditions.resource_version = std::to_string(current->rv);
     if (mode == 2) options.preconditions.resource_version = "1";
@@ -333,7 +265,7 @@ class Harness {
     if (current == nullptr) return check_error(got, 404, StatusReason::kNotFound);
     if (mode >= 2) return check_error(got, 409, StatusReason::kConflict);
     RC_ASSERT(got.ok());
-    ModelObject last = *current;
+    ConfigMapModel last = *current;
     if (!current->finalizer) {
       last.rv = model_.rev + 1;
       model_.state.erase(key);
@@ -344,22 +276,22 @@ class Harness {
       model_.state[key] = last;
       model_.write();
     }
-    check_object(got.value(), key, last);
+    check_cm(got.value(), key, last);
   }
 
   // The update that removes the finalizer (the last one: objects hold at most one).
   void release(const std::string& ns, const std::string& name, const std::string& key) {
-    const ModelObject* current = find(key);
+    const ConfigMapModel* current = find(key);
     RC_LOG() << "release " << key << "\n";
     if (current == nullptr) {
-      auto got = server_.update(kConfigMaps, ns, body(ns, name, {}, "", false, "1"), api::UpdateOptions());
+      auto got = server_.update(kConfigMaps, ns, cm_body(ns, name, {}, "", false, "1"), api::UpdateOptions());
       return check_error(got, 404, StatusReason::kNotFound);
     }
     auto got = server_.update(kConfigMaps, ns,
-                              body(ns, name, current->data, current->color, false, std::to_string(current->rv)),
+                              cm_body(ns, name, current->data, current->color, false, std::to_string(current->rv)),
                               api::UpdateOptions());
     RC_ASSERT(got.ok());
-    ModelObject next = *current;
+    ConfigMapModel next = *current;
     if (current->finalizer && current->terminating) {
       // Not written: the object is deleted, and the answer is the object as asked for.
       next.finalizer = false;
@@ -371,16 +303,16 @@ class Harness {
       model_.state[key] = next;
       model_.write();
     }
-    check_object(got.value(), key, next);
+    check_cm(got.value(), key, next);
   }
 
   void get(const std::string& ns, const std::string& name, const std::string& key) {
     RC_LOG() << "get " << key << "\n";
     auto got = server_.get(kConfigMaps, ns, name, api::GetOptions());
-    const ModelObject* current = find(key);
+    const ConfigMapModel* current = find(key);
     if (current == nullptr) return check_error(got, 404, StatusReason::kNotFound);
     RC_ASSERT(got.ok());
-    check_object(got.value(), key, *current);
+    check_cm(got.value(), key, *current);
   }
 
   // A get with an explicit resourceVersion: the latest state, unless the version is in the future.
@@ -391,10 +323,10 @@ class Harness {
     options.resource_version = std::to_string(rv);
     auto got = server_.get(kConfigMaps, ns, name, options);
     if (rv > model_.rev) return check_error(got, 504, StatusReason::kTimeout);
-    const ModelObject* current = find(key);
+    const ConfigMapModel* current = find(key);
     if (current == nullptr) return check_error(got, 404, StatusReason::kNotFound);
     RC_ASSERT(got.ok());
-    check_object(got.value(), key, *current);
+    check_cm(got.value(), key, *current);
   }
 
   void start_list() {
