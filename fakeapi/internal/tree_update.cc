@@ -1,5 +1,6 @@
 #include "fakeapi/internal/tree_update.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "api/json_text.h"
@@ -49,12 +50,13 @@ std::size_t compare(const Json& j, std::string_view t, std::size_t pos, TreeUpda
     const std::string& s = j.get_ref<const std::string&>();
     if (const std::size_t end = plain_string_end(t, pos, s); end != kFail) return end;
     const std::size_t end = json_text::skip_value(t, pos);
-    // Text without escapes that plain_string_end refused holds another string; with escapes it
-    // may be the same one, written escaped.
+    // Text without escapes that plain_string_end refused holds another string, unless `s` is
+    // written otherwise: escaped, or its invalid UTF-8 replaced (a byte past ASCII may be that).
     const std::string_view raw = slice(t, pos + 1, end - 1);
-    if (raw.find('\\') != std::string_view::npos && json_text::equals(j, slice(t, pos, end))) {
-      return end;
-    }
+    const auto past_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
+    const bool written_otherwise = raw.find('\\') != std::string_view::npos ||
+                                   std::any_of(s.begin(), s.end(), past_ascii);
+    if (written_otherwise && json_text::equals(j, slice(t, pos, end))) return end;
     if (exact || u.value != nullptr) return kFail;  // a second string
     u.value = &s;
     u.outcome = Outcome::kOneString;

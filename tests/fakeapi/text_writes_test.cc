@@ -374,6 +374,11 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
       {"quote unescaped", {{"data", {{"a", "x\"y"}}}}, [](json& j) { j["data"]["a"] = "x\\\"y"; }},
       {"same escaped value", {{"data", {{"a", "x\ny"}, {"gen", "0"}}}},
        [](json& j) { j["data"]["gen"] = "1"; }},
+      // Invalid UTF-8 is written replaced (U+FFFD): the same text as the stored value's.
+      {"invalid UTF-8 written as stored", {{"data", {{"a", "x\xEF\xBF\xBD"}}}},
+       [](json& j) { j["data"]["a"] = "x\xFF"; }},
+      {"invalid UTF-8 written anew", {{"data", {{"a", "x"}}}},
+       [](json& j) { j["data"]["a"] = "y\xFF"; }},
   };
   // Each layout starts from a fresh pair of servers: the first update would leave nothing to
   // change for the second.
