@@ -58,7 +58,8 @@ rc::Gen<std::string> data_key() {
 
 rc::Gen<json> data_value() {
   return rc::gen::weightedOneOf<json>(
-      {{8, rc::gen::element<json>("v", "", "line\nbreak", "quote\"d", "\u00e9\u4e2d", "\\")},
+      {{8, rc::gen::element<json>("v", "", "line\nbreak", "quote\"d", "\u00e9\u4e2d", "\\",
+                                  "x\xFF", "x\xEF\xBF\xBD")},
        {1, rc::gen::element<json>(json(), json(3), json::object(), json::array())},
        {1, rc::gen::just(json(std::string(512 * 1024, 'x')))}});
 }
