@@ -331,6 +331,18 @@ RC_GTEST_PROP(TextWritesProperty, SecretUpdatesAnswerAsTheGeneralPath, ()) {
   }
 }
 
+// In the tables below: what names a case and its layout, and the check that both servers
+// answered alike.
+std::string case_name(const std::string& name, api::Object::Layout layout) {
+  return name + (layout == api::Object::Layout::kTree ? " (tree)" : "");
+}
+
+void expect_alike(Side& fast, Side& general, const api::Result<api::ObjectPtr>& a,
+                  const api::Result<api::ObjectPtr>& b) {
+  EXPECT_EQ(describe(a), describe(b));
+  EXPECT_EQ(fast.server.warnings(), general.server.warnings());
+}
+
 // Updates chosen to sit on each of the fast path's edges; both paths answer each alike.
 TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
   struct Case {
@@ -385,7 +397,7 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
   // change for the second.
   for (const Case& c : cases) {
     for (const auto layout : {api::Object::Layout::kCompact, api::Object::Layout::kTree}) {
-      SCOPED_TRACE(std::string(c.name) + (layout == api::Object::Layout::kTree ? " (tree)" : ""));
+      SCOPED_TRACE(case_name(c.name, layout));
       Side fast(true);
       Side general(false);
       json initial = testutil::config_map_json("default", "cm", {{"gen", "0"}}, {{"app", "x"}});
@@ -399,8 +411,7 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
       const api::ObjectPtr object = api::make_object(desired, layout);
       const auto a = fast.server.update(kConfigMaps, "default", object, {});
       const auto b = general.server.update(kConfigMaps, "default", object, {});
-      EXPECT_EQ(describe(a), describe(b));
-      EXPECT_EQ(fast.server.warnings(), general.server.warnings());
+      expect_alike(fast, general, a, b);
     }
   }
 }
@@ -424,7 +435,7 @@ TEST(TextWritesTest, CreateEdgesAnswerAsTheGeneralPath) {
   };
   for (const auto& [name, edit] : cases) {
     for (const auto layout : {api::Object::Layout::kTree, api::Object::Layout::kCompact}) {
-      SCOPED_TRACE(std::string(name) + (layout == api::Object::Layout::kTree ? " (tree)" : ""));
+      SCOPED_TRACE(case_name(name, layout));
       Side fast(true);
       Side general(false);
       json j = testutil::config_map_json("default", "cm", {{"gen", "0"}}, {{"app", "x"}});
@@ -432,8 +443,7 @@ TEST(TextWritesTest, CreateEdgesAnswerAsTheGeneralPath) {
       const api::ObjectPtr object = api::make_object(j, layout);
       const auto a = fast.server.create(kConfigMaps, "default", object, {});
       const auto b = general.server.create(kConfigMaps, "default", object, {});
-      EXPECT_EQ(describe(a), describe(b));
-      EXPECT_EQ(fast.server.warnings(), general.server.warnings());
+      expect_alike(fast, general, a, b);
     }
   }
 }
