@@ -2,8 +2,9 @@
 
 #include <array>
 #include <charconv>
-#include <chrono>
 #include <cstdio>
+
+#include "fakeapi/types/go_time.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {
@@ -94,10 +95,10 @@ std::string go_json_text(std::string_view bytes) {
 }
 
 std::optional<std::string> rfc3339(std::int64_t seconds, std::int64_t nanos, bool micro) {
-  using namespace std::chrono;
-  // Years 0..9999 span about ±2.5e11 s around 1970; bound first so nothing overflows.
-  constexpr std::int64_t kLimit = 400'000'000'000;
-  if (seconds < -kLimit || seconds > kLimit) return std::nullopt;
+  // 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z in Unix seconds.
+  constexpr std::int64_t kFirst = -62167219200;
+  constexpr std::int64_t kLast = 253402300799;
+  if (seconds < kFirst - 1 || seconds > kLast + 1) return std::nullopt;  // nothing overflows
   // time.Unix normalises nanoseconds outside [0, 1e9) into the seconds.
   seconds += nanos / 1'000'000'000;
   nanos %= 1'000'000'000;
@@ -105,25 +106,10 @@ std::optional<std::string> rfc3339(std::int64_t seconds, std::int64_t nanos, boo
     nanos += 1'000'000'000;
     --seconds;
   }
-  const sys_seconds t{std::chrono::seconds{seconds}};
-  const sys_days day = floor<days>(t);
-  const year_month_day ymd{day};
-  const int y = static_cast<int>(ymd.year());
-  if (y < 0 || y > 9999) return std::nullopt;
-  const hh_mm_ss<std::chrono::seconds> tod{t - day};
-  std::array<char, 40> buf{};
-  int n = std::snprintf(buf.data(), buf.size(), "%04d-%02u-%02uT%02d:%02d:%02d", y,
-                        static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                        static_cast<int>(tod.hours().count()),
-                        static_cast<int>(tod.minutes().count()),
-                        static_cast<int>(tod.seconds().count()));
-  std::string out(buf.data(), static_cast<std::size_t>(n));
-  if (micro) {
-    std::snprintf(buf.data(), buf.size(), ".%06d", static_cast<int>(nanos / 1000));
-    out += buf.data();
-  }
-  out += 'Z';
-  return out;
+  if (seconds < kFirst || seconds > kLast) return std::nullopt;
+  return types::format_go_time({seconds, static_cast<std::int32_t>(nanos)},
+                               micro ? types::TimeLayout::kRFC3339Micro
+                                     : types::TimeLayout::kRFC3339);
 }
 
 std::optional<std::string> quantity_error(std::string_view text) {
