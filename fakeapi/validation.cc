@@ -158,6 +158,12 @@ std::optional<api::Status> check_decode(const ResourceInfo& info, const Json& bo
     return std::nullopt;
   }
   if (same) {
+    // A Time that does not decode ends the decode: it comes before any type error.
+    if (info.go_type != nullptr) {
+      if (auto error = types::time_error(*info.go_type, body)) {
+        return cannot_handle(data, info, *error);
+      }
+    }
     if (auto error = internal::validation::decode_error(info.gvr.group, info.kind, body)) {
       return cannot_handle(data, info, *error);
     }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <variant>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -14,6 +15,7 @@
 #include "api/json_text.h"
 #include "fakeapi/internal/text_members.h"
 #include "fakeapi/internal/tree_update.h"
+#include "fakeapi/types/go_time.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {
@@ -212,12 +214,18 @@ bool config_map_accepts_string(const StringChange& change, const api::Object& st
 bool lease_accepts(const Lookup&, const Lookup&) { return false; }
 
 // One of the Lease spec's strings that no rule reads (ValidateLeaseSpec checks the integers and
-// preferredHolder against strategy) changed: what leader election writes on every renewal.
+// preferredHolder against strategy) changed: what leader election writes on every renewal. A
+// MicroTime is stored as sent only when that is how the server writes it (UTC, six digits, not
+// the zero time); any other is the general path's to refuse or rewrite.
 bool lease_accepts_string(const StringChange& change, const api::Object&, std::string_view,
-                          std::string_view, std::size_t) {
+                          std::string_view raw, std::size_t) {
   if (change.depth != 2 || change.keys[0] != "spec") return false;
   const std::string_view field = change.keys[1];
-  return field == "holderIdentity" || field == "renewTime" || field == "acquireTime";
+  if (field == "holderIdentity") return true;
+  if (field != "renewTime" && field != "acquireTime") return false;
+  const auto stored = types::stored_time(raw, types::TimeLayout::kRFC3339Micro);
+  const auto* t = std::get_if<types::StoredTime>(&stored);
+  return t != nullptr && t->text == raw;
 }
 
 constexpr std::array<TextKind, 3> kTextKinds = {{

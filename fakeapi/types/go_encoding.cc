@@ -1,11 +1,14 @@
 #include "fakeapi/types/go_encoding.h"
 
+#include "fakeapi/types/go_time.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace kubesim::fakeapi::types {
@@ -131,6 +134,27 @@ std::optional<json> absent_value(const FieldSpec& f) {
   }
 }
 
+bool is_time(ValueKind kind) { return kind == ValueKind::kTime || kind == ValueKind::kMicroTime; }
+
+TimeLayout layout_of(ValueKind kind) {
+  return kind == ValueKind::kTime ? TimeLayout::kRFC3339 : TimeLayout::kRFC3339Micro;
+}
+
+// A Time or MicroTime as the server keeps it: in UTC, truncated. The zero time is null: a pointer
+// to it stays (as null), a value struct reads as absent. A string that does not parse is left as
+// it is (the decode step refuses it before anything is stored).
+bool keep_time(const FieldSpec& f, json& v) {
+  auto stored = stored_time(v.get_ref<const std::string&>(), layout_of(f.kind));
+  const auto* t = std::get_if<StoredTime>(&stored);
+  if (t == nullptr) return true;
+  if (!t->text.empty()) {
+    v = t->text;
+    return true;
+  }
+  v = nullptr;
+  return f.has(kPointer);
+}
+
 // Applies the rules inside a present, non-absent value at `at`; false when the field is to be
 // dropped.
 bool keep_present(const FieldSpec& f, json& v, const PathNode& at, std::vector<std::string>* out) {
@@ -154,6 +178,7 @@ bool keep_present(const FieldSpec& f, json& v, const PathNode& at, std::vector<s
     render(*f.message, v, false, {&at, out});
     return true;
   }
+  if (is_time(f.kind) && v.is_string()) return keep_time(f, v);
   if (f.has(kPointer)) return true;
   if (is_scalar(f.kind)) return !(omits_empty(f) && is_empty_scalar(v));
   return true;  // Time, Quantity, IntOrString: structs to Go, never empty
@@ -205,7 +230,69 @@ void render(const MessageSpec& spec, json& object, bool top, Unknown unknown) {
   }
 }
 
+// The name encoding/json gives a struct in its errors: the Go type's, the message's last part.
+std::string_view struct_name(const MessageSpec& spec) {
+  const std::size_t dot = spec.name.rfind('.');
+  return dot == std::string_view::npos ? spec.name : spec.name.substr(dot + 1);
+}
+
+// The JSON names from the top down to a field, as encoding/json's error context keeps them (no
+// list indices, no map keys).
+struct FieldStack {
+  const FieldStack* parent = nullptr;
+  std::string_view name;
+
+  std::string str() const {
+    if (parent == nullptr) return std::string(name);
+    return parent->str() + "." + std::string(name);
+  }
+};
+
+std::string json_word(const json& v) {
+  if (v.is_boolean()) return "bool";
+  if (v.is_object()) return "object";
+  if (v.is_array()) return "array";
+  return "number";
+}
+
+std::optional<std::string> time_error_in(const MessageSpec& spec, const json& object,
+                                         const FieldStack* at) {
+  if (!object.is_object()) return std::nullopt;  // a type error: the decoder does not go in
+  const FieldsByName& fields = fields_by_name(spec);
+  auto field = fields.begin();
+  for (const auto& [key, v] : object.get_ref<const json::object_t&>()) {
+    while (field != fields.end() && field->first < key) ++field;
+    if (field == fields.end()) break;
+    if (field->first != key || v.is_null()) continue;
+    const FieldSpec& f = *field->second;
+    const FieldStack here{at, key};
+    if (is_time(f.kind) && f.cardinality == Cardinality::kSingular) {
+      // Time.UnmarshalJSON reads a string, then parses it; either failure ends the decode.
+      if (!v.is_string()) {
+        return "json: cannot unmarshal " + json_word(v) + " into Go struct field " +
+               std::string(struct_name(spec)) + "." + here.str() + " of type string";
+      }
+      auto parsed = parse_go_time(v.get_ref<const std::string&>(), layout_of(f.kind));
+      if (auto* error = std::get_if<std::string>(&parsed)) return std::move(*error);
+      continue;
+    }
+    if (f.kind != ValueKind::kMessage) continue;
+    if (f.cardinality == Cardinality::kSingular) {
+      if (auto error = time_error_in(*f.message, v, &here)) return error;
+    } else if (f.cardinality == Cardinality::kRepeated ? v.is_array() : v.is_object()) {
+      for (const json& element : v) {
+        if (auto error = time_error_in(*f.message, element, &here)) return error;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<std::string> time_error(const MessageSpec& spec, const json& object) {
+  return time_error_in(spec, object, nullptr);
+}
 
 const MessageSpec* go_type_of(std::string_view group, std::string_view kind) {
   for (const KindSpec& k : decodable_kinds()) {

@@ -10,7 +10,9 @@
 //     omitempty, else its zero value ("", 0, false);
 //   - present: pointers always stay (zero values included); value scalars equal to zero are
 //     omitted under omitempty; null, empty lists and empty maps count as absent (the stored
-//     protobuf cannot tell them from nil).
+//     protobuf cannot tell them from nil); a Time or MicroTime is written as the server keeps it
+//     (go_time.h: UTC, truncated), and the zero time is null behind a pointer and absent in a
+//     value field.
 // They run recursively through nested, repeated and map-valued messages and through inlined
 // (embedded) structs, whose fields live in the parent object. Members the table does not list
 // are unknown to the Go type: the decode drops them (apiVersion and kind of a whole object are
@@ -18,6 +20,7 @@
 #ifndef KUBESIM_FAKEAPI_TYPES_GO_ENCODING_H_
 #define KUBESIM_FAKEAPI_TYPES_GO_ENCODING_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +45,13 @@ void render_go_json(const MessageSpec& spec, nlohmann::json& object,
 // The paths of the members of `object` (a whole object of the Go type `spec`) that the type
 // does not have, as render_go_json names them.
 std::vector<std::string> unknown_fields(const MessageSpec& spec, const nlohmann::json& object);
+
+// The error Go's decoder stops at in `object` (a whole object of the Go type `spec`) for a
+// metav1.Time or MicroTime member that is not a string ("json: cannot unmarshal number into Go
+// struct field ObjectMeta.metadata.creationTimestamp of type string") or does not parse as its
+// layout (go_time.h); nullopt when there is none. It ends the decode, so it comes before any
+// type error elsewhere. Members of the wrong type are not looked into, as the decoder skips them.
+std::optional<std::string> time_error(const MessageSpec& spec, const nlohmann::json& object);
 
 }  // namespace kubesim::fakeapi::types
 
