@@ -8,8 +8,8 @@
 // that changes nothing is not a write. A built-in kind with a Go type table is stored as
 // encoding/json renders its Go type (fakeapi/types/go_encoding.h): omitempty zeros are left out
 // and value structs appear, so "changes nothing" is judged on that rendering; fields the Go type
-// does not have are dropped, or refused with 400 under fieldValidation Strict (Warn's response
-// warnings are not produced). Delete honours preconditions and finalizers. Lists are
+// does not have are dropped, or refused with 400 under fieldValidation Strict (named in
+// warnings() under Warn). Delete honours preconditions and finalizers. Lists are
 // consistent snapshots, paginated with continue tokens; watches start from any retained revision.
 // CustomResourceDefinitions live as in apiextensions-apiserver (server_crd.cc): their names are
 // accepted and they become Established right after the create, their resource is served with the
@@ -96,7 +96,9 @@ class ApiServer {
                                     bool status = false);
   // The warnings of the last create, update or patch, as kube-apiserver sends them in Warning
   // headers: under fieldValidation Warn (the default), one "unknown field \"spec.foo\"" per field
-  // the kind's Go type does not have (the field is dropped). Empty after any other outcome.
+  // the kind's Go type does not have (the field is dropped). Like kube-apiserver's, they come
+  // with the answer whatever happens once the body has decoded (a 404, 409 or 422 too); a body
+  // that does not decode, and a request refused before its body is read, get none.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
   // The deleted object, or the object now marked with a deletionTimestamp.
@@ -176,9 +178,8 @@ class ApiServer {
   void fill_create_fields(const ResourceInfo& info, std::string_view ns, nlohmann::json& j);
   // Renders `j` as the kind's Go type stores it (fakeapi/types/go_encoding.h), or for a custom
   // resource prunes it by its CRD's schema and applies the schema's defaults; drops unknown
-  // fields and, under fieldValidation Warn, adds a warning for each.
-  void render_stored(const ResourceInfo& info, nlohmann::json& j,
-                     api::FieldValidation field_validation);
+  // fields (the validation named them in warnings).
+  void render_stored(const ResourceInfo& info, nlohmann::json& j);
   // The Object the server stores or answers with: compact, for it may be kept long.
   api::ObjectPtr stamp(nlohmann::json j) const;
   static api::Result<api::ObjectPtr> stored_object(nlohmann::json j);

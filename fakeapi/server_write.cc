@@ -192,7 +192,8 @@ std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const ap
       name = generate_name(object->generate_name());
       j["metadata"]["name"] = name;
     }
-    auto bad = validate_create(info, j, r.ns, options.field_validation);
+    auto bad = validate_create(info, j, r.ns, options.field_validation,
+                               attempt == 1 ? &warnings_ : nullptr);
     if (bad && bad->code == 400) return bad;
     if (attempt == 1) {
       if (auto refused = refuse_create_in_namespace(info, object->name(), r.ns)) return refused;
@@ -242,22 +243,12 @@ void ApiServer::fill_create_fields(const ResourceInfo& info, std::string_view ns
   initial_status(info, j);
 }
 
-void ApiServer::render_stored(const ResourceInfo& info, nlohmann::json& j,
-                              api::FieldValidation field_validation) {
-  if (info.go_type == nullptr && !info.custom) return;
-  // Warn (the default) names the unknown fields it drops; Ignore drops them silently (Strict
-  // refused them during validation).
-  const bool warn = field_validation == api::FieldValidation::kUnset ||
-                    field_validation == api::FieldValidation::kWarn;
-  std::vector<std::string> unknown;
+void ApiServer::render_stored(const ResourceInfo& info, nlohmann::json& j) {
   if (info.custom) {
     // The decoder prunes, drops the nulls the schema does not allow, and fills in its defaults.
-    internal::decode_custom_resource(info.schema, j, warn ? &unknown : nullptr);
-  } else {
-    types::render_go_json(*info.go_type, j, warn ? &unknown : nullptr);
-  }
-  for (const std::string& path : unknown) {
-    warnings_.push_back("unknown field " + internal::validation::quote(path));
+    internal::decode_custom_resource(info.schema, j, nullptr);
+  } else if (info.go_type != nullptr) {
+    types::render_go_json(*info.go_type, j);
   }
 }
 
@@ -288,7 +279,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
   if (auto refused = name_and_check(*r, object, options, j, key)) return *refused;
   const std::string name = j["metadata"]["name"].get<std::string>();
   fill_create_fields(info, ns, j);
-  render_stored(info, j, options.field_validation);
+  render_stored(info, j);
   if (options.dry_run) {
     j["metadata"].erase("resourceVersion");
     return stamp(std::move(j));
@@ -312,7 +303,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     // The /status subresource writes the status and nothing else.
     next = current->to_json();
     set_or_erase(next, "status", field(desired, "status"));
-    render_stored(info, next, options.field_validation);
+    render_stored(info, next);
   } else {
     next = std::move(desired);
     if (info.has_status) set_or_erase(next, "status", current->member_value("status"));
@@ -326,7 +317,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
       set_or_erase(meta, key, current->metadata_field(key));
     }
     // The spec is compared as stored: a field Go's encoding leaves out is no change.
-    render_stored(info, next, options.field_validation);
+    render_stored(info, next);
     if (info.tracks_generation && generation_changes(info, *current, next)) {
       next["metadata"]["generation"] = current->generation() + 1;
     }
@@ -377,7 +368,14 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
     key = key_text;
   }
   api::ObjectPtr current = object->name().empty() ? nullptr : store_.get(r->table, key);
-  if (!current) return api::new_not_found(info.group_resource(), object->name());
+  if (!current) {
+    // The handler decodes the body before the store looks for the object.
+    if (auto bad = validate_request(info, object->json(), ns, options.field_validation,
+                                    &warnings_)) {
+      return *bad;
+    }
+    return api::new_not_found(info.group_resource(), object->name());
+  }
   if (!status && !options.dry_run && options_.text_writes) {
     const std::string next_rv = std::to_string(store_.next_revision());
     internal::TextUpdate fast = internal::text_update(info, *current, *object, next_rv);
@@ -391,7 +389,7 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
   // kube-apiserver's order: the handler's decode and name checks (400), the uid precondition,
   // the resourceVersion, and only then the validation of the new object (422).
   auto bad = validate_update(info, *current, object->json(), ns, object->name(), status,
-                             options.field_validation);
+                             options.field_validation, /*patched=*/false, &warnings_);
   if (bad && bad->code == 400) return *bad;
   if (!object->uid().empty() && object->uid() != current->uid()) {
     return internal::precondition_failed(info, ns, object->name(),
@@ -429,7 +427,7 @@ api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gv
   if (!patched) return patched.status();
   // As for update: name checks (400), then the resourceVersion, then validation (422).
   auto bad = validate_update(info, old, patched.value(), ns, name, status,
-                             options.field_validation, /*patched=*/true);
+                             options.field_validation, /*patched=*/true, &warnings_);
   if (bad && bad->code == 400) return *bad;
   const nlohmann::json& patched_rv = field(field(patched.value(), "metadata"), "resourceVersion");
   if (patched_rv.is_string() && patched_rv.get<std::string>() != current->resource_version()) {

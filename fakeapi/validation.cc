@@ -267,10 +267,9 @@ std::optional<api::Status> run(const Subject& s, internal::validation::Rule rule
                                               string_member(s.metadata(), "name"), errs.take());
 }
 
-// The strict decoder's second pass: fields the kind's Go type does not have.
-std::optional<api::Status> check_strict(const ResourceInfo& info, const Json& body,
-                                        api::FieldValidation field_validation, bool patched) {
-  if (field_validation != api::FieldValidation::kStrict) return std::nullopt;
+// The strict decoder's second pass: fields the kind's Go type (or the custom resource's schema)
+// does not have, as the paths it names.
+std::vector<std::string> unknown_fields(const ResourceInfo& info, const Json& body) {
   std::vector<std::string> unknown;
   if (info.custom) {
     Json pruned = body;
@@ -278,7 +277,22 @@ std::optional<api::Status> check_strict(const ResourceInfo& info, const Json& bo
   } else if (info.go_type != nullptr) {
     unknown = types::unknown_fields(*info.go_type, body);
   }
+  return unknown;
+}
+
+// Strict refuses unknown fields; Warn (the default) names each in a warning, which the answer
+// carries whatever happens after the decode.
+std::optional<api::Status> check_strict(const ResourceInfo& info, const Json& body,
+                                        api::FieldValidation field_validation, bool patched,
+                                        std::vector<std::string>* warnings) {
+  if (field_validation == api::FieldValidation::kIgnore) return std::nullopt;
+  if (field_validation != api::FieldValidation::kStrict && warnings == nullptr) return std::nullopt;
+  const std::vector<std::string> unknown = unknown_fields(info, body);
   if (unknown.empty()) return std::nullopt;
+  if (field_validation != api::FieldValidation::kStrict) {
+    for (const std::string& path : unknown) warnings->push_back("unknown field " + quote(path));
+    return std::nullopt;
+  }
   std::string error = "strict decoding error: ";
   for (std::size_t i = 0; i < unknown.size(); ++i) {
     if (i > 0) error += ", ";
@@ -291,9 +305,10 @@ std::optional<api::Status> check_strict(const ResourceInfo& info, const Json& bo
 
 std::optional<api::Status> check_request(const ResourceInfo& info, const Json& body,
                                          std::string_view ns,
-                                         api::FieldValidation field_validation, bool patched) {
+                                         api::FieldValidation field_validation, bool patched,
+                                         std::vector<std::string>* warnings) {
   if (auto bad = check_decode(info, body)) return bad;
-  if (auto bad = check_strict(info, body, field_validation, patched)) return bad;
+  if (auto bad = check_strict(info, body, field_validation, patched, warnings)) return bad;
   return check_namespace(info, body, ns);
 }
 
@@ -301,8 +316,9 @@ std::optional<api::Status> check_request(const ResourceInfo& info, const Json& b
 
 std::optional<api::Status> validate_create(const ResourceInfo& info, const nlohmann::json& body,
                                            std::string_view ns,
-                                           api::FieldValidation field_validation) {
-  if (auto bad = check_request(info, body, ns, field_validation, false)) return bad;
+                                           api::FieldValidation field_validation,
+                                           std::vector<std::string>* warnings) {
+  if (auto bad = check_request(info, body, ns, field_validation, false, warnings)) return bad;
   const Subject s{info, body, nullptr, info.namespaced ? ns : std::string_view(), meta_rules(info)};
   return run(s, rules_for(info).create);
 }
@@ -319,8 +335,9 @@ std::optional<api::Status> validate_update_of(const ResourceInfo& info, const Js
                                               bool meta_unchanged, const OldMeta& old_meta,
                                               const Json& new_obj, std::string_view ns,
                                               std::string_view name, bool status,
-                                              api::FieldValidation field_validation, bool patched) {
-  if (auto bad = check_request(info, new_obj, ns, field_validation, patched)) return bad;
+                                              api::FieldValidation field_validation, bool patched,
+                                              std::vector<std::string>* warnings) {
+  if (auto bad = check_request(info, new_obj, ns, field_validation, patched, warnings)) return bad;
   const Json& body_name_json = member(member(new_obj, "metadata"), "name");
   const std::string_view body_name =
       body_name_json.is_string() ? std::string_view(body_name_json.get_ref<const std::string&>())
@@ -352,23 +369,32 @@ std::optional<api::Status> validate_update_of(const ResourceInfo& info, const Js
 std::optional<api::Status> validate_update(const ResourceInfo& info, const nlohmann::json& old_obj,
                                            const nlohmann::json& new_obj, std::string_view ns,
                                            std::string_view name, bool status,
-                                           api::FieldValidation field_validation, bool patched) {
+                                           api::FieldValidation field_validation, bool patched,
+                                           std::vector<std::string>* warnings) {
   const Json& old_meta = member(old_obj, "metadata");
   return validate_update_of(info, &old_obj, nullptr,
                             same_metadata(member(new_obj, "metadata"), old_meta),
                             [&] { return old_meta; }, new_obj, ns, name, status, field_validation,
-                            patched);
+                            patched, warnings);
 }
 
 std::optional<api::Status> validate_update(const ResourceInfo& info, const api::Object& old_obj,
                                            const nlohmann::json& new_obj, std::string_view ns,
                                            std::string_view name, bool status,
-                                           api::FieldValidation field_validation, bool patched) {
+                                           api::FieldValidation field_validation, bool patched,
+                                           std::vector<std::string>* warnings) {
   const bool meta_unchanged =
       old_obj.metadata_equals(member(new_obj, "metadata"), "resourceVersion");
   return validate_update_of(info, nullptr, &old_obj, meta_unchanged,
                             [&] { return old_obj.metadata_json(); }, new_obj, ns, name, status,
-                            field_validation, patched);
+                            field_validation, patched, warnings);
+}
+
+std::optional<api::Status> validate_request(const ResourceInfo& info,
+                                            const nlohmann::json& body, std::string_view ns,
+                                            api::FieldValidation field_validation,
+                                            std::vector<std::string>* warnings) {
+  return check_request(info, body, ns, field_validation, false, warnings);
 }
 
 }  // namespace kubesim::fakeapi

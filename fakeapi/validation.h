@@ -40,6 +40,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,12 +51,18 @@
 
 namespace kubesim::fakeapi {
 
+// Each function below that takes `warnings` appends to it, when given, the warnings
+// kube-apiserver sends once the body has decoded, whatever is refused after that: under
+// fieldValidation Warn (the default), one "unknown field \"spec.foo\"" per field the kind's Go
+// type or the custom resource's schema does not have. A body that does not decode gets none.
+
 // Validates the body of a create of `info` in namespace `ns` ("" for cluster-scoped resources).
 // Call before filling in system fields. A body with only metadata.generateName is valid: the
 // name it will get is not known yet, so the generated name itself is not checked.
 std::optional<api::Status> validate_create(
     const ResourceInfo& info, const nlohmann::json& body, std::string_view ns,
-    api::FieldValidation field_validation = api::FieldValidation::kUnset);
+    api::FieldValidation field_validation = api::FieldValidation::kUnset,
+    std::vector<std::string>* warnings = nullptr);
 
 // Validates an update (or the result of a patch) that replaces the stored `old_obj` with
 // `new_obj`. `name` is the name on the URL; `status` is true for the /status subresource, where
@@ -65,12 +72,21 @@ std::optional<api::Status> validate_create(
 std::optional<api::Status> validate_update(
     const ResourceInfo& info, const nlohmann::json& old_obj, const nlohmann::json& new_obj,
     std::string_view ns, std::string_view name, bool status,
-    api::FieldValidation field_validation = api::FieldValidation::kUnset, bool patched = false);
+    api::FieldValidation field_validation = api::FieldValidation::kUnset, bool patched = false,
+    std::vector<std::string>* warnings = nullptr);
 // The same against a stored Object, without building its whole JSON.
 std::optional<api::Status> validate_update(
     const ResourceInfo& info, const api::Object& old_obj, const nlohmann::json& new_obj,
     std::string_view ns, std::string_view name, bool status,
-    api::FieldValidation field_validation = api::FieldValidation::kUnset, bool patched = false);
+    api::FieldValidation field_validation = api::FieldValidation::kUnset, bool patched = false,
+    std::vector<std::string>* warnings = nullptr);
+
+// What an update's handler checks before it looks for the stored object: the body decodes
+// (400), has no unknown fields under Strict (400) and names the request's namespace (400).
+std::optional<api::Status> validate_request(
+    const ResourceInfo& info, const nlohmann::json& body, std::string_view ns,
+    api::FieldValidation field_validation = api::FieldValidation::kUnset,
+    std::vector<std::string>* warnings = nullptr);
 
 // The value a field selector compares for `path` on `obj`: metadata.name, metadata.namespace and
 // the kind's selectable fields, converted as kube-apiserver converts them (spec.hostNetwork and

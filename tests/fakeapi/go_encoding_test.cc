@@ -221,6 +221,69 @@ TEST_F(GoEncodingServerTest, StrictFieldValidationFailsWritesWithUnknownFieldsOt
   EXPECT_EQ(patched.status().message, "strict decoding error: unknown field \"metadata.app\"");
 }
 
+// Warn's warnings come once the body has decoded, with whatever answer follows, as
+// kube-apiserver adds them to the response headers while it decodes.
+TEST_F(GoEncodingServerTest, UnknownFieldWarningsComeWithFailuresAfterTheDecode) {
+  const std::vector<std::string> dta = {"unknown field \"dta\""};
+  const auto with_dta = [](const api::ObjectPtr& o) {
+    return o->edited([](json& j) { j["dta"] = {{"k", "w"}}; });
+  };
+  auto a = must(server_.create(testutil::kConfigMaps, "default",
+                               testutil::config_map("default", "a", {{"k", "v"}}), {}));
+  ASSERT_TRUE(a);
+  const Revision before = server_.revision();
+  // 409: the name is taken.
+  auto taken = server_.create(testutil::kConfigMaps, "default",
+                              with_dta(a->with_resource_version("")), {});
+  ASSERT_FALSE(taken.ok());
+  EXPECT_EQ(taken.status().code, 409);
+  EXPECT_EQ(server_.warnings(), dta);
+  // 422: the name is invalid.
+  auto invalid = server_.create(
+      testutil::kConfigMaps, "default",
+      with_dta(testutil::config_map("default", "Not_A_Name", {{"k", "v"}})), {});
+  ASSERT_FALSE(invalid.ok());
+  EXPECT_EQ(invalid.status().code, 422);
+  EXPECT_EQ(server_.warnings(), dta);
+  // 404: the handler decodes the body before the store looks for the object.
+  auto missing = server_.update(testutil::kConfigMaps, "default",
+                                with_dta(testutil::config_map("default", "nope", {})), {});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code, 404);
+  EXPECT_EQ(server_.warnings(), dta);
+  // 409: a stale resourceVersion.
+  auto stale = server_.update(testutil::kConfigMaps, "default",
+                              with_dta(a)->with_resource_version("1"), {});
+  ASSERT_FALSE(stale.ok());
+  EXPECT_EQ(stale.status().code, 409);
+  EXPECT_EQ(server_.warnings(), dta);
+  // 422 from a merge patch: the patched object is what decodes.
+  auto patched = server_.patch(testutil::kConfigMaps, "default", "a", api::PatchType::kMergePatch,
+                               R"({"dta":{"k":"w"},"data":{"bad key":"x"}})", {});
+  ASSERT_FALSE(patched.ok());
+  EXPECT_EQ(patched.status().code, 422);
+  EXPECT_EQ(server_.warnings(), dta);
+  // A body that does not decode gets no warnings.
+  auto mistyped = server_.create(testutil::kConfigMaps, "default",
+                                 with_dta(a)->edited([](json& j) { j["data"]["k"] = 1; }), {});
+  ASSERT_FALSE(mistyped.ok());
+  EXPECT_EQ(mistyped.status().code, 400);
+  EXPECT_TRUE(server_.warnings().empty());
+  EXPECT_EQ(server_.revision(), before);
+}
+
+// The whole body decodes, so a status the main resource ignores is read for unknown fields too.
+TEST_F(GoEncodingServerTest, UnknownFieldsOfAnIgnoredStatusAreWarnedOf) {
+  auto d = must(server_.create(testutil::kDeployments, "default",
+                               testutil::deployment("default", "d", 1), {}));
+  ASSERT_TRUE(d);
+  auto updated = must(server_.update(
+      testutil::kDeployments, "default",
+      d->edited([](json& j) { j["status"]["replicaz"] = 3; j["spec"]["replicas"] = 2; }), {}));
+  ASSERT_TRUE(updated);
+  EXPECT_EQ(server_.warnings(), (std::vector<std::string>{"unknown field \"status.replicaz\""}));
+}
+
 TEST_F(GoEncodingServerTest, AnUpdateThatOnlyAddsZeroValuedFieldsIsNoWrite) {
   auto d = must(server_.create(testutil::kDeployments, "default", deployment("default", "web", 1),
                                api::CreateOptions()));
