@@ -1,7 +1,5 @@
 #include "fakeapi/types/go_encoding.h"
 
-#include "fakeapi/types/go_time.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -10,6 +8,8 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "fakeapi/types/go_time.h"
 
 namespace kubesim::fakeapi::types {
 namespace {

@@ -68,7 +68,9 @@ std::string time_quote(std::string_view s) {
   return out + "\"";
 }
 
-bool is_digit(std::string_view s, std::size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; }
+bool is_digit(std::string_view s, std::size_t i) {
+  return i < s.size() && s[i] >= '0' && s[i] <= '9';
+}
 
 // getnum: one or two digits (`fixed`: two); nullopt when there are none (or one, fixed).
 std::optional<int> getnum(std::string_view& s, bool fixed) {
