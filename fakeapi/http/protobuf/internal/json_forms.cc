@@ -4,38 +4,11 @@
 #include <charconv>
 #include <cstdio>
 
+#include "api/go_strings.h"
 #include "fakeapi/types/go_time.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {
-
-// Length of the valid UTF-8 sequence starting at s[i], or 0 if none starts there (the rules of
-// Go's utf8.DecodeRuneInString).
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char b0 = byte(i);
-  if (b0 < 0x80) return 1;
-  std::size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    n = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    n = 3;
-    if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
-    if (b0 == 0xED) hi = 0x9F;  // no surrogates
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    n = 4;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + n > s.size() || byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-  for (std::size_t k = 2; k < n; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return n;
-}
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -82,7 +55,8 @@ std::string go_json_text(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size());
   for (std::size_t i = 0; i < bytes.size();) {
-    const std::size_t n = utf8_sequence_length(bytes, i);
+    std::uint32_t code_point = 0;
+    const std::size_t n = api::decode_utf8(bytes, i, code_point);
     if (n == 0) {
       out += "\xEF\xBF\xBD";
       ++i;
