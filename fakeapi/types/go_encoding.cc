@@ -140,19 +140,18 @@ TimeLayout layout_of(ValueKind kind) {
   return kind == ValueKind::kTime ? TimeLayout::kRFC3339 : TimeLayout::kRFC3339Micro;
 }
 
-// A Time or MicroTime as the server keeps it: in UTC, truncated. The zero time is null: a pointer
-// to it stays (as null), a value struct reads as absent. A string that does not parse is left as
-// it is (the decode step refuses it before anything is stored).
+// A Time or MicroTime as the server keeps it: in UTC, truncated; the zero time reads as absent.
+// (kube-apiserver answers the write that stores a zero time behind a pointer with null there,
+// and drops it at the next write that sends that null back; here it is left out at once, so
+// that every stored object is one the next write renders the same.) A string that does not
+// parse is left as it is: the decode step refuses it before anything is stored.
 bool keep_time(const FieldSpec& f, json& v) {
   auto stored = stored_time(v.get_ref<const std::string&>(), layout_of(f.kind));
   const auto* t = std::get_if<StoredTime>(&stored);
   if (t == nullptr) return true;
-  if (!t->text.empty()) {
-    v = t->text;
-    return true;
-  }
-  v = nullptr;
-  return f.has(kPointer);
+  if (t->text.empty()) return false;
+  v = t->text;
+  return true;
 }
 
 // Applies the rules inside a present, non-absent value at `at`; false when the field is to be

@@ -11,8 +11,7 @@
 //   - present: pointers always stay (zero values included); value scalars equal to zero are
 //     omitted under omitempty; null, empty lists and empty maps count as absent (the stored
 //     protobuf cannot tell them from nil); a Time or MicroTime is written as the server keeps it
-//     (go_time.h: UTC, truncated), and the zero time is null behind a pointer and absent in a
-//     value field.
+//     (go_time.h: UTC, truncated), and the zero time reads as absent.
 // They run recursively through nested, repeated and map-valued messages and through inlined
 // (embedded) structs, whose fields live in the parent object. Members the table does not list
 // are unknown to the Go type: the decode drops them (apiVersion and kind of a whole object are

@@ -15,6 +15,8 @@ namespace {
 using namespace testutil;
 using nlohmann::json;
 
+const api::GroupVersionResource kEvents{"", "v1", "events"};
+
 json lease_json(const json& renew_time) {
   return {{"apiVersion", "coordination.k8s.io/v1"},
           {"kind", "Lease"},
@@ -59,12 +61,41 @@ TEST_P(ServerTimeTest, AMicroTimeWithoutItsSixDigitsIsRefused) {
   EXPECT_EQ(server_.revision(), before);
 }
 
-TEST_P(ServerTimeTest, TheZeroMicroTimeBehindAPointerIsNull) {
+// The zero time reads as absent: left out behind a pointer (omitempty), null in a value field
+// without omitempty's effect (a struct is never empty to encoding/json).
+TEST_P(ServerTimeTest, TheZeroTimeReadsAsAbsent) {
   auto created = create(kLeases, lease_json("0001-01-01T00:00:00.000000Z"));
   ASSERT_TRUE(created.ok()) << created.status();
-  const json spec = (*created)->json()["spec"];
-  ASSERT_TRUE(spec.contains("renewTime"));
-  EXPECT_TRUE(spec["renewTime"].is_null());
+  EXPECT_FALSE((*created)->json()["spec"].contains("renewTime"));
+  const json event = {{"apiVersion", "v1"},
+                      {"kind", "Event"},
+                      {"metadata", {{"name", "e"}, {"namespace", "default"}}},
+                      {"involvedObject", {{"kind", "Pod"}, {"name", "p"}}},
+                      {"reason", "Started"},
+                      {"firstTimestamp", "0001-01-01T00:00:00Z"},
+                      {"lastTimestamp", "2025-01-01T03:00:00+03:00"}};
+  auto e = create(kEvents, event);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ((*e)->json()["firstTimestamp"], nullptr);
+  EXPECT_EQ((*e)->json()["lastTimestamp"], "2025-01-01T00:00:00Z");
+}
+
+// A zero time is gone from the stored object, so a later write that keeps the rest of the text
+// (the fast way) and one that renders it again (the general way) store the same object.
+TEST_P(ServerTimeTest, AZeroTimeStaysAbsentAcrossWrites) {
+  json lease = lease_json("0001-01-01T00:00:00.000000Z");
+  lease["spec"]["acquireTime"] = "2025-01-01T00:00:00.000000Z";
+  auto created = create(kLeases, lease);
+  ASSERT_TRUE(created.ok()) << created.status();
+  auto renewed = server_.update(
+      kLeases, "default",
+      (*created)->with_value_at("spec.acquireTime", json("2025-01-01T00:00:02.000000Z")),
+      api::UpdateOptions());
+  ASSERT_TRUE(renewed.ok()) << renewed.status();
+  EXPECT_EQ((*renewed)->json()["spec"],
+            json({{"acquireTime", "2025-01-01T00:00:02.000000Z"},
+                  {"holderIdentity", "a"},
+                  {"leaseDurationSeconds", 15}}));
 }
 
 // What leader election writes on each renewal goes the fast way; a renewal written otherwise is
