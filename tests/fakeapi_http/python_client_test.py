@@ -6,7 +6,8 @@ with --kubeconfig-out and talks to it through the client exactly as an applicati
 paginated list (limit/continue), watches from a resourceVersion (replayed history, then live
 events; 410 when the version is compacted), a strategic merge patch from a dict body, the
 read-modify-replace round trip (the client re-serialises creationTimestamp as +00:00) and the 409
-Conflict of a stale replace, and a 404 whose body is a JSON Status.
+Conflict of a stale replace, a 404 whose body is a JSON Status, and a Lease whose MicroTime comes
+from a datetime.
 Exits 77 (skipped) when the kubernetes module is not installed.
 """
 import json
@@ -148,6 +149,25 @@ class PythonClientTest(unittest.TestCase):
         self.assertEqual(body["reason"], "Conflict")
         self.assertEqual(body["code"], 409)
         self.assertEqual(self.core.read_namespaced_config_map("r", NS).data, {"k": "2"})
+
+    def test_lease_micro_times(self):
+        """A datetime goes out as isoformat(): its microseconds are what a MicroTime needs."""
+        from datetime import datetime, timedelta, timezone
+        coord = client.CoordinationV1Api(self.api_client)
+        renew = datetime(2025, 1, 1, 2, 0, 0, 123456, tzinfo=timezone(timedelta(hours=2)))
+        lease = client.V1Lease(metadata=client.V1ObjectMeta(name="lock"),
+                               spec=client.V1LeaseSpec(holder_identity="a", renew_time=renew))
+        created = coord.create_namespaced_lease(NS, lease)
+        self.assertEqual(created.spec.renew_time, renew)
+        self.assertEqual(created.spec.renew_time.utcoffset(), timedelta(0))
+        # Without microseconds isoformat() leaves the fraction out, which a MicroTime refuses.
+        lease.metadata.name = "whole-second"
+        lease.spec.renew_time = datetime(2025, 1, 1, tzinfo=timezone.utc)
+        with self.assertRaises(ApiException) as raised:
+            coord.create_namespaced_lease(NS, lease)
+        self.assertEqual(raised.exception.status, 400)
+        self.assertIn('cannot parse "+00:00" as ".000000"',
+                      json.loads(raised.exception.body)["message"])
 
     def test_not_found_is_a_json_status(self):
         with self.assertRaises(ApiException) as raised:
