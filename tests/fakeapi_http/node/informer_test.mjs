@@ -1,6 +1,7 @@
 // @kubernetes/client-node against `kubesim serve`: an informer sees add, update and delete, and
 // recovers by itself after the server cuts its watch (POST /kubesim/v1/restart ends every watch
-// with its terminating chunk; the informer re-watches from its last resourceVersion).
+// with its terminating chunk; the informer re-watches from its last resourceVersion); a Lease's
+// MicroTime makes the round trip.
 //
 // Usage: node informer_test.mjs KUBESIM_BINARY. Exits 77 (skipped) when the package is not
 // installed (scripts/setup.sh runs `npm ci` in this folder).
@@ -115,6 +116,20 @@ try {
     `events in order, once each: ${JSON.stringify(seen)}`);
   check(informer.list(NS).map((o) => o.metadata.name).join() === 'b', 'the cache holds b only');
   await informer.stop();
+
+  // A Lease's MicroTime: the client writes six digits, the server keeps the instant in UTC.
+  const coordination = kc.makeApiClient(k8s.CoordinationV1Api);
+  const renew = new k8s.V1MicroTime('2025-01-01T02:00:00.123+02:00');
+  await coordination.createNamespacedLease({
+    namespace: NS,
+    body: { metadata: { name: 'lock' }, spec: { holderIdentity: 'a', renewTime: renew } },
+  });
+  const lease = await coordination.readNamespacedLease({ name: 'lock', namespace: NS });
+  // The client hands a MicroTime back as it came (a string or a Date, by version).
+  const back = lease.spec.renewTime;
+  check(new Date(back).getTime() === renew.getTime() &&
+    (back instanceof Date || back === '2025-01-01T00:00:00.123000Z'),
+    `the lease's renewTime read back (${JSON.stringify(back)})`);
 } catch (e) {
   console.error('FAIL:', e);
   failures++;
