@@ -35,25 +35,8 @@ using model_more::kFinalizer;
 using model_more::kNamespaceNames;
 using model_more::selected;
 using model_more::selector_text;
+using model_more::Model;
 using model_more::State;
-
-// What the API should answer: the reference.
-struct Model {
-  Revision rev = 0;
-  Revision compacted = 0;
-  State state;
-  std::vector<std::pair<Revision, State>> history{{0, State()}};
-
-  void write() {
-    ++rev;
-    history.emplace_back(rev, state);
-  }
-  const State& at(Revision r) const {
-    auto it = std::upper_bound(history.begin(), history.end(), r,
-                               [](Revision v, const auto& entry) { return v < entry.first; });
-    return std::prev(it)->second;
-  }
-};
 
 // A paginated list in progress.
 struct Session {
@@ -187,7 +170,7 @@ class Harness {
     o.finalizer = finalizer;
     o.rv = model_.rev + 1;
     model_.state[key] = o;
-    model_.write();
+    model_.write(loop_.now());
     check_cm(got.value(), key, o);
   }
 
@@ -224,7 +207,7 @@ class Harness {
     if (next.data != current->data || next.color != current->color) {
       next.rv = model_.rev + 1;
       model_.state[key] = next;
-      model_.write();
+      model_.write(loop_.now());
     }
     check_cm(got.value(), key, next);
   }
@@ -248,7 +231,7 @@ class Harness {
     if (next.data != current->data) {
       next.rv = model_.rev + 1;
       model_.state[key] = next;
-      model_.write();
+      model_.write(loop_.now());
     }
     check_cm(got.value(), key, next);
   }
@@ -269,12 +252,12 @@ class Harness {
     if (!current->finalizer) {
       last.rv = model_.rev + 1;
       model_.state.erase(key);
-      model_.write();
+      model_.write(loop_.now());
     } else if (!current->terminating) {
       last.rv = model_.rev + 1;
       last.terminating = true;
       model_.state[key] = last;
-      model_.write();
+      model_.write(loop_.now());
     }
     check_cm(got.value(), key, last);
   }
@@ -296,12 +279,12 @@ class Harness {
       // Not written: the object is deleted, and the answer is the object as asked for.
       next.finalizer = false;
       model_.state.erase(key);
-      model_.write();
+      model_.write(loop_.now());
     } else if (current->finalizer) {
       next.finalizer = false;
       next.rv = model_.rev + 1;
       model_.state[key] = next;
-      model_.write();
+      model_.write(loop_.now());
     }
     check_cm(got.value(), key, next);
   }
