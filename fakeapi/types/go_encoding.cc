@@ -229,6 +229,40 @@ void render(const MessageSpec& spec, json& object, bool top, Unknown unknown) {
   }
 }
 
+// The members render() drops as unknown, named as it names them, read without copying or
+// changing `object`: the same walk, into the same members.
+void collect_unknown(const MessageSpec& spec, const json& object, bool top, const PathNode* at,
+                     std::vector<std::string>& out) {
+  if (!object.is_object()) return;
+  const FieldsByName& fields = fields_by_name(spec);
+  auto field = fields.begin();
+  for (const auto& [key, v] : object.get_ref<const json::object_t&>()) {
+    while (field != fields.end() && field->first < key) ++field;
+    const PathNode here{at, PathNode::Step::kMember, key, 0};
+    if (field == fields.end() || field->first != key) {
+      if (!(top && is_type_meta(key))) out.push_back(here.str());
+      continue;
+    }
+    const FieldSpec& f = *field->second;
+    if (f.kind != ValueKind::kMessage || v.is_null()) continue;
+    if (f.cardinality == Cardinality::kRepeated) {
+      std::size_t i = 0;
+      for (const json& element : v) {
+        const PathNode step{&here, PathNode::Step::kIndex, {}, i++};
+        collect_unknown(*f.message, element, false, &step, out);
+      }
+    } else if (f.cardinality == Cardinality::kMap) {
+      if (!v.is_object()) continue;
+      for (const auto& [k, element] : v.get_ref<const json::object_t&>()) {
+        const PathNode step{&here, PathNode::Step::kKey, k, 0};
+        collect_unknown(*f.message, element, false, &step, out);
+      }
+    } else {
+      collect_unknown(*f.message, v, false, &here, out);
+    }
+  }
+}
+
 // The name encoding/json gives a struct in its errors: the Go type's, the message's last part.
 std::string_view struct_name(const MessageSpec& spec) {
   const std::size_t dot = spec.name.rfind('.');
@@ -305,9 +339,8 @@ void render_go_json(const MessageSpec& spec, json& object, std::vector<std::stri
 }
 
 std::vector<std::string> unknown_fields(const MessageSpec& spec, const json& object) {
-  json copy = object;
   std::vector<std::string> out;
-  render_go_json(spec, copy, &out);
+  collect_unknown(spec, object, true, nullptr, out);
   return out;
 }
 

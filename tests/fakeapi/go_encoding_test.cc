@@ -3,6 +3,7 @@
 #include "fakeapi/types/go_encoding.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include "tests/fakeapi/fixtures.h"
 
@@ -108,6 +109,63 @@ TEST(GoEncodingTest, UnknownFieldsAreNamedAsTheStrictDecoderNamesThemAndDropped)
   EXPECT_EQ(d["apiVersion"], "apps/v1");  // TypeMeta of a whole object is known
   EXPECT_EQ(d["metadata"], json({{"name", "web"}}));
   EXPECT_FALSE(d["spec"].contains("replica"));
+}
+
+// A Deployment reaching every kind of member the walks go into (structs, lists of structs, maps
+// of strings, inlined structs), changed at random places: an unknown member added to an object,
+// or a value replaced by one of another JSON type.
+json mutated_deployment() {
+  json d = json::parse(R"({
+    "apiVersion": "apps/v1", "kind": "Deployment",
+    "metadata": {"name": "web", "labels": {"app": "web"}},
+    "spec": {
+      "replicas": 2,
+      "selector": {"matchLabels": {"app": "web"}},
+      "strategy": {"rollingUpdate": {"maxSurge": 1}},
+      "template": {
+        "metadata": {"labels": {"app": "web"}},
+        "spec": {"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 80}],
+                                 "env": [{"name": "A", "value": "1"}]}]}}},
+    "status": {"conditions": [{"type": "Available", "status": "True"}]}})");
+  std::vector<json::json_pointer> nodes;
+  const auto walk = [&nodes](const auto& self, const json& j, const json::json_pointer& at) -> void {
+    nodes.push_back(at);
+    if (j.is_object()) {
+      for (const auto& [k, v] : j.items()) self(self, v, at / k);
+    } else if (j.is_array()) {
+      for (std::size_t i = 0; i < j.size(); ++i) self(self, j[i], at / i);
+    }
+  };
+  const int changes = *rc::gen::inRange(1, 4);
+  for (int c = 0; c < changes; ++c) {
+    nodes.clear();
+    walk(walk, d, json::json_pointer());
+    const json::json_pointer at = *rc::gen::elementOf(nodes);
+    json& node = d[at];
+    if (node.is_object() && *rc::gen::arbitrary<bool>()) {
+      node[*rc::gen::element<std::string>("foo", "nmae", "Name")] = 1;
+    } else if (!at.empty()) {
+      node = *rc::gen::element<json>(json(), json("x"), json(3), json(true), json::object(),
+                                     json::array(), json::array({json::object({{"foo", 1}})}),
+                                     json::object({{"foo", json::object()}}));
+    }
+  }
+  return d;
+}
+
+// unknown_fields reads what render_go_json would drop, without copying or rendering.
+RC_GTEST_PROP(GoEncodingProperty, UnknownFieldsAreWhatTheRenderingDrops, ()) {
+  const types::MessageSpec* deployment = types::go_type_of("apps", "Deployment");
+  RC_ASSERT(deployment != nullptr);
+  const json j = mutated_deployment();
+  json rendered = j;
+  std::vector<std::string> dropped;
+  try {
+    types::render_go_json(*deployment, rendered, &dropped);
+  } catch (const json::exception&) {
+    RC_DISCARD("a body of a shape the decode step refuses first");
+  }
+  RC_ASSERT(types::unknown_fields(*deployment, j) == dropped);
 }
 
 class GoEncodingServerTest : public testutil::ServerTest {};
