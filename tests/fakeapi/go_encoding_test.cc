@@ -128,7 +128,8 @@ json mutated_deployment() {
                                  "env": [{"name": "A", "value": "1"}]}]}}},
     "status": {"conditions": [{"type": "Available", "status": "True"}]}})");
   std::vector<json::json_pointer> nodes;
-  const auto walk = [&nodes](const auto& self, const json& j, const json::json_pointer& at) -> void {
+  const auto walk = [&nodes](const auto& self, const json& j,
+                             const json::json_pointer& at) -> void {
     nodes.push_back(at);
     if (j.is_object()) {
       for (const auto& [k, v] : j.items()) self(self, v, at / k);
