@@ -18,21 +18,15 @@ struct Step {
   Elem elem;
   std::string_view text;  // the element as the layout writes it, for errors
 };
-constexpr std::array<Step, 7> kRFC3339Steps = {{{"", Elem::kYear, "2006"},
-                                               {"-", Elem::kMonth, "01"},
-                                               {"-", Elem::kDay, "02"},
-                                               {"T", Elem::kHour, "15"},
-                                               {":", Elem::kMinute, "04"},
-                                               {":", Elem::kSecond, "05"},
-                                               {"", Elem::kZone, "Z07:00"}}};
-constexpr std::array<Step, 8> kMicroSteps = {{{"", Elem::kYear, "2006"},
-                                             {"-", Elem::kMonth, "01"},
-                                             {"-", Elem::kDay, "02"},
-                                             {"T", Elem::kHour, "15"},
-                                             {":", Elem::kMinute, "04"},
-                                             {":", Elem::kSecond, "05"},
-                                             {"", Elem::kFraction, ".000000"},
-                                             {"", Elem::kZone, "Z07:00"}}};
+// MicroTime's layout; a Time's has no fraction step.
+constexpr std::array<Step, 8> kSteps = {{{"", Elem::kYear, "2006"},
+                                        {"-", Elem::kMonth, "01"},
+                                        {"-", Elem::kDay, "02"},
+                                        {"T", Elem::kHour, "15"},
+                                        {":", Elem::kMinute, "04"},
+                                        {":", Elem::kSecond, "05"},
+                                        {"", Elem::kFraction, ".000000"},
+                                        {"", Elem::kZone, "Z07:00"}}};
 
 constexpr std::string_view layout_text(TimeLayout layout) {
   return layout == TimeLayout::kRFC3339 ? "2006-01-02T15:04:05Z07:00"
@@ -137,10 +131,8 @@ int days_in(int month, std::int64_t year) {
   return month == 2 && is_leap(year) ? 29 : kDays[static_cast<std::size_t>(month - 1)];
 }
 
-template <std::size_t N>
-std::variant<GoInstant, std::string> parse_steps(std::string_view original,
-                                                 const std::array<Step, N>& steps,
-                                                 TimeLayout layout) {
+std::variant<GoInstant, std::string> parse_layout(std::string_view original, TimeLayout layout) {
+  const bool micro = layout == TimeLayout::kRFC3339Micro;
   const auto cannot_parse = [&](std::string_view value_elem, std::string_view layout_elem) {
     return "parsing time " + time_quote(original) + " as " + time_quote(layout_text(layout)) +
            ": cannot parse " + time_quote(value_elem) + " as " + time_quote(layout_elem);
@@ -152,8 +144,8 @@ std::variant<GoInstant, std::string> parse_steps(std::string_view original,
   std::int64_t year = 0;
   int month = 0, day = 0, hour = 0, minute = 0, second = 0, offset = 0;
   std::int32_t nanos = 0;
-  for (std::size_t k = 0; k < N; ++k) {
-    const Step& step = steps[k];
+  for (const Step& step : kSteps) {
+    if (step.elem == Elem::kFraction && !micro) continue;
     for (const char c : step.prefix) {
       if (value.empty() || value[0] != c) return cannot_parse(value, step.prefix);
       value.remove_prefix(1);
@@ -205,8 +197,7 @@ std::variant<GoInstant, std::string> parse_steps(std::string_view original,
           break;
         }
         // A fraction the layout does not ask for is read here, any number of digits.
-        const bool layout_fraction = k + 1 < N && steps[k + 1].elem == Elem::kFraction;
-        if (!layout_fraction && value.size() >= 2 && (value[0] == '.' || value[0] == ',') &&
+        if (!micro && value.size() >= 2 && (value[0] == '.' || value[0] == ',') &&
             is_digit(value, 1)) {
           std::size_t n = 2;
           while (is_digit(value, n)) ++n;
@@ -280,8 +271,7 @@ std::variant<GoInstant, std::string> parse_steps(std::string_view original,
 }  // namespace
 
 std::variant<GoInstant, std::string> parse_go_time(std::string_view value, TimeLayout layout) {
-  if (layout == TimeLayout::kRFC3339) return parse_steps(value, kRFC3339Steps, layout);
-  return parse_steps(value, kMicroSteps, layout);
+  return parse_layout(value, layout);
 }
 
 std::string format_go_time(GoInstant t, TimeLayout layout) {
