@@ -49,17 +49,25 @@ class Client {
                                               std::string ns, ObjectPtr object,
                                               CreateOptions options) = 0;
 
-  // Replaces the object; its metadata.resourceVersion is the optimistic-concurrency precondition
-  // (empty: unconditional). The status subresource is left as stored where the kind has one.
+  // Replaces the object, or the subresource `options.subresource` names ("status": only the
+  // status is written); its metadata.resourceVersion is the optimistic-concurrency precondition
+  // (empty: unconditional). An update of the object itself leaves the status as stored where the
+  // kind has a /status subresource.
   virtual sim::Task<Result<ObjectPtr>> update(sim::Context ctx, GroupVersionResource resource,
                                               std::string ns, ObjectPtr object,
                                               UpdateOptions options) = 0;
 
-  // Writes only the status of the object through the /status subresource.
-  virtual sim::Task<Result<ObjectPtr>> update_status(sim::Context ctx,
-                                                     GroupVersionResource resource, std::string ns,
-                                                     ObjectPtr object, UpdateOptions options) = 0;
+  // update() of the /status subresource (client-go's UpdateStatus).
+  sim::Task<Result<ObjectPtr>> update_status(sim::Context ctx, GroupVersionResource resource,
+                                             std::string ns, ObjectPtr object,
+                                             UpdateOptions options) {
+    options.subresource = "status";
+    return update(std::move(ctx), std::move(resource), std::move(ns), std::move(object),
+                  std::move(options));
+  }
 
+  // Patches the object, or the subresource `options.subresource` names (client-go's
+  // Patch(..., "status")).
   virtual sim::Task<Result<ObjectPtr>> patch(sim::Context ctx, GroupVersionResource resource,
                                              std::string ns, std::string name, PatchType type,
                                              std::string patch, PatchOptions options) = 0;

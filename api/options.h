@@ -64,6 +64,9 @@ struct CreateOptions {
 struct UpdateOptions {
   UpdateOptions() {}
 
+  // The subresource written: "" for the object itself, "status", "scale". A path segment, not a
+  // query parameter (client-go's `subresources ...string`).
+  std::string subresource;
   bool dry_run = false;
   std::string field_manager;
   FieldValidation field_validation = FieldValidation::kUnset;
@@ -79,6 +82,8 @@ std::optional<PatchType> patch_type_from_content_type(std::string_view content_t
 struct PatchOptions {
   PatchOptions() {}
 
+  // The subresource patched: "" for the object itself, "status", "scale" (as in UpdateOptions).
+  std::string subresource;
   bool dry_run = false;
   std::string field_manager;
   FieldValidation field_validation = FieldValidation::kUnset;

@@ -185,6 +185,11 @@ std::ostream& operator<<(std::ostream& os, StatusReason reason) {
 }
 
 std::ostream& operator<<(std::ostream& os, const Status& status) {
+  if (status.code == 0) {
+    const std::string_view cause = to_string(status.client_error);
+    return os << "client error" << (cause.empty() ? "" : " (") << cause << (cause.empty() ? "" : ")")
+              << ": " << status.message;
+  }
   return os << status.code << " " << status.reason << ": " << status.message;
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "api/gvk.h"
+#include "sim/context.h"
 
 namespace kubesim::api {
 
@@ -86,6 +87,25 @@ inline constexpr std::string_view kCauseTypeTooMany = "FieldValueTooMany";
 inline constexpr std::string_view kCauseTypeInternal = "InternalError";
 inline constexpr std::string_view kCauseTypeUnexpectedServerResponse = "UnexpectedServerResponse";
 
+// Why a call got no API answer. client-go returns a Go error rather than a metav1.Status when no
+// answer arrived or it could not be read; kubesim returns a Status with code 0 whose
+// `client_error` names the cause, so every client reports these the same way. kNone marks a
+// Status that came from a server.
+enum class ClientError {
+  kNone,
+  kCanceled,           // the call's context was cancelled ("context canceled")
+  kDeadlineExceeded,   // the call's context passed its deadline ("context deadline exceeded")
+  kConnectionRefused,  // nothing accepted the connection ("connect: connection refused")
+  kNetworkTimeout,     // the network did not carry the call in time (an i/o timeout, a partition)
+  kConnectionLost,     // the connection broke before the answer was complete (EOF, reset)
+  kInvalidResponse,    // an answer arrived that the client could not decode
+  kInvalidRequest,     // the client refused the call before sending it (an empty name)
+};
+
+// "Canceled", "DeadlineExceeded", "ConnectionRefused", "NetworkTimeout", "ConnectionLost",
+// "InvalidResponse", "InvalidRequest"; "" for kNone.
+std::string_view to_string(ClientError error);
+
 // The error the registry wraps into a Conflict when an update carries a stale resourceVersion
 // (the generic registry's OptimisticLockErrorMsg).
 inline constexpr std::string_view kOptimisticLockErrorMsg =
@@ -99,6 +119,8 @@ struct Status {
   // metadata.continue: set only on the 410 for a compacted continue token, where it lets the
   // client take the rest of the list at the latest revision (an inconsistent continuation).
   std::string continue_token{};
+  // For code 0 only: why no answer arrived (see ClientError). Not part of the wire form.
+  ClientError client_error = ClientError::kNone;
 
   // "Success" for a 2xx code, otherwise "Failure": the Status's "status" field.
   std::string_view status_text() const;
@@ -170,6 +192,25 @@ Status new_request_entity_too_large(std::string_view message);
 Status new_unsupported_media_type(std::string_view message);
 // 406 NotAcceptable with `message` as is.
 Status new_not_acceptable(std::string_view message);
+
+// --- Client-side failures (no API answer) ---------------------------------------------------
+
+// A code-0 Status for `kind` with `message` as is (Go's error text, e.g. "dial tcp 10.0.0.1:443:
+// connect: connection refused"). `kind` must not be kNone.
+Status new_client_error(ClientError kind, std::string message);
+// The failure of a call whose context is done: "context canceled" or "context deadline exceeded",
+// the texts of Go's context errors. `error` must not be kNone.
+Status new_context_error(sim::ContextError error);
+
+// True for every client-side failure (code 0), whatever its cause.
+bool is_client_error(const Status& s);
+bool is_context_canceled(const Status& s);
+bool is_deadline_exceeded(const Status& s);
+// The call's context ended it, cancelled or past its deadline.
+bool is_context_error(const Status& s);
+bool is_connection_refused(const Status& s);
+bool is_network_timeout(const Status& s);
+bool is_connection_lost(const Status& s);
 
 // --- Predicates (apimachinery's errors.Is*) ----------------------------------------------------
 // Each is true when the reason matches. Most also accept the matching code when the reason is

@@ -5,12 +5,6 @@
 namespace kubesim::fakeapi {
 namespace {
 
-constexpr std::pair<Verb, std::string_view> kVerbs[] = {
-    {Verb::kGet, "get"},       {Verb::kList, "list"},     {Verb::kWatch, "watch"},
-    {Verb::kCreate, "create"}, {Verb::kUpdate, "update"}, {Verb::kPatch, "patch"},
-    {Verb::kDelete, "delete"}, {Verb::kDeleteCollection, "deletecollection"},
-};
-
 constexpr std::pair<FaultKind, std::string_view> kKinds[] = {
     {FaultKind::kError, "error"},           {FaultKind::kLatency, "latency"},
     {FaultKind::kDropWatch, "dropWatch"},   {FaultKind::kStallWatch, "stallWatch"},
@@ -41,20 +35,6 @@ bool read(const nlohmann::json& j, const char* field, std::optional<T>& out, api
 
 }  // namespace
 
-std::string_view to_string(Verb verb) {
-  for (const auto& [v, name] : kVerbs) {
-    if (v == verb) return name;
-  }
-  return "";
-}
-
-std::optional<Verb> parse_verb(std::string_view text) {
-  for (const auto& [v, name] : kVerbs) {
-    if (name == text) return v;
-  }
-  return std::nullopt;
-}
-
 std::string_view to_string(FaultKind kind) {
   for (const auto& [k, name] : kKinds) {
     if (k == kind) return name;
@@ -76,6 +56,7 @@ nlohmann::json FaultRule::to_json() const {
     for (Verb v : verbs) j["verbs"].push_back(to_string(v));
   }
   if (!resource.empty()) j["resource"] = resource;
+  if (!subresource.empty()) j["subresource"] = subresource;
   if (!ns.empty()) j["namespace"] = ns;
   if (!name.empty()) j["name"] = name;
   if (!process.empty()) j["process"] = process;
@@ -106,12 +87,13 @@ api::Result<FaultRule> FaultRule::from_json(const nlohmann::json& j) {
   if (!j.is_object()) return api::new_bad_request("fault rule: must be a JSON object");
   FaultRule rule;
   api::Status error;
-  std::optional<std::string> id, kind, resource, ns, name, process;
+  std::optional<std::string> id, kind, resource, subresource, ns, name, process;
   std::optional<double> probability;
   std::optional<std::int64_t> count, from_ms, until_ms, latency_ms, after_events, stale_ms;
   std::optional<std::vector<std::string>> verbs;
   if (!read(j, "id", id, error) || !read(j, "kind", kind, error) ||
-      !read(j, "resource", resource, error) || !read(j, "namespace", ns, error) ||
+      !read(j, "resource", resource, error) || !read(j, "subresource", subresource, error) ||
+      !read(j, "namespace", ns, error) ||
       !read(j, "name", name, error) || !read(j, "process", process, error) ||
       !read(j, "probability", probability, error) || !read(j, "count", count, error) ||
       !read(j, "fromMs", from_ms, error) || !read(j, "untilMs", until_ms, error) ||
@@ -133,6 +115,17 @@ api::Result<FaultRule> FaultRule::from_json(const nlohmann::json& j) {
     rule.verbs.push_back(*verb);
   }
   rule.resource = resource.value_or("");
+  rule.subresource = subresource.value_or("");
+  if (const auto slash = rule.resource.find('/'); slash != std::string::npos) {
+    // "leases/status", as kubectl and RBAC name a subresource.
+    if (!rule.subresource.empty()) return bad_rule("subresource", "given twice (also in resource)");
+    rule.subresource = rule.resource.substr(slash + 1);
+    rule.resource.resize(slash);
+    if (rule.resource.empty() || rule.subresource.empty() ||
+        rule.subresource.find('/') != std::string::npos) {
+      return bad_rule("resource", "must be RESOURCE or RESOURCE/SUBRESOURCE");
+    }
+  }
   rule.ns = ns.value_or("");
   rule.name = name.value_or("");
   rule.process = process.value_or("");
@@ -190,6 +183,7 @@ bool FaultInjector::matches(const FaultRule& rule, const RequestInfo& request) c
     return false;
   }
   if (!rule.resource.empty() && rule.resource != request.resource) return false;
+  if (!rule.subresource.empty() && rule.subresource != request.subresource) return false;
   if (!rule.ns.empty() && rule.ns != request.ns) return false;
   if (!rule.name.empty() && rule.name != request.name) return false;
   if (!rule.process.empty() && rule.process != request.process) return false;
@@ -206,13 +200,16 @@ const FaultRule* FaultInjector::fire(FaultKind kind, const RequestInfo& request)
     // Draw only for rules that could fire, so adding an unrelated rule does not shift the stream.
     if (rule.probability < 1.0 && !loop_->rng().bernoulli(rule.probability)) continue;
     if (rule.count) --*rule.count;
-    loop_->trace().record(loop_->now(), request.process, "fault",
-                          {{"rule", rule.id},
-                           {"kind", to_string(kind)},
-                           {"verb", to_string(request.verb)},
-                           {"resource", request.resource},
-                           {"namespace", request.ns},
-                           {"name", request.name}});
+    if (loop_->trace().enabled()) {
+      nlohmann::json fields = {{"rule", rule.id},
+                               {"kind", to_string(kind)},
+                               {"verb", to_string(request.verb)},
+                               {"resource", request.resource},
+                               {"namespace", request.ns},
+                               {"name", request.name}};
+      if (!request.subresource.empty()) fields["subresource"] = request.subresource;
+      loop_->trace().record(loop_->now(), request.process, "fault", fields);
+    }
     return &rule;
   }
   return nullptr;

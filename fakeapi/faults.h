@@ -1,7 +1,8 @@
 // FaultInjector: the fake API server's fault rules.
 //
-// A rule matches requests by verb, resource, namespace, name and client process (each empty
-// field is a wildcard), fires with a probability (drawn from the Loop's seeded Rng), at most
+// A rule matches requests by verb, resource, subresource, namespace, name and client process
+// (each empty field is a wildcard; as client-go's reactors match, a rule naming no subresource
+// matches the resource's subresources too, and one naming "status" only /status), fires with a probability (drawn from the Loop's seeded Rng), at most
 // `count` times, and only inside an optional virtual-time window. What it injects:
 //   kError      the request fails with `status` (500, 503, 429 with Retry-After, 409, 504 ...)
 //   kLatency    the request is slowed by `latency` on top of the link's
@@ -23,15 +24,10 @@
 
 #include "api/result.h"
 #include "api/status.h"
+#include "fakeapi/request.h"
 #include "sim/loop.h"
 
 namespace kubesim::fakeapi {
-
-enum class Verb { kGet, kList, kWatch, kCreate, kUpdate, kPatch, kDelete, kDeleteCollection };
-
-// "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection".
-std::string_view to_string(Verb verb);
-std::optional<Verb> parse_verb(std::string_view text);
 
 enum class FaultKind { kError, kLatency, kDropWatch, kStallWatch, kForceGone, kStaleRead };
 
@@ -46,6 +42,7 @@ struct FaultRule {
   // Match: empty means any.
   std::vector<Verb> verbs;
   std::string resource;  // plural resource name, e.g. "leases"
+  std::string subresource;  // "status", "scale"; in JSON also as "resource": "leases/status"
   std::string ns;
   std::string name;
   std::string process;
@@ -72,6 +69,13 @@ struct RequestInfo {
   std::string_view ns;
   std::string_view name;
   std::string_view process;
+  std::string_view subresource;
+
+  // A view of `request` (which must outlive it).
+  static RequestInfo of(const Request& request) {
+    return RequestInfo{request.verb,    request.resource.resource, request.ns,
+                       request.name,    request.process,           request.subresource};
+  }
 };
 
 class FaultInjector {

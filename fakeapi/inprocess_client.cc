@@ -5,255 +5,307 @@
 #include "sim/channel.h"
 #include "sim/event.h"
 #include "sim/sleep.h"
+#include "sim/task_group.h"
 
 namespace kubesim::fakeapi {
 
-api::Status client_error(std::string message) {
-  api::Status s;
-  s.code = 0;
-  s.reason = api::StatusReason::kUnknown;
-  s.message = std::move(message);
-  return s;
-}
+struct InProcessClient::Shared {
+  explicit Shared(ApiServer& s) : server(&s), loop(&s.loop()), deliveries(s.loop()) {}
 
-class RoundTrip {
- public:
-  using Request = InProcessClient::Request;
+  ApiServer* server;
+  sim::Loop* loop;
+  sim::Process* process = nullptr;  // null for a client without a process
+  std::string name;
+  InProcessClientOptions options;
+  api::WarningHandler warning_handler;
+  // The parent of the watch deliveries: a child of the process's current incarnation's
+  // context, cancelled when the client is destroyed.
+  std::optional<sim::ContextWithCancel> scope;
+  int scope_incarnation = 0;
+  // The watch deliveries (receivers and pumps).
+  sim::TaskGroup deliveries;
 
-  static RequestInfo info(const InProcessClient* c, const Request& req) {
-    return RequestInfo{req.verb, req.resource, req.ns, req.name, c->name_};
-  }
+  sim::NetworkLink* link() const { return process != nullptr ? process->link() : nullptr; }
 
-  // One crossing of the process's link, `extra` slower than its latency; nullopt once it arrived,
-  // else why it did not.
-  static sim::Task<std::optional<api::Status>> cross(InProcessClient* c, sim::Context ctx,
-                                                     sim::Duration extra) {
-    if (ctx.done()) co_return client_error(sim::to_string(ctx.err()));
-    sim::Loop& loop = c->server_->loop();
-    sim::NetworkLink* link = c->process_ != nullptr ? c->process_->link() : nullptr;
-    sim::Duration delay = link != nullptr ? link->sample_latency(loop.rng()) : sim::Duration::zero();
-    delay += extra;
-    if (delay > sim::Duration::zero()) {
-      const bool slept = co_await sim::sleep_for(ctx, loop, delay);
-      if (!slept) co_return client_error(sim::to_string(ctx.err()));
+  sim::Context delivery_scope() {
+    const int incarnation = process != nullptr ? process->incarnation() : 0;
+    if (!scope || incarnation != scope_incarnation) {
+      if (scope) scope->cancel();
+      scope = sim::with_cancel(process != nullptr ? process->context() : sim::Context());
+      scope_incarnation = incarnation;
     }
-    if (link != nullptr && link->partitioned()) {
-      auto limit = sim::with_timeout(ctx, loop, c->options_.partition_timeout);
-      const bool healed = co_await link->healed().wait(limit.ctx);
-      if (!healed) {
-        if (ctx.done()) co_return client_error(sim::to_string(ctx.err()));
-        co_return client_error("dial tcp: i/o timeout (the network link of " + c->name_ +
-                               " is partitioned)");
-      }
-    }
-    co_return std::nullopt;
-  }
-
-  template <class T>
-  static sim::Task<api::Result<T>> run(InProcessClient* c, sim::Context ctx, Request req,
-                                       std::function<api::Result<T>()> call) {
-    // A latency rule slows the request once, on its way to the server.
-    sim::Duration extra = sim::Duration::zero();
-    if (const FaultRule* rule = c->server_->faults().fire(FaultKind::kLatency, info(c, req))) {
-      extra = rule->latency;
-    }
-    auto there = co_await cross(c, ctx, extra);
-    if (there) co_return *there;
-    if (req.wait_for > c->server_->revision()) {
-      // The watch cache waits for a revision it has not reached (then answers 504).
-      const bool reached = co_await c->server_->wait_for_revision(req.wait_for, ctx);
-      if (!reached && ctx.done()) co_return client_error(sim::to_string(ctx.err()));
-    }
-    std::optional<api::Result<T>> result;
-    if (const FaultRule* rule = c->server_->faults().fire(FaultKind::kError, info(c, req))) {
-      result.emplace(rule->status);
-    } else {
-      ApiServer::CallerScope scope(*c->server_, c->name_);
-      result.emplace(call());
-    }
-    const sim::Duration none = sim::Duration::zero();
-    auto back = co_await cross(c, ctx, none);
-    if (back) co_return *back;
-    co_return std::move(*result);
-  }
-
-  // A watch event crossing the link, sent by the server at `sent`.
-  struct InFlight {
-    sim::Time sent;
-    api::WatchEvent event;
-  };
-  using Flights = sim::Channel<InFlight>;
-
-  // What the watch call, its receiver and its pump share.
-  struct WatchState {
-    std::shared_ptr<api::WatchStream> source;
-    std::shared_ptr<Flights> flights;
-    std::size_t initial = 0;  // events the server queued before its watch went live
-  };
-
-  // Takes the server's events as they are sent, so that each one's crossing starts then: events
-  // travel the link together, not one latency after another.
-  static sim::Task<void> receive(std::shared_ptr<WatchState> state, sim::Loop* loop,
-                                 sim::Context ctx) {
-    for (;;) {
-      auto event = state->source->try_next(ctx);
-      if (!event) event = co_await state->source->next(ctx);
-      if (!event) break;
-      InFlight flight{loop->now(), std::move(*event)};
-      if (!state->flights->try_send(std::move(flight))) break;
-    }
-    state->flights->close();
-  }
-
-  // The next event to forward, or nullopt once the watch must end. With a link, the wait wakes
-  // up every watch_partition_check to notice a partition even when nothing is sent, and a
-  // partition that lasts watch_partition_timeout ends the watch.
-  static sim::Task<std::optional<InFlight>> next_flight(InProcessClient* c, Flights* flights,
-                                                        sim::Context ctx) {
-    sim::Loop& loop = c->server_->loop();
-    sim::NetworkLink* link = c->process_ != nullptr ? c->process_->link() : nullptr;
-    if (link == nullptr) {
-      auto flight = co_await flights->recv(ctx);
-      co_return flight;
-    }
-    for (;;) {
-      auto tick = sim::with_timeout(ctx, loop, c->options_.watch_partition_check);
-      auto flight = co_await flights->recv(tick.ctx);
-      tick.cancel();
-      if (flight) co_return flight;
-      if (ctx.done() || (flights->closed() && flights->size() == 0)) co_return std::nullopt;
-      if (link->partitioned()) {
-        auto limit = sim::with_timeout(ctx, loop, c->options_.watch_partition_timeout);
-        const bool healed = co_await link->healed().wait(limit.ctx);
-        if (!healed) co_return std::nullopt;
-      }
-    }
-  }
-
-  // Moves the events of a server-side watch across the link to the client's stream.
-  static sim::Task<void> pump(InProcessClient* c, std::shared_ptr<WatchState> state,
-                              api::WatchFeed out, Request req, sim::Context ctx) {
-    sim::Loop& loop = c->server_->loop();
-    sim::NetworkLink* link = c->process_ != nullptr ? c->process_->link() : nullptr;
-    std::optional<std::int64_t> drop_after;
-    if (const FaultRule* rule = c->server_->faults().fire(FaultKind::kDropWatch, info(c, req))) {
-      drop_after = rule->after_events;
-    }
-    const bool stalled = c->server_->faults().fire(FaultKind::kStallWatch, info(c, req)) != nullptr;
-    const std::size_t max_backlog = c->server_->watches().options().max_backlog;
-    Flights& flights = *state->flights;
-    std::int64_t delivered = 0;
-    sim::Time last = loop.now();
-    for (;;) {
-      if (drop_after && delivered >= *drop_after) break;
-      // What next_flight takes when it need not wait.
-      std::optional<InFlight> flight = ctx.done() ? std::nullopt : flights.try_recv();
-      if (!flight) flight = co_await next_flight(c, &flights, ctx);
-      if (!flight) break;
-      if (stalled) continue;
-      // A client that does not keep up is cut off, as the server cuts off its own slow watchers;
-      // as there, the initial events do not count.
-      const std::size_t unread = out.backlog() + flights.size();
-      const std::size_t consumed = static_cast<std::size_t>(delivered) - out.backlog();
-      const std::size_t unread_initial = state->initial > consumed ? state->initial - consumed : 0;
-      if (unread - std::min(unread, unread_initial) > max_backlog) break;
-      const sim::Duration latency =
-          link != nullptr ? link->sample_latency(loop.rng()) : sim::Duration::zero();
-      const sim::Time at = std::max(last, flight->sent + latency);
-      last = at;
-      if (at > loop.now()) {
-        const bool slept = co_await sim::sleep_until(ctx, loop, at);
-        if (!slept) break;
-      }
-      if (link != nullptr && link->partitioned()) {
-        auto limit = sim::with_timeout(ctx, loop, c->options_.watch_partition_timeout);
-        const bool healed = co_await link->healed().wait(limit.ctx);
-        if (!healed) break;
-      }
-      if (!out.send(std::move(flight->event))) break;
-      ++delivered;
-    }
-    state->source->stop();
-    flights.close();
-    out.close();
-  }
-
-  static sim::Task<api::Result<api::WatchPtr>> watch(InProcessClient* c, sim::Context ctx,
-                                                     Request req, api::GroupVersionResource gvr,
-                                                     api::ListOptions options) {
-    ApiServer* server = c->server_;
-    sim::Loop& loop = server->loop();
-    auto state = std::make_shared<WatchState>();
-    state->flights = std::make_shared<Flights>(loop);
-    auto pump_ctx = sim::with_cancel(sim::Context());
-    std::string ns = req.ns;
-    sim::Context receive_ctx = pump_ctx.ctx;
-    // The server's first events (its initial list or its replay) leave with its answer, so they
-    // start crossing the link at the instant the server answers.
-    std::function<api::Result<api::WatchPtr>()> call =
-        [server, gvr, ns, options, state, receive_ctx]() -> api::Result<api::WatchPtr> {
-      auto started = server->watch(gvr, ns, options);
-      if (!started) return started.status();
-      state->initial = server->watches().last_start_initial_events();
-      state->source = std::shared_ptr<api::WatchStream>(std::move(started.value()));
-      server->loop().spawn(receive(state, &server->loop(), receive_ctx), "watch-receive");
-      return api::WatchPtr();
-    };
-    api::Result<api::WatchPtr> started = co_await run<api::WatchPtr>(c, ctx, req, std::move(call));
-    if (!started) {
-      // No answer reached the client: the server's watch ends with the connection.
-      pump_ctx.cancel();
-      if (state->source) state->source->stop();
-      state->flights->close();
-      co_return started.status();
-    }
-    auto pipe = api::make_watch_pipe(loop);
-    pipe.second.on_stop([cancel = pump_ctx.cancel] { cancel(); });
-    loop.spawn(pump(c, state, pipe.second, req, pump_ctx.ctx), "watch-pump");
-    co_return std::move(pipe.first);
+    return scope->ctx;
   }
 };
 
+namespace {
+
+using Shared = InProcessClient::Shared;
+
+// One crossing of the process's link; nullopt once it arrived, else why it did not.
+sim::Task<std::optional<api::Status>> cross(std::shared_ptr<Shared> s, sim::Context ctx) {
+  if (ctx.done()) co_return api::new_context_error(ctx.err());
+  sim::NetworkLink* link = s->link();
+  const sim::Duration delay =
+      link != nullptr ? link->sample_latency(s->loop->rng()) : sim::Duration::zero();
+  if (delay > sim::Duration::zero()) {
+    const bool slept = co_await sim::sleep_for(ctx, *s->loop, delay);
+    if (!slept) co_return api::new_context_error(ctx.err());
+  }
+  if (link != nullptr && link->partitioned()) {
+    auto limit = sim::with_timeout(ctx, *s->loop, s->options.partition_timeout);
+    const bool healed = co_await link->healed().wait(limit.ctx);
+    if (!healed) {
+      if (ctx.done()) co_return api::new_context_error(ctx.err());
+      co_return api::new_client_error(api::ClientError::kNetworkTimeout,
+                                      "dial tcp: i/o timeout (the network link of " + s->name +
+                                          " is partitioned)");
+    }
+  }
+  co_return std::nullopt;
+}
+
+// Carries `req` to the server's front door and its answer back. `at_server` sees the answer the
+// instant the server gives it (a watch starts delivering then).
+sim::Task<Response> round_trip(std::shared_ptr<Shared> s, sim::Context ctx, Request req,
+                               std::function<void(Response&)> at_server) {
+  req.process = s->name;
+  auto there = co_await cross(s, ctx);
+  if (there) co_return Response::failure(std::move(*there));
+  Response response = co_await s->server->serve(ctx, std::move(req));
+  if (at_server) at_server(response);
+  auto back = co_await cross(s, ctx);
+  if (back) {
+    if (response.watch) response.watch->stop();  // the server's watch ends with the connection
+    co_return Response::failure(std::move(*back));
+  }
+  co_return response;
+}
+
+// A call answered with an object; a write's warnings go to the handler once its answer arrived.
+sim::Task<api::Result<api::ObjectPtr>> object_call(std::shared_ptr<Shared> s, sim::Context ctx,
+                                                   Request req) {
+  const bool write = is_write(req.verb);
+  Response r = co_await round_trip(s, std::move(ctx), std::move(req), nullptr);
+  if (write && r.code != 0 && s->warning_handler) {
+    for (const std::string& w : r.warnings) s->warning_handler(299, "-", w);
+  }
+  if (r.error) co_return std::move(*r.error);
+  co_return std::move(r.object);
+}
+
+sim::Task<api::Result<api::ObjectList>> list_call(std::shared_ptr<Shared> s, sim::Context ctx,
+                                                  Request req) {
+  Response r = co_await round_trip(s, std::move(ctx), std::move(req), nullptr);
+  if (r.error) co_return std::move(*r.error);
+  co_return std::move(r.list);
+}
+
+sim::Task<api::Result<void>> void_call(std::shared_ptr<Shared> s, sim::Context ctx, Request req) {
+  Response r = co_await round_trip(s, std::move(ctx), std::move(req), nullptr);
+  if (r.error) co_return std::move(*r.error);
+  co_return api::Result<void>();
+}
+
+// --- Watch delivery ------------------------------------------------------------------------
+
+// A watch event crossing the link, sent by the server at `sent`.
+struct InFlight {
+  sim::Time sent;
+  api::WatchEvent event;
+};
+using Flights = sim::Channel<InFlight>;
+
+// What a watch's receiver and its pump share.
+struct WatchState {
+  explicit WatchState(sim::Loop& loop) : flights(loop) {}
+  std::shared_ptr<api::WatchStream> source;
+  Flights flights;
+  std::size_t initial = 0;  // events the server queued before its watch went live
+  std::shared_ptr<sim::NetworkLink> link;
+};
+
+// Takes the server's events as they are sent, so that each one's crossing starts then: events
+// travel the link together, not one latency after another.
+sim::Task<void> receive(std::shared_ptr<WatchState> state, sim::Loop* loop, sim::Context ctx) {
+  for (;;) {
+    auto event = state->source->try_next(ctx);
+    if (!event) event = co_await state->source->next(ctx);
+    if (!event) break;
+    InFlight flight{loop->now(), std::move(*event)};
+    if (!state->flights.try_send(std::move(flight))) break;
+  }
+  state->flights.close();
+}
+
+// The next event to forward, or nullopt once the watch must end. With a link, the wait wakes
+// up every watch_partition_check to notice a partition even when nothing is sent, and a
+// partition that lasts watch_partition_timeout ends the watch.
+sim::Task<std::optional<InFlight>> next_flight(std::shared_ptr<Shared> s,
+                                               std::shared_ptr<WatchState> state,
+                                               sim::Context ctx) {
+  sim::NetworkLink* link = state->link.get();
+  if (link == nullptr) {
+    auto flight = co_await state->flights.recv(ctx);
+    co_return flight;
+  }
+  for (;;) {
+    auto tick = sim::with_timeout(ctx, *s->loop, s->options.watch_partition_check);
+    auto flight = co_await state->flights.recv(tick.ctx);
+    tick.cancel();
+    if (flight) co_return flight;
+    if (ctx.done() || (state->flights.closed() && state->flights.size() == 0)) co_return std::nullopt;
+    if (link->partitioned()) {
+      auto limit = sim::with_timeout(ctx, *s->loop, s->options.watch_partition_timeout);
+      const bool healed = co_await link->healed().wait(limit.ctx);
+      if (!healed) co_return std::nullopt;
+    }
+  }
+}
+
+// Moves the events of a server-side watch across the link to the client's stream.
+sim::Task<void> pump(std::shared_ptr<Shared> s, std::shared_ptr<WatchState> state,
+                     api::WatchFeed out, std::size_t max_backlog, sim::Context ctx) {
+  sim::Loop& loop = *s->loop;
+  sim::NetworkLink* link = state->link.get();
+  Flights& flights = state->flights;
+  std::size_t delivered = 0;
+  sim::Time last = loop.now();
+  for (;;) {
+    // What next_flight takes when it need not wait.
+    std::optional<InFlight> flight = ctx.done() ? std::nullopt : flights.try_recv();
+    if (!flight) flight = co_await next_flight(s, state, ctx);
+    if (!flight) break;
+    // A client that does not keep up is cut off, as the server cuts off its own slow watchers;
+    // as there, the initial events do not count.
+    const std::size_t unread = out.backlog() + flights.size();
+    const std::size_t consumed = delivered - out.backlog();
+    const std::size_t unread_initial = state->initial > consumed ? state->initial - consumed : 0;
+    if (unread - std::min(unread, unread_initial) > max_backlog) break;
+    const sim::Duration latency =
+        link != nullptr ? link->sample_latency(loop.rng()) : sim::Duration::zero();
+    const sim::Time at = std::max(last, flight->sent + latency);
+    last = at;
+    if (at > loop.now()) {
+      const bool slept = co_await sim::sleep_until(ctx, loop, at);
+      if (!slept) break;
+    }
+    if (link != nullptr && link->partitioned()) {
+      auto limit = sim::with_timeout(ctx, loop, s->options.watch_partition_timeout);
+      const bool healed = co_await link->healed().wait(limit.ctx);
+      if (!healed) break;
+    }
+    if (!out.send(std::move(flight->event))) break;
+    ++delivered;
+  }
+  state->source->stop();
+  flights.close();
+  out.close();
+}
+
+}  // namespace
+
 InProcessClient::InProcessClient(ApiServer& server, sim::Process& process,
                                  InProcessClientOptions options)
-    : server_(&server), process_(&process), name_(process.name()), options_(options) {}
+    : shared_(std::make_shared<Shared>(server)) {
+  shared_->process = &process;
+  shared_->name = process.name();
+  shared_->options = options;
+}
 
 InProcessClient::InProcessClient(ApiServer& server, std::string name)
-    : server_(&server), name_(std::move(name)) {}
+    : shared_(std::make_shared<Shared>(server)) {
+  shared_->name = std::move(name);
+}
+
+InProcessClient::~InProcessClient() {
+  if (shared_->scope) shared_->scope->cancel();
+  shared_->process = nullptr;
+}
+
+const std::string& InProcessClient::name() const { return shared_->name; }
+
+void InProcessClient::set_warning_handler(api::WarningHandler handler) {
+  shared_->warning_handler = std::move(handler);
+}
+
+namespace {
+
+sim::Task<api::Result<api::WatchPtr>> start_watch(std::shared_ptr<Shared> s, sim::Context ctx,
+                                                  Request req) {
+  sim::Loop* loop = s->loop;
+  auto state = std::make_shared<WatchState>(*loop);
+  if (s->process != nullptr) state->link = s->process->shared_link();
+  // Deliveries end with the process's incarnation and with the client.
+  auto delivery = sim::with_cancel(s->delivery_scope());
+  sim::Context receive_ctx = delivery.ctx;
+  // The server's first events (its initial list or its replay) leave with its answer, so they
+  // start crossing the link at the instant the server answers.
+  std::function<void(Response&)> at_server = [s, state, receive_ctx, loop](Response& r) {
+    if (!r.watch) return;
+    state->initial = r.initial_events;
+    state->source = std::shared_ptr<api::WatchStream>(std::move(r.watch));
+    s->deliveries.spawn(receive(state, loop, receive_ctx), "watch-receive");
+  };
+  Response started = co_await round_trip(s, std::move(ctx), std::move(req), std::move(at_server));
+  if (started.error) {
+    // No answer reached the client: the server's watch ends with the connection.
+    delivery.cancel();
+    if (state->source) state->source->stop();
+    state->flights.close();
+    co_return std::move(*started.error);
+  }
+  auto pipe = api::make_watch_pipe(*loop);
+  pipe.second.on_stop([cancel = delivery.cancel] { cancel(); });
+  const std::size_t max_backlog = s->server->watches().options().max_backlog;
+  s->deliveries.spawn(pump(s, state, pipe.second, max_backlog, delivery.ctx), "watch-pump");
+  co_return std::move(pipe.first);
+}
+
+}  // namespace
+
+sim::Task<api::Result<api::WatchPtr>> InProcessClient::watch(sim::Context ctx,
+                                                             api::GroupVersionResource resource,
+                                                             std::string ns,
+                                                             api::ListOptions options) {
+  Request req;
+  req.verb = Verb::kWatch;
+  req.resource = std::move(resource);
+  req.ns = std::move(ns);
+  req.list = std::move(options);
+  return start_watch(shared_, std::move(ctx), std::move(req));
+}
+
+namespace {
+
+Request make_request(Verb verb, api::GroupVersionResource resource, std::string ns,
+                     std::string name) {
+  Request req;
+  req.verb = verb;
+  req.resource = std::move(resource);
+  req.ns = std::move(ns);
+  req.name = std::move(name);
+  return req;
+}
+
+}  // namespace
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::get(sim::Context ctx,
                                                             api::GroupVersionResource resource,
                                                             std::string ns, std::string name,
                                                             api::GetOptions options) {
-  ApiServer* server = server_;
-  Request req{Verb::kGet, resource.resource, ns, name};
-  req.wait_for = ApiServer::read_revision(options);
-  std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, name, options] {
-    return server->get(resource, ns, name, options);
-  };
-  return RoundTrip::run<api::ObjectPtr>(this, std::move(ctx), std::move(req), std::move(call));
+  Request req = make_request(Verb::kGet, std::move(resource), std::move(ns), std::move(name));
+  req.get = std::move(options);
+  return object_call(shared_, std::move(ctx), std::move(req));
 }
 
 sim::Task<api::Result<api::ObjectList>> InProcessClient::list(sim::Context ctx,
                                                               api::GroupVersionResource resource,
                                                               std::string ns,
                                                               api::ListOptions options) {
-  ApiServer* server = server_;
-  Request req{Verb::kList, resource.resource, ns, ""};
-  req.wait_for = ApiServer::read_revision(options);
-  std::function<api::Result<api::ObjectList>()> call = [server, resource, ns, options] {
-    return server->list(resource, ns, options);
-  };
-  return RoundTrip::run<api::ObjectList>(this, std::move(ctx), std::move(req), std::move(call));
-}
-
-sim::Task<api::Result<api::WatchPtr>> InProcessClient::watch(sim::Context ctx,
-                                                             api::GroupVersionResource resource,
-                                                             std::string ns,
-                                                             api::ListOptions options) {
-  Request req{Verb::kWatch, resource.resource, ns, ""};
-  return RoundTrip::watch(this, std::move(ctx), std::move(req), std::move(resource),
-                          std::move(options));
+  Request req = make_request(Verb::kList, std::move(resource), std::move(ns), "");
+  req.list = std::move(options);
+  return list_call(shared_, std::move(ctx), std::move(req));
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::create(sim::Context ctx,
@@ -261,12 +313,11 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::create(sim::Context ctx,
                                                                std::string ns,
                                                                api::ObjectPtr object,
                                                                api::CreateOptions options) {
-  ApiServer* server = server_;
-  Request req{Verb::kCreate, resource.resource, ns, std::string(object->name())};
-  std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, object, options] {
-    return server->create(resource, ns, object, options);
-  };
-  return write(std::move(ctx), std::move(req), std::move(call));
+  Request req = make_request(Verb::kCreate, std::move(resource), std::move(ns),
+                             std::string(object->name()));
+  req.create = std::move(options);
+  req.object = std::move(object);
+  return object_call(shared_, std::move(ctx), std::move(req));
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update(sim::Context ctx,
@@ -274,23 +325,12 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update(sim::Context ctx,
                                                                std::string ns,
                                                                api::ObjectPtr object,
                                                                api::UpdateOptions options) {
-  ApiServer* server = server_;
-  Request req{Verb::kUpdate, resource.resource, ns, std::string(object->name())};
-  std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, object, options] {
-    return server->update(resource, ns, object, options, false);
-  };
-  return write(std::move(ctx), std::move(req), std::move(call));
-}
-
-sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update_status(
-    sim::Context ctx, api::GroupVersionResource resource, std::string ns, api::ObjectPtr object,
-    api::UpdateOptions options) {
-  ApiServer* server = server_;
-  Request req{Verb::kUpdate, resource.resource, ns, std::string(object->name())};
-  std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, object, options] {
-    return server->update(resource, ns, object, options, true);
-  };
-  return write(std::move(ctx), std::move(req), std::move(call));
+  Request req = make_request(Verb::kUpdate, std::move(resource), std::move(ns),
+                             std::string(object->name()));
+  req.subresource = std::move(options.subresource);
+  req.update = std::move(options);
+  req.object = std::move(object);
+  return object_call(shared_, std::move(ctx), std::move(req));
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::patch(sim::Context ctx,
@@ -299,44 +339,21 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::patch(sim::Context ctx,
                                                               api::PatchType type,
                                                               std::string patch,
                                                               api::PatchOptions options) {
-  ApiServer* server = server_;
-  Request req{Verb::kPatch, resource.resource, ns, name};
-  std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, name, type, patch,
-                                                       options] {
-    return server->patch(resource, ns, name, type, patch, options, false);
-  };
-  return write(std::move(ctx), std::move(req), std::move(call));
-}
-
-sim::Task<api::Result<api::ObjectPtr>> InProcessClient::write(
-    sim::Context ctx, Request req, std::function<api::Result<api::ObjectPtr>()> call) {
-  auto warnings = std::make_shared<std::vector<std::string>>();
-  std::function<api::Result<api::ObjectPtr>()> at_server =
-      [server = server_, call = std::move(call), warnings] {
-        api::Result<api::ObjectPtr> r = call();
-        *warnings = server->warnings();
-        return r;
-      };
-  api::Result<api::ObjectPtr> r = co_await RoundTrip::run<api::ObjectPtr>(
-      this, std::move(ctx), std::move(req), std::move(at_server));
-  // Code 0: the answer never reached the client (its warnings were lost with it).
-  const bool answered = r.ok() || r.status().code != 0;
-  if (answered && warning_handler_) {
-    for (const std::string& w : *warnings) warning_handler_(299, "-", w);
-  }
-  co_return r;
+  Request req = make_request(Verb::kPatch, std::move(resource), std::move(ns), std::move(name));
+  req.subresource = std::move(options.subresource);
+  req.patch = std::move(options);
+  req.patch_type = type;
+  req.patch_body = std::move(patch);
+  return object_call(shared_, std::move(ctx), std::move(req));
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::delete_(sim::Context ctx,
                                                                 api::GroupVersionResource resource,
                                                                 std::string ns, std::string name,
                                                                 api::DeleteOptions options) {
-  ApiServer* server = server_;
-  Request req{Verb::kDelete, resource.resource, ns, name};
-  std::function<api::Result<api::ObjectPtr>()> call = [server, resource, ns, name, options] {
-    return server->delete_(resource, ns, name, options);
-  };
-  return RoundTrip::run<api::ObjectPtr>(this, std::move(ctx), std::move(req), std::move(call));
+  Request req = make_request(Verb::kDelete, std::move(resource), std::move(ns), std::move(name));
+  req.del = std::move(options);
+  return object_call(shared_, std::move(ctx), std::move(req));
 }
 
 sim::Task<api::Result<void>> InProcessClient::delete_collection(sim::Context ctx,
@@ -344,12 +361,10 @@ sim::Task<api::Result<void>> InProcessClient::delete_collection(sim::Context ctx
                                                                 std::string ns,
                                                                 api::DeleteOptions options,
                                                                 api::ListOptions list_options) {
-  ApiServer* server = server_;
-  Request req{Verb::kDeleteCollection, resource.resource, ns, ""};
-  std::function<api::Result<void>()> call = [server, resource, ns, options, list_options] {
-    return server->delete_collection(resource, ns, options, list_options);
-  };
-  return RoundTrip::run<void>(this, std::move(ctx), std::move(req), std::move(call));
+  Request req = make_request(Verb::kDeleteCollection, std::move(resource), std::move(ns), "");
+  req.del = std::move(options);
+  req.list = std::move(list_options);
+  return void_call(shared_, std::move(ctx), std::move(req));
 }
 
 }  // namespace kubesim::fakeapi

@@ -1,18 +1,23 @@
-// InProcessClient: api::Client for a simulated process, talking to an ApiServer in the same Loop.
+// InProcessClient: api::Client for a simulated process, a transport to an ApiServer's front door
+// (ApiServer::serve) in the same Loop.
 //
 // Each request crosses the process's NetworkLink twice (there and back), each crossing taking a
 // latency drawn from the link, so requests of different processes interleave at the server as
 // they would in a cluster. While the link is partitioned a request waits for it to heal, at most
-// `partition_timeout` (then it fails as a connection timeout would; a partition during the
+// `partition_timeout` (then it fails with a NetworkTimeout client error; a partition during the
 // answer loses the answer, though the server did the work). Watch events cross the link in
 // order, each taking a latency from the instant the server sent it (events travel together, not
 // one after another; the initial list or replay leaves with the watch's answer); a partition
 // stalls them and, past `watch_partition_timeout`, ends the watch, with or without traffic; and a
 // client whose unread and in-flight live events pass the server's max_backlog is cut off as the
-// server cuts off its own slow watchers. Fault rules of the server's FaultInjector apply:
-// errors, extra latency (once per request, on its way to the server), dropped and stalled
-// watches. When the call's context is done first (or already was), the result is a Status with
-// code 0 carrying the context's error, as client-go returns the context's error.
+// server cuts off its own slow watchers. Fault rules, the revision wait and the recorder are the
+// server's front door's: every request carries the process's name. When the call's context is
+// done first (or already was), the result is a Canceled or DeadlineExceeded client error, as
+// client-go returns the context's error.
+//
+// Watch deliveries run in the client's own task group, under the process's context (a crash
+// ends them) and the client's (destroying the client ends them); they share nothing with the
+// client object, so a client may be destroyed with watches open.
 #ifndef KUBESIM_FAKEAPI_INPROCESS_CLIENT_H_
 #define KUBESIM_FAKEAPI_INPROCESS_CLIENT_H_
 
@@ -37,10 +42,15 @@ struct InProcessClientOptions {
 
 class InProcessClient final : public api::Client {
  public:
-  // A client for `process` (its name, its link); the process must outlive the client.
+  // A client for `process` (its name, its link); the server and the process must outlive the
+  // client.
   InProcessClient(ApiServer& server, sim::Process& process, InProcessClientOptions options = {});
   // A client with no process: no link, so no latency and no partitions; named "client".
   explicit InProcessClient(ApiServer& server, std::string name = "client");
+  // Ends the client's watches (their streams end when the loop next runs them).
+  ~InProcessClient() override;
+  InProcessClient(const InProcessClient&) = delete;
+  InProcessClient& operator=(const InProcessClient&) = delete;
 
   sim::Task<api::Result<api::ObjectPtr>> get(sim::Context ctx, api::GroupVersionResource resource,
                                              std::string ns, std::string name,
@@ -55,10 +65,6 @@ class InProcessClient final : public api::Client {
   sim::Task<api::Result<api::ObjectPtr>> update(sim::Context ctx, api::GroupVersionResource resource,
                                                 std::string ns, api::ObjectPtr object,
                                                 api::UpdateOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> update_status(sim::Context ctx,
-                                                       api::GroupVersionResource resource,
-                                                       std::string ns, api::ObjectPtr object,
-                                                       api::UpdateOptions options) override;
   sim::Task<api::Result<api::ObjectPtr>> patch(sim::Context ctx, api::GroupVersionResource resource,
                                                std::string ns, std::string name,
                                                api::PatchType type, std::string patch,
@@ -72,38 +78,18 @@ class InProcessClient final : public api::Client {
                                                  std::string ns, api::DeleteOptions options,
                                                  api::ListOptions list_options) override;
 
-  const std::string& name() const { return name_; }
+  const std::string& name() const;
   // Where the warnings of creates, updates and patches go (the server's, as it would send them
   // in Warning headers: code 299, agent "-"), when their answer reaches the client. None by
   // default.
-  void set_warning_handler(api::WarningHandler handler) { warning_handler_ = std::move(handler); }
+  void set_warning_handler(api::WarningHandler handler);
 
-  // Internal: one request's identity, owned (coroutine frames outlive the caller's strings).
-  struct Request {
-    Verb verb = Verb::kGet;
-    std::string resource;
-    std::string ns;
-    std::string name;
-    // A get or list at a resourceVersion the server waits for (ApiServer::read_revision).
-    Revision wait_for = 0;
-  };
+  // What the client's coroutines share; it outlives the client while they run.
+  struct Shared;
 
  private:
-  friend class RoundTrip;
-
-  // A create, update or patch: `call` runs at the server; its warnings come back with the answer.
-  sim::Task<api::Result<api::ObjectPtr>> write(sim::Context ctx, Request req,
-                                               std::function<api::Result<api::ObjectPtr>()> call);
-
-  ApiServer* server_;
-  sim::Process* process_ = nullptr;
-  std::string name_;
-  InProcessClientOptions options_;
-  api::WarningHandler warning_handler_;
+  std::shared_ptr<Shared> shared_;
 };
-
-// The Status of a call whose context was done, or whose connection timed out.
-api::Status client_error(std::string message);
 
 }  // namespace kubesim::fakeapi
 

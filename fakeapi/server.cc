@@ -2,7 +2,9 @@
 
 #include "api/fields.h"
 #include "api/labels.h"
+#include "fakeapi/internal/filters.h"
 #include "fakeapi/internal/server_util.h"
+#include "fakeapi/watch_delivery.h"
 #include "fakeapi/validation.h"
 
 namespace kubesim::fakeapi {
@@ -14,7 +16,13 @@ ApiServer::ApiServer(sim::Loop& loop, ServerOptions options)
     : loop_(&loop),
       options_(std::move(options)),
       hub_(loop, store_, options_.watch),
-      faults_(loop) {
+      faults_(loop),
+      recorder_(std::make_shared<Recorder>(loop)) {
+  fault_filters_ = {std::make_shared<internal::LatencyFaults>(faults_),
+                    std::make_shared<internal::ErrorFaults>(faults_),
+                    std::make_shared<internal::RevisionWait>(store_),
+                    std::make_shared<WatchDelivery>(faults_)};
+  rebuild_chain();
   store_.set_listener([this](const Change& change) {
     if (revision_times_.empty() || revision_times_.back().first != loop_->now()) {
       revision_times_.emplace_back(loop_->now(), change.revision);
@@ -26,6 +34,7 @@ ApiServer::ApiServer(sim::Loop& loop, ServerOptions options)
       revision_waiters_.erase(revision_waiters_.begin());
     }
     hub_.dispatch(change);
+    if (!write_listeners_.empty()) notify_write(change);
     if (!compaction_armed_) schedule_compaction();
   });
   const api::GroupVersionResource namespaces{"", "v1", "namespaces"};
@@ -75,15 +84,6 @@ api::Result<Revision> ApiServer::not_older_than(std::string_view rv) const {
   if (!parsed) return internal::invalid_revision(rv);
   if (*parsed > store_.revision()) return internal::too_large_revision(*parsed, store_.revision());
   return store_.revision();
-}
-
-Revision ApiServer::read_revision(const api::GetOptions& options) {
-  return parse_revision(options.resource_version).value_or(0);
-}
-
-Revision ApiServer::read_revision(const api::ListOptions& options) {
-  if (!options.continue_token.empty()) return 0;
-  return parse_revision(options.resource_version).value_or(0);
 }
 
 sim::Task<bool> ApiServer::wait_for_revision(Revision revision, sim::Context ctx) {
@@ -164,7 +164,7 @@ api::Result<api::ObjectPtr> ApiServer::get(const api::GroupVersionResource& gvr,
   if (!r) return r.status();
   Revision at = store_.revision();
   if (options.resource_version == "0") {
-    at = stale_revision({Verb::kGet, gvr.resource, ns, name, caller_});
+    at = stale_revision({Verb::kGet, gvr.resource, ns, name, caller_, {}});
   } else {
     auto checked = not_older_than(options.resource_version);
     if (!checked) return checked.status();
@@ -257,7 +257,7 @@ api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gv
   if (error.code != 0) return error;
 
   const std::string& rv = options.resource_version;
-  const RequestInfo request{Verb::kList, gvr.resource, ns, "", caller_};
+  const RequestInfo request{Verb::kList, gvr.resource, ns, "", caller_, {}};
   Revision at = store_.revision();
   std::string start;
   std::int64_t limit = options.limit;
@@ -327,6 +327,13 @@ api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gv
 
 api::Result<api::WatchPtr> ApiServer::watch(const api::GroupVersionResource& gvr,
                                             std::string_view ns, const api::ListOptions& options) {
+  auto started = start_watch(gvr, ns, options);
+  if (!started) return started.status();
+  return std::move(started.value().stream);
+}
+
+api::Result<WatchStart> ApiServer::start_watch(const api::GroupVersionResource& gvr,
+                                               std::string_view ns, const api::ListOptions& options) {
   auto r = resolve(gvr, ns, true);
   if (!r) return r.status();
   if (auto causes = validate_list_options(options, true); !causes.empty()) {
@@ -350,7 +357,7 @@ api::Result<api::WatchPtr> ApiServer::watch(const api::GroupVersionResource& gvr
                    loop_->rng().uniform_duration(sim::Duration::zero(), options_.min_request_timeout);
   }
   const std::string& rv = options.resource_version;
-  const RequestInfo request{Verb::kWatch, gvr.resource, ns, "", caller_};
+  const RequestInfo request{Verb::kWatch, gvr.resource, ns, "", caller_, {}};
   if (faults_.fire(FaultKind::kForceGone, request) != nullptr) {
     const Revision asked = parse_revision(rv).value_or(store_.revision());
     return hub_.start_error(

@@ -17,7 +17,14 @@
 // deletes its objects, then the CRD; creates of its objects are forbidden meanwhile. Namespaces
 // must exist, and deleting one deletes its content.
 //
-// The network, latency and partitions belong to the clients (InProcessClient, the HTTP front end).
+// The front door: transports (InProcessClient for simulated processes, the HTTP front end) hand
+// every call to serve() as a Request, which passes through an ordered chain of filters
+// (fakeapi/filter.h: the recorder, user filters, fault rules, the revision wait, watch delivery)
+// before these synchronous methods answer it. Calling the synchronous methods directly is the
+// operator's hand on the store (setup code, tests): no filter sees it and it is not recorded.
+// Committed writes, from either, reach the write listeners.
+//
+// The network, latency and partitions belong to the transports.
 #ifndef KUBESIM_FAKEAPI_SERVER_H_
 #define KUBESIM_FAKEAPI_SERVER_H_
 
@@ -36,7 +43,10 @@
 #include "api/result.h"
 #include "api/watch.h"
 #include "fakeapi/faults.h"
+#include "fakeapi/filter.h"
+#include "fakeapi/recorder.h"
 #include "fakeapi/registry.h"
+#include "fakeapi/request.h"
 #include "fakeapi/store.h"
 #include "fakeapi/watch_hub.h"
 #include "sim/context.h"
@@ -64,6 +74,21 @@ struct ServerOptions {
                                                  "kube-node-lease"};
 };
 
+// One committed write, as write listeners see it.
+struct CommittedWrite {
+  Revision revision = 0;
+  const api::GroupResource* resource = nullptr;  // valid during the call
+  ChangeType type = ChangeType::kAdded;
+  // The state before the write; null for kAdded.
+  api::ObjectPtr previous;
+  // The state after it; for kDeleted the last state, carrying the deletion's resourceVersion.
+  api::ObjectPtr object;
+};
+
+// Called synchronously after every committed write, once the watchers have it. A listener may
+// read the server but must not write to it (schedule writes on the loop instead).
+using WriteListener = std::function<void(const CommittedWrite&)>;
+
 class ApiServer {
  public:
   ApiServer(sim::Loop& loop, ServerOptions options = {});
@@ -73,10 +98,28 @@ class ApiServer {
 
   sim::Loop& loop() const { return *loop_; }
   const Registry& registry() const { return registry_; }
-  Store& store() { return store_; }
+  const Store& store() const { return store_; }
   FaultInjector& faults() { return faults_; }
-  WatchHub& watches() { return hub_; }
+  const WatchHub& watches() const { return hub_; }
   Revision revision() const { return store_.revision(); }
+
+  // The front door: serves `request` through the filter chain and answers when the server does.
+  // `ctx` is the caller's: when it is done while the request waits (injected latency, a revision
+  // wait) the request is abandoned and the answer is a client error (code 0) carrying the
+  // context's error. request.received is set on arrival.
+  sim::Task<Response> serve(sim::Context ctx, Request request);
+  // Adds `filter` to the chain, after the recorder and the filters added before it and before
+  // the fault rules. Requests already in the chain keep the chain they started with.
+  void add_filter(std::shared_ptr<Filter> filter);
+  // Removes a filter added with add_filter; false when it is not in the chain.
+  bool remove_filter(const Filter* filter);
+  // Every request served through the front door, in order (fakeapi/recorder.h).
+  Recorder& recorder() { return *recorder_; }
+  const Recorder& recorder() const { return *recorder_; }
+
+  // Adds a listener for committed writes; returns its id for remove_write_listener.
+  std::uint64_t add_write_listener(WriteListener listener);
+  void remove_write_listener(std::uint64_t id);
 
   api::Result<api::ObjectPtr> get(const api::GroupVersionResource& gvr, std::string_view ns,
                                   std::string_view name, const api::GetOptions& options);
@@ -86,19 +129,19 @@ class ApiServer {
                                    const api::ListOptions& options);
   api::Result<api::ObjectPtr> create(const api::GroupVersionResource& gvr, std::string_view ns,
                                      const api::ObjectPtr& object, const api::CreateOptions& options);
-  // `status` selects the /status subresource.
+  // options.subresource "status" selects the /status subresource (of a kind that has one; any
+  // other subresource is not found).
   api::Result<api::ObjectPtr> update(const api::GroupVersionResource& gvr, std::string_view ns,
-                                     const api::ObjectPtr& object, const api::UpdateOptions& options,
-                                     bool status = false);
+                                     const api::ObjectPtr& object, const api::UpdateOptions& options);
   api::Result<api::ObjectPtr> patch(const api::GroupVersionResource& gvr, std::string_view ns,
                                     std::string_view name, api::PatchType type,
-                                    std::string_view patch, const api::PatchOptions& options,
-                                    bool status = false);
-  // The warnings of the last create, update or patch, as kube-apiserver sends them in Warning
-  // headers: under fieldValidation Warn (the default), one "unknown field \"spec.foo\"" per field
-  // the kind's Go type does not have (the field is dropped). Like kube-apiserver's, they come
-  // with the answer whatever happens once the body has decoded (a 404, 409 or 422 too); a body
-  // that does not decode, and a request refused before its body is read, get none.
+                                    std::string_view patch, const api::PatchOptions& options);
+  // The warnings of the last create, update or patch called directly (a served request carries
+  // its own in Response::warnings), as kube-apiserver sends them in Warning headers: under
+  // fieldValidation Warn (the default), one "unknown field \"spec.foo\"" per field the kind's Go
+  // type does not have (the field is dropped). Like kube-apiserver's, they come with the answer
+  // whatever happens once the body has decoded (a 404, 409 or 422 too); a body that does not
+  // decode, and a request refused before its body is read, get none.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
   // The deleted object, or the object now marked with a deletionTimestamp.
@@ -108,32 +151,11 @@ class ApiServer {
                                       const api::DeleteOptions& options,
                                       const api::ListOptions& list_options);
 
-  // Reads at a revision the store has not reached. kube-apiserver serves a get or list with
+  // Reads at a revision the store has not reached: kube-apiserver serves a get or list with
   // resourceVersion N > 0 (any resourceVersionMatch; not "0", not a continue) from its watch
   // cache once that has reached N, waiting up to 3 s (options.watch.fresh_wait), and answers 504
-  // "Too large resource version" with the ResourceVersionTooLarge cause after that. get() and
-  // list() answer at once (the 504 when the store is behind); a client that carries requests to
-  // the server awaits wait_for_revision(read_revision(options)) first, as InProcessClient does.
-  static Revision read_revision(const api::GetOptions& options);
-  static Revision read_revision(const api::ListOptions& options);
-  // Completes once the store reaches `revision` (true), or after fresh_wait or when `ctx` is
-  // done (false).
-  sim::Task<bool> wait_for_revision(Revision revision, sim::Context ctx);
-
-  // Names the client process of the calls made while the returned guard lives (for fault rules
-  // and the trace); calls are synchronous, so a guard spans exactly one call.
-  class CallerScope {
-   public:
-    CallerScope(ApiServer& server, std::string_view process) : server_(&server) {
-      server.caller_ = process;
-    }
-    ~CallerScope() { server_->caller_ = {}; }
-    CallerScope(const CallerScope&) = delete;
-    CallerScope& operator=(const CallerScope&) = delete;
-
-   private:
-    ApiServer* server_;
-  };
+  // "Too large resource version" with the ResourceVersionTooLarge cause after that. Served
+  // requests wait (the revision-wait filter); get() and list() called directly answer at once.
 
   // Compacts history up to the current revision now (an operator's etcd compaction).
   void compact_now();
@@ -141,6 +163,16 @@ class ApiServer {
   void restart();
 
  private:
+  // The store's answer to a request that passed the chain (server_serve.cc).
+  Response handle(const Request& request);
+  // Completes once the store reaches `revision` (true), or after fresh_wait or when `ctx` is
+  // done (false).
+  sim::Task<bool> wait_for_revision(Revision revision, sim::Context ctx);
+  api::Result<WatchStart> start_watch(const api::GroupVersionResource& gvr, std::string_view ns,
+                                      const api::ListOptions& options);
+  void rebuild_chain();
+  void notify_write(const Change& change);
+
   struct Resolved {
     const ResourceInfo* info = nullptr;
     TableId table = 0;
@@ -213,8 +245,18 @@ class ApiServer {
   TableId namespaces_table_ = 0;  // the store's table of namespaces, looked up once
   WatchHub hub_;
   FaultInjector faults_;
-  std::string_view caller_;
+  std::string_view caller_;  // the process of the request being handled
   std::vector<std::string> warnings_;  // of the last write call
+  // The front door: the chain every served request passes, replaced (never changed) when a
+  // filter is added or removed.
+  std::shared_ptr<Recorder> recorder_;
+  std::vector<std::shared_ptr<Filter>> user_filters_;
+  std::vector<std::shared_ptr<Filter>> fault_filters_;  // latency, errors, revision wait, delivery
+  std::shared_ptr<const std::vector<std::shared_ptr<Filter>>> chain_;
+  // Write listeners by id; a removed one is left empty until no notification is running.
+  std::deque<std::pair<std::uint64_t, WriteListener>> write_listeners_;  // stable while called
+  std::uint64_t next_listener_id_ = 1;
+  bool notifying_ = false;
   // Reads waiting for a revision (wait_for_revision), woken by the write that reaches it.
   std::multimap<Revision, std::shared_ptr<sim::Event>> revision_waiters_;
   // (time, revision) of recent writes, for stale reads.

@@ -354,12 +354,13 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
 
 api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& gvr,
                                               std::string_view ns, const api::ObjectPtr& object,
-                                              const api::UpdateOptions& options, bool status) {
+                                              const api::UpdateOptions& options) {
   warnings_.clear();
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
-  if (status && !info.has_status) return internal::unknown_resource();
+  const bool status = options.subresource == "status";
+  if (!options.subresource.empty() && !(status && info.has_status)) return internal::unknown_resource();
   // The object's own key is the one asked for when it names the request's namespace.
   std::string key_text;
   std::string_view key = object->key().view();
@@ -410,12 +411,13 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
 api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gvr,
                                              std::string_view ns, std::string_view name,
                                              api::PatchType type, std::string_view body,
-                                             const api::PatchOptions& options, bool status) {
+                                             const api::PatchOptions& options) {
   warnings_.clear();
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
-  if (status && !info.has_status) return internal::unknown_resource();
+  const bool status = options.subresource == "status";
+  if (!options.subresource.empty() && !(status && info.has_status)) return internal::unknown_resource();
   const std::string key = object_key(info, ns, name);
   api::ObjectPtr current = store_.get(r->table, key);
   if (!current) return api::new_not_found(info.group_resource(), name);

@@ -14,6 +14,12 @@ constexpr std::size_t kSweepShare = 8;
 
 }  // namespace
 
+std::optional<TableId> Store::find_table(const api::GroupResource& gr) const {
+  auto it = table_ids_.find(gr);
+  if (it == table_ids_.end()) return std::nullopt;
+  return it->second;
+}
+
 TableId Store::table(const api::GroupResource& gr) {
   auto it = table_ids_.find(gr);
   if (it != table_ids_.end()) return it->second;

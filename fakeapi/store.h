@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -69,6 +70,8 @@ class Store {
 
   // The table of a group/resource, created on first use. Ids are never reused.
   TableId table(const api::GroupResource& gr);
+  // The table of a group/resource if it exists.
+  std::optional<TableId> find_table(const api::GroupResource& gr) const;
   const api::GroupResource& table_resource(TableId id) const { return tables_.at(id)->gr; }
   std::size_t size(TableId id) const { return tables_.at(id)->live; }
 

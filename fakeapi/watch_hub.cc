@@ -56,7 +56,7 @@ WatchHub::~WatchHub() {
   }
 }
 
-api::WatchPtr WatchHub::start(WatchSpec spec) {
+WatchStart WatchHub::start(WatchSpec spec) {
   auto pipe = api::make_watch_pipe(*loop_);
   auto w = std::make_shared<Watcher>();
   w->spec = std::move(spec);
@@ -78,7 +78,7 @@ api::WatchPtr WatchHub::start(WatchSpec spec) {
       remove_closed(table);
     }
   });
-  last_initial_ = 0;
+  std::size_t initial = 0;
   if (w->spec.from > store_->revision()) {
     w->pending = true;
     pending_.push_back(w);
@@ -93,10 +93,10 @@ api::WatchPtr WatchHub::start(WatchSpec spec) {
     });
   } else {
     begin(*w);
-    last_initial_ = w->initial;
+    initial = w->initial;
     if (w->spec.bookmarks) arm_bookmark(w);
   }
-  return std::move(pipe.first);
+  return WatchStart{std::move(pipe.first), initial};
 }
 
 void WatchHub::begin(Watcher& w) {
@@ -140,11 +140,11 @@ bool WatchHub::send(Watcher& w, api::WatchEvent event) {
   return true;
 }
 
-api::WatchPtr WatchHub::start_error(const api::Status& status) {
+WatchStart WatchHub::start_error(const api::Status& status) {
   auto pipe = api::make_watch_pipe(*loop_);
   pipe.second.send(api::WatchEvent::error(status));
   pipe.second.close();
-  return std::move(pipe.first);
+  return WatchStart{std::move(pipe.first), 0};
 }
 
 bool WatchHub::deliver(Watcher& w, const Change& change, api::ObjectPtr& prev_with_rv) {

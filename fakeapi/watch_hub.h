@@ -55,6 +55,13 @@ struct WatchSpec {
   sim::Duration timeout = std::chrono::minutes(30);
 };
 
+// A started watch: its stream, and how many events it queued before it went live (its initial
+// list or its replay), which do not count towards the backlog rule.
+struct WatchStart {
+  api::WatchPtr stream;
+  std::size_t initial_events = 0;
+};
+
 class WatchHub {
  public:
   WatchHub(sim::Loop& loop, Store& store, WatchHubOptions options = {});
@@ -64,12 +71,9 @@ class WatchHub {
   ~WatchHub();
 
   // Starts a watch. The caller has checked that spec.from is retained.
-  api::WatchPtr start(WatchSpec spec);
-  // How many events the last start() queued before its watch went live (its initial list or
-  // replay), for clients that forward the stream and apply the same backlog rule.
-  std::size_t last_start_initial_events() const { return last_initial_; }
+  WatchStart start(WatchSpec spec);
   // Starts a watch that delivers one ERROR event and ends.
-  api::WatchPtr start_error(const api::Status& status);
+  WatchStart start_error(const api::Status& status);
 
   // Feeds a committed change to the watchers of its table (the Store's listener).
   void dispatch(const Change& change);
@@ -98,7 +102,6 @@ class WatchHub {
   std::vector<std::vector<std::shared_ptr<Watcher>>> by_table_;
   // Watchers waiting for the store to reach their start revision (any table's write may).
   std::vector<std::shared_ptr<Watcher>> pending_;
-  std::size_t last_initial_ = 0;
   std::uint64_t delivered_ = 0;
   std::uint64_t closed_for_backlog_ = 0;
 };

@@ -51,6 +51,8 @@ class Process {
 
   void set_link(std::shared_ptr<NetworkLink> link) { link_ = std::move(link); }
   NetworkLink* link() const { return link_.get(); }
+  // The link, shared: for work that may outlive the Process (a watch's delivery).
+  const std::shared_ptr<NetworkLink>& shared_link() const { return link_; }
 
  private:
   void launch();

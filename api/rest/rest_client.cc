@@ -60,7 +60,7 @@ sim::Task<Result<T>> call(std::shared_ptr<RestClient::Shared> s, sim::Context ct
                           RequestInfo info, Result<T> (*decode)(const HttpResponse&, const RequestInfo&)) {
   auto denied = co_await s->limiter.wait(ctx);
   if (denied) co_return *denied;
-  if (ctx.done()) co_return internal::client_error(sim::to_string(ctx.err()));
+  if (ctx.done()) co_return new_context_error(ctx.err());
   auto headers = s->headers();
   req.headers.insert(req.headers.begin(), headers.begin(), headers.end());
   req.timeout = s->io_timeout(ctx);
@@ -83,19 +83,23 @@ sim::Task<Result<T>> call(std::shared_ptr<RestClient::Shared> s, sim::Context ct
   const bool arrived = co_await pending->done.wait(ctx);
   if (!arrived) {
     s->transport->cancel(id);
-    co_return internal::client_error(sim::to_string(ctx.err()));
+    co_return new_context_error(ctx.err());
   }
   co_return std::move(*pending->value);
 }
 
 // The checks client-go makes before sending: names and namespaces that fit in a path.
-std::optional<Status> check_target(std::string_view ns, std::string_view name, bool needs_name) {
-  if (needs_name && name.empty()) return internal::client_error("resource name may not be empty");
+std::optional<Status> check_target(std::string_view ns, std::string_view name, bool needs_name,
+                                   std::string_view subresource = {}) {
+  if (needs_name && name.empty()) return internal::request_error("resource name may not be empty");
   if (!ns.empty()) {
-    if (auto m = internal::check_path_segment("namespace", ns)) return internal::client_error(*m);
+    if (auto m = internal::check_path_segment("namespace", ns)) return internal::request_error(*m);
   }
   if (!name.empty()) {
-    if (auto m = internal::check_path_segment("resource name", name)) return internal::client_error(*m);
+    if (auto m = internal::check_path_segment("resource name", name)) return internal::request_error(*m);
+  }
+  if (!subresource.empty()) {
+    if (auto m = internal::check_path_segment("subresource", subresource)) return internal::request_error(*m);
   }
   return std::nullopt;
 }
@@ -201,7 +205,7 @@ sim::Task<Result<ObjectList>> RestClient::list(sim::Context ctx, GroupVersionRes
 sim::Task<Result<ObjectPtr>> RestClient::create(sim::Context ctx, GroupVersionResource resource,
                                                 std::string ns, ObjectPtr object,
                                                 CreateOptions options) {
-  if (!object) return fail<ObjectPtr>(internal::client_error("create: no object given"));
+  if (!object) return fail<ObjectPtr>(internal::request_error("create: no object given"));
   if (auto bad = check_target(ns, "", false)) return fail<ObjectPtr>(*bad);
   auto path = internal::resource_path(shared_->url.base_path, resource, ns);
   auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
@@ -216,11 +220,11 @@ namespace {
 
 sim::Task<Result<ObjectPtr>> put(std::shared_ptr<RestClient::Shared> s, sim::Context ctx,
                                  GroupVersionResource resource, std::string ns, ObjectPtr object,
-                                 UpdateOptions options, std::string subresource) {
-  if (!object) return fail<ObjectPtr>(internal::client_error("update: no object given"));
+                                 UpdateOptions options) {
+  if (!object) return fail<ObjectPtr>(internal::request_error("update: no object given"));
   const std::string name(object->name());
-  if (auto bad = check_target(ns, name, true)) return fail<ObjectPtr>(*bad);
-  auto path = internal::resource_path(s->url.base_path, resource, ns, name, subresource);
+  if (auto bad = check_target(ns, name, true, options.subresource)) return fail<ObjectPtr>(*bad);
+  auto path = internal::resource_path(s->url.base_path, resource, ns, name, options.subresource);
   auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
   auto req = request("PUT", internal::with_query(std::move(path), query), "application/json",
                      std::string(object->serialized()));
@@ -235,22 +239,14 @@ sim::Task<Result<ObjectPtr>> RestClient::update(sim::Context ctx, GroupVersionRe
                                                 std::string ns, ObjectPtr object,
                                                 UpdateOptions options) {
   return put(shared_, std::move(ctx), std::move(resource), std::move(ns), std::move(object),
-             std::move(options), "");
-}
-
-sim::Task<Result<ObjectPtr>> RestClient::update_status(sim::Context ctx,
-                                                       GroupVersionResource resource,
-                                                       std::string ns, ObjectPtr object,
-                                                       UpdateOptions options) {
-  return put(shared_, std::move(ctx), std::move(resource), std::move(ns), std::move(object),
-             std::move(options), "status");
+             std::move(options));
 }
 
 sim::Task<Result<ObjectPtr>> RestClient::patch(sim::Context ctx, GroupVersionResource resource,
                                                std::string ns, std::string name, PatchType type,
                                                std::string patch, PatchOptions options) {
-  if (auto bad = check_target(ns, name, true)) return fail<ObjectPtr>(*bad);
-  auto path = internal::resource_path(shared_->url.base_path, resource, ns, name);
+  if (auto bad = check_target(ns, name, true, options.subresource)) return fail<ObjectPtr>(*bad);
+  auto path = internal::resource_path(shared_->url.base_path, resource, ns, name, options.subresource);
   auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
   auto req = request("PATCH", internal::with_query(std::move(path), query),
                      std::string(content_type(type)), std::move(patch));

@@ -2,7 +2,7 @@
 // rest client behind kubesim's Client interface.
 //
 // Each call is one HTTP/1.1 request on the Kubernetes REST paths (core /api/v1, groups
-// /apis/GROUP/VERSION; namespaced when `ns` is given; /status for update_status; DELETE on the
+// /apis/GROUP/VERSION; namespaced when `ns` is given; the subresource of an update or patch, /status for update_status; DELETE on the
 // collection for delete_collection), with the options of api/options.h as query parameters and
 // DeleteOptions as a JSON body, exactly as client-go sends them. Results match the in-process
 // client's: the object or list, or the Status the server sent — or, for error bodies that are
@@ -74,9 +74,6 @@ class RestClient final : public Client {
   sim::Task<Result<ObjectPtr>> update(sim::Context ctx, GroupVersionResource resource,
                                       std::string ns, ObjectPtr object,
                                       UpdateOptions options) override;
-  sim::Task<Result<ObjectPtr>> update_status(sim::Context ctx, GroupVersionResource resource,
-                                             std::string ns, ObjectPtr object,
-                                             UpdateOptions options) override;
   sim::Task<Result<ObjectPtr>> patch(sim::Context ctx, GroupVersionResource resource,
                                      std::string ns, std::string name, PatchType type,
                                      std::string patch, PatchOptions options) override;

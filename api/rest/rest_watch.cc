@@ -121,7 +121,7 @@ sim::Task<Result<WatchPtr>> failed(Status status) { co_return status; }
 
 sim::Task<Result<WatchPtr>> start_watch(std::shared_ptr<RestClient::Shared> s, sim::Context ctx,
                                         HttpRequest req, RequestInfo info) {
-  if (ctx.done()) co_return internal::client_error(sim::to_string(ctx.err()));
+  if (ctx.done()) co_return new_context_error(ctx.err());
   req.headers = s->headers();
   req.timeout = s->io_timeout(ctx);
   auto state = std::make_shared<WatchState>(*s->loop, s->config.watch_window);
@@ -130,7 +130,7 @@ sim::Task<Result<WatchPtr>> start_watch(std::shared_ptr<RestClient::Shared> s, s
   auto done = [state, loop, info](HttpResponse r) {
     std::optional<Status> failure;
     if (r.code == 0) {
-      failure = internal::client_error(r.error);
+      failure = internal::transport_error(r.error);
     } else if (r.code != 200) {
       failure = internal::status_from_error_response(r, info);
     }
@@ -148,7 +148,7 @@ sim::Task<Result<WatchPtr>> start_watch(std::shared_ptr<RestClient::Shared> s, s
   if (!opened) {
     state->stopped = true;
     s->transport->cancel(state->id);
-    co_return internal::client_error(sim::to_string(ctx.err()));
+    co_return new_context_error(ctx.err());
   }
   if (state->open_error) co_return *state->open_error;
   co_return WatchPtr(std::make_unique<RestWatchStream>(state, s));
@@ -160,7 +160,7 @@ sim::Task<Result<WatchPtr>> RestClient::watch(sim::Context ctx, GroupVersionReso
                                               std::string ns, ListOptions options) {
   if (!ns.empty()) {
     if (auto bad = internal::check_path_segment("namespace", ns)) {
-      return failed(internal::client_error(*bad));
+      return failed(internal::request_error(*bad));
     }
   }
   auto path = internal::resource_path(shared_->url.base_path, resource, ns);

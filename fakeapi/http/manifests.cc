@@ -95,7 +95,6 @@ api::Result<std::size_t> create_manifests(ApiServer& server, const std::vector<M
     }
     std::string ns;
     if (info->namespaced) ns = obj->namespace_().empty() ? "default" : std::string(obj->namespace_());
-    const ApiServer::CallerScope scope(server, "kubesim-load");
     auto result = server.create(info->gvr, ns, obj, api::CreateOptions());
     if (!result) return at(what, result.status());
     ++created;

@@ -36,10 +36,6 @@ class MapClient final : public Client {
                                       ObjectPtr object, UpdateOptions) override {
     return write(this, r, ns, object, false);
   }
-  sim::Task<Result<ObjectPtr>> update_status(sim::Context, GroupVersionResource r, std::string,
-                                             ObjectPtr, UpdateOptions) override {
-    return unsupported<ObjectPtr>(r, "update");
-  }
   sim::Task<Result<ObjectPtr>> patch(sim::Context, GroupVersionResource r, std::string,
                                      std::string, PatchType, std::string, PatchOptions) override {
     return unsupported<ObjectPtr>(r, "patch");

@@ -266,8 +266,38 @@ TEST(StatusTest, RetryAfterSeconds) {
 
 TEST(StatusTest, Prints) {
   std::ostringstream os;
-  os << new_not_found(kConfigMaps, "x") << "|" << Status{};
-  EXPECT_EQ(os.str(), R"(404 NotFound: configmaps "x" not found|0 Unknown: )");
+  os << new_not_found(kConfigMaps, "x") << "|" << Status{} << "|"
+     << new_context_error(sim::ContextError::kCanceled);
+  EXPECT_EQ(os.str(),
+            R"(404 NotFound: configmaps "x" not found|client error: |client error (Canceled): context canceled)");
+}
+
+TEST(StatusTest, ClientErrorsSayWhyNoAnswerCame) {
+  const Status canceled = new_context_error(sim::ContextError::kCanceled);
+  EXPECT_EQ(canceled.code, 0);
+  EXPECT_EQ(canceled.message, "context canceled");
+  EXPECT_TRUE(is_client_error(canceled));
+  EXPECT_TRUE(is_context_canceled(canceled));
+  EXPECT_TRUE(is_context_error(canceled));
+  EXPECT_FALSE(is_deadline_exceeded(canceled));
+  const Status deadline = new_context_error(sim::ContextError::kDeadlineExceeded);
+  EXPECT_EQ(deadline.message, "context deadline exceeded");
+  EXPECT_TRUE(is_deadline_exceeded(deadline));
+  EXPECT_TRUE(is_context_error(deadline));
+  const Status refused = new_client_error(ClientError::kConnectionRefused,
+                                          "dial tcp 127.0.0.1:1: connect: connection refused");
+  EXPECT_TRUE(is_connection_refused(refused));
+  EXPECT_FALSE(is_network_timeout(refused));
+  EXPECT_TRUE(is_network_timeout(new_client_error(ClientError::kNetworkTimeout, "i/o timeout")));
+  EXPECT_TRUE(is_connection_lost(new_client_error(ClientError::kConnectionLost, "EOF")));
+  // A server's answer is never a client error, whatever its code.
+  for (const Status& answered : {new_timeout("slow", 1), new_service_unavailable("down")}) {
+    EXPECT_FALSE(is_client_error(answered));
+    EXPECT_FALSE(is_network_timeout(answered));
+    EXPECT_FALSE(is_context_error(answered));
+  }
+  EXPECT_EQ(to_string(ClientError::kNetworkTimeout), "NetworkTimeout");
+  EXPECT_EQ(to_string(ClientError::kNone), "");
 }
 
 TEST(ResultTest, HoldsValueOrStatus) {

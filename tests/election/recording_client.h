@@ -56,11 +56,6 @@ class RecordingClient final : public api::Client {
                                               std::string ns, api::ListOptions o) override {
     return inner_->watch(std::move(ctx), std::move(r), std::move(ns), std::move(o));
   }
-  sim::Task<api::Result<api::ObjectPtr>> update_status(sim::Context ctx, api::GroupVersionResource r,
-                                                       std::string ns, api::ObjectPtr obj,
-                                                       api::UpdateOptions o) override {
-    return inner_->update_status(std::move(ctx), std::move(r), std::move(ns), std::move(obj), std::move(o));
-  }
   sim::Task<api::Result<api::ObjectPtr>> patch(sim::Context ctx, api::GroupVersionResource r,
                                                std::string ns, std::string name, api::PatchType t,
                                                std::string p, api::PatchOptions o) override {

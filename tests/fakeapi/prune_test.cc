@@ -222,8 +222,7 @@ TEST_F(ServerPruneTest, PatchesAndStatusWritesArePrunedToo) {
   EXPECT_EQ(server_.revision(), before);
   EXPECT_EQ(server_.warnings(), (Paths{"unknown field \"spec.colour\""}));
   auto status = must(server_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
-                                   R"({"status": {"ready": true, "phase": "Up"}})", api::PatchOptions(),
-                                   /*status=*/true));
+                                   R"({"status": {"ready": true, "phase": "Up"}})", testutil::status_patch()));
   ASSERT_TRUE(status);
   EXPECT_EQ(status->json()["status"], json::parse(R"({"ready": true})"));
   // An update leaving out a defaulted field gets the default back.

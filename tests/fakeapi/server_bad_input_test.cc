@@ -228,7 +228,7 @@ std::vector<BadInputCase> cases() {
        [](Env& e) {
          return status(e.server.update(kConfigMaps, "default",
                                        e.a->edited([](nlohmann::json& j) { j["data"]["k"] = "3"; }),
-                                       api::UpdateOptions(), /*status=*/true));
+                                       testutil::status_update()));
        },
        404, StatusReason::kNotFound},
       // --- patch -----------------------------------------------------------------------------

@@ -26,8 +26,10 @@ class ServerPatchTest : public ::testing::Test {
     return must(server_.get(kConfigMaps, "default", name, api::GetOptions()));
   }
   api::Result<api::ObjectPtr> update(const api::ObjectPtr& obj, bool status = false) {
+    api::UpdateOptions options;
+    if (status) options.subresource = "status";
     return server_.update(obj->gvk().kind == "Deployment" ? kDeployments : kConfigMaps,
-                          std::string(obj->namespace_()), obj, api::UpdateOptions(), status);
+                          std::string(obj->namespace_()), obj, options);
   }
   api::ObjectPtr with_data(const api::ObjectPtr& obj, const std::string& key,
                            const std::string& value) {
@@ -101,8 +103,7 @@ TEST_F(ServerPatchTest, PatchThroughStatusWritesTheStatusOnly) {
                       api::CreateOptions()));
   auto r =
       must(server_.patch(kDeployments, "default", "web", api::PatchType::kMergePatch,
-                         R"({"spec":{"replicas":7},"status":{"replicas":2}})", api::PatchOptions(),
-                         /*status=*/true));
+                         R"({"spec":{"replicas":7},"status":{"replicas":2}})", testutil::status_patch()));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->json()["status"]["replicas"], 2);
   EXPECT_EQ(r->json()["spec"]["replicas"], 1);

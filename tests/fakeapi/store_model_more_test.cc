@@ -359,7 +359,7 @@ class Harness {
     RC_LOG() << "update status " << name << " mode=" << mode << " status=" << status.first << "/" << status.second << "\n";
     if (*rc::gen::inRange(0, 8) == 0) {
       auto got = server_.update(kConfigMaps, "default", cm_body("default", "cm-0", {}, "", false, ""),
-                                api::UpdateOptions(), /*status=*/true);
+                                testutil::status_update());
       return check_error(got, 404, StatusReason::kNotFound);
     }
     api::Result<api::ObjectPtr> got = api::Status();
@@ -367,12 +367,12 @@ class Harness {
       const Containers containers = current != nullptr ? current->containers : Containers{{"main", "nginx"}};
       got = server_.update(kDeployments, "default",
                            deployment_body(name, spec_replicas, containers, status, update_rv(mode, current)),
-                           api::UpdateOptions(), /*status=*/true);
+                           testutil::status_update());
     } else {
       const json patch = {{"spec", {{"replicas", spec_replicas}}},
                           {"status", {{"replicas", status.first}, {"readyReplicas", status.second}}}};
       got = server_.patch(kDeployments, "default", name, api::PatchType::kMergePatch, patch.dump(),
-                          api::PatchOptions(), /*status=*/true);
+                          testutil::status_patch());
     }
     if (current == nullptr) return check_error(got, 404, StatusReason::kNotFound);
     if (mode == 2) return check_error(got, 409, StatusReason::kConflict);

@@ -45,6 +45,18 @@ inline nlohmann::json config_map_json(const std::string& ns, const std::string& 
   return j;
 }
 
+// Options that write the /status subresource.
+inline api::UpdateOptions status_update() {
+  api::UpdateOptions o;
+  o.subresource = "status";
+  return o;
+}
+inline api::PatchOptions status_patch() {
+  api::PatchOptions o;
+  o.subresource = "status";
+  return o;
+}
+
 inline api::ObjectPtr config_map(const std::string& ns, const std::string& name,
                                  const StringMap& data = {}, const StringMap& labels = {}) {
   return api::make_object(config_map_json(ns, name, data, labels));

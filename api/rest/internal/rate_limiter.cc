@@ -56,19 +56,20 @@ sim::Task<std::optional<Status>> RateLimiter::wait(sim::Context ctx) {
 
 sim::Task<std::optional<Status>> RateLimiter::wait_for(std::shared_ptr<TokenBucket> bucket,
                                                        sim::Loop* loop, sim::Context ctx) {
-  if (ctx.done()) co_return client_error(sim::to_string(ctx.err()));
+  if (ctx.done()) co_return new_context_error(ctx.err());
   if (!bucket) co_return std::nullopt;
   const sim::Time now = loop->now();
   const auto at = bucket->reserve(now, ctx.deadline());
   if (!at) {
-    co_return client_error(
+    co_return new_client_error(
+        ClientError::kDeadlineExceeded,
         "client rate limiter Wait returned an error: rate: Wait(n=1) would exceed context deadline");
   }
   if (*at <= now) co_return std::nullopt;
   const bool slept = co_await sim::sleep_until(ctx, *loop, *at);
   if (!slept) {
     bucket->cancel(*at, loop->now());
-    co_return client_error(sim::to_string(ctx.err()));
+    co_return new_context_error(ctx.err());
   }
   co_return std::nullopt;
 }

@@ -131,30 +131,44 @@ Status generic_server_response(int code, const RequestInfo& info, const std::str
 
 // The parsed JSON of a 2xx response, or the failure to report.
 Result<nlohmann::json> success_json(const HttpResponse& r, const RequestInfo& info) {
-  if (r.code == 0) return client_error(r.error);
+  if (r.code == 0) return transport_error(r.error);
   if (r.code < 200 || r.code > 206) return status_from_error_response(r, info);
   if (!json_decodable(r.content_type)) {
-    return client_error("serializer for " + r.content_type + " doesn't exist");
+    return decode_error("serializer for " + r.content_type + " doesn't exist");
   }
   if (r.body.empty()) {
-    return client_error("0-length response with status code: " + std::to_string(r.code) +
+    return decode_error("0-length response with status code: " + std::to_string(r.code) +
                         " and content type: " + r.content_type);
   }
   nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
-  if (j.is_discarded()) return client_error("unable to decode the response body: malformed JSON");
-  if (!j.is_object()) return client_error("unable to decode the response body: not a JSON object");
+  if (j.is_discarded()) return decode_error("unable to decode the response body: malformed JSON");
+  if (!j.is_object()) return decode_error("unable to decode the response body: not a JSON object");
   if (auto failure = failure_status(j)) return *failure;
   return j;
 }
 
 }  // namespace
 
-Status client_error(std::string message) {
-  Status s;
-  s.code = 0;
-  s.reason = StatusReason::kUnknown;
-  s.message = std::move(message);
-  return s;
+Status transport_error(std::string error) {
+  ClientError kind = ClientError::kConnectionLost;
+  if (error.find("context canceled") != std::string::npos) {
+    kind = ClientError::kCanceled;
+  } else if (error.find("context deadline exceeded") != std::string::npos) {
+    kind = ClientError::kDeadlineExceeded;
+  } else if (error.find("connection refused") != std::string::npos) {
+    kind = ClientError::kConnectionRefused;
+  } else if (error.find("timeout") != std::string::npos || error.find("timed out") != std::string::npos) {
+    kind = ClientError::kNetworkTimeout;
+  }
+  return new_client_error(kind, std::move(error));
+}
+
+Status decode_error(std::string message) {
+  return new_client_error(ClientError::kInvalidResponse, std::move(message));
+}
+
+Status request_error(std::string message) {
+  return new_client_error(ClientError::kInvalidRequest, std::move(message));
 }
 
 Status status_from_error_response(const HttpResponse& r, const RequestInfo& info) {
@@ -175,7 +189,7 @@ Result<ObjectPtr> decode_object_response(const HttpResponse& r, const RequestInf
   auto j = success_json(r, info);
   if (!j.ok()) return std::move(j).status();
   auto object = Object::from_json(std::move(j).value());
-  if (!object.ok()) return client_error("unable to decode the response body: " + object.status().message);
+  if (!object.ok()) return decode_error("unable to decode the response body: " + object.status().message);
   return std::move(object).value();
 }
 
@@ -202,7 +216,7 @@ Result<ObjectList> decode_list_response(const HttpResponse& r, const RequestInfo
   }
   auto items = j.find("items");
   if (items == j.end() || items->is_null()) return list;
-  if (!items->is_array()) return client_error("unable to decode the response body: items is not a list");
+  if (!items->is_array()) return decode_error("unable to decode the response body: items is not a list");
   list.items.reserve(items->size());
   for (auto& item : *items) {
     if (item.is_object()) {
@@ -211,7 +225,7 @@ Result<ObjectList> decode_list_response(const HttpResponse& r, const RequestInfo
     }
     auto object = Object::from_json(std::move(item));
     if (!object.ok()) {
-      return client_error("unable to decode the response body: " + object.status().message);
+      return decode_error("unable to decode the response body: " + object.status().message);
     }
     list.items.push_back(std::move(object).value());
   }
@@ -219,7 +233,7 @@ Result<ObjectList> decode_list_response(const HttpResponse& r, const RequestInfo
 }
 
 Result<void> decode_empty_response(const HttpResponse& r, const RequestInfo& info) {
-  if (r.code == 0) return client_error(r.error);
+  if (r.code == 0) return transport_error(r.error);
   if (r.code < 200 || r.code > 206) return status_from_error_response(r, info);
   if (json_decodable(r.content_type) && !r.body.empty()) {
     auto j = nlohmann::json::parse(r.body, nullptr, false);

@@ -31,13 +31,17 @@ struct RequestInfo {
   std::string name;
 };
 
-// A Status with code 0 and reason "" carrying `message`: a client-side failure.
-Status client_error(std::string message);
+// Client-side failures (code 0, api::ClientError): the transport's error text, classified by
+// what it says (a done context, connection refused, a timeout; anything else lost the
+// connection); an answer that does not decode; a request refused before it is sent.
+Status transport_error(std::string error);
+Status decode_error(std::string message);
+Status request_error(std::string message);
 
 // The Status of a non-2xx response (see above).
 Status status_from_error_response(const HttpResponse& response, const RequestInfo& info);
 
-// The results of the Client calls. A transport error (code 0) becomes client_error.
+// The results of the Client calls. A transport error (code 0) becomes transport_error.
 Result<ObjectPtr> decode_object_response(const HttpResponse& response, const RequestInfo& info);
 // Items without kind/apiVersion get the list's (kind without "List"), as client-go's
 // UnstructuredList does.

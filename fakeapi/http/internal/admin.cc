@@ -78,10 +78,11 @@ Reply LoopSide::admin(ApiCall& call) {
   if (path == "stats") {
     if (m != Method::kGet) return Reply::of_status(method_not_allowed());
     json objects = json::object();
-    Store& store = server_->store();
+    const Store& store = server_->store();
     for (const ResourceInfo* info : server_->registry().all()) {
       if (!info->storage) continue;
-      const std::size_t n = store.size(store.table(info->group_resource()));
+      const auto table = store.find_table(info->group_resource());
+      const std::size_t n = table ? store.size(*table) : 0;
       if (n > 0) objects[info->group_resource().to_string()] = n;
     }
     json stats = {{"revision", server_->revision()},

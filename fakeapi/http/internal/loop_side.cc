@@ -4,7 +4,7 @@
 #include "fakeapi/internal/field_errors.h"
 #include "fakeapi/http/internal/utf8.h"
 #include "fakeapi/http/protobuf_body.h"
-#include "sim/sleep.h"
+#include "fakeapi/watch_delivery.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {
@@ -14,63 +14,65 @@ Reply success_status() {
   return Reply::of_json(200, R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success"})");
 }
 
-RequestInfo request_info(const ApiCall& c) {
-  RequestInfo ri;
-  ri.verb = parse_verb(c.verb).value_or(Verb::kGet);
-  ri.resource = c.route.resource;
-  ri.ns = c.route.ns;
-  ri.name = c.route.name;
-  ri.process = c.user.name;
-  return ri;
+// The front door's Request for a resource call; the transport's own checks (the route, the
+// body's decoding and its name) have passed.
+Request to_request(ApiCall& call) {
+  const Route& r = call.route;
+  Request req;
+  req.verb = parse_verb(call.verb).value_or(Verb::kGet);
+  req.resource = api::GroupVersionResource{r.group, r.version, r.resource};
+  req.ns = r.ns;
+  req.name = r.name;
+  req.subresource = r.subresource;
+  req.process = call.user.name;
+  req.get = call.get;
+  req.list = call.list;
+  req.create = call.create;
+  req.update = call.update;
+  req.patch = call.patch;
+  req.del = call.del;
+  req.object = call.object;
+  if (req.verb == Verb::kCreate && req.object) req.name = std::string(req.object->name());
+  if (call.patch_type) req.patch_type = *call.patch_type;
+  req.patch_body = std::move(call.body);
+  return req;
 }
 
-// The revision a get or list waits for before it is served: kube-apiserver serves a read at
-// resourceVersion N > 0 from its watch cache once that reaches N (ApiServer::read_revision), as
-// InProcessClient does; 0 for every other call.
-Revision read_revision(const ApiCall& c) {
-  if (c.route.kind != Route::Kind::kResource) return 0;
-  if (c.verb == "get") return ApiServer::read_revision(c.get);
-  if (c.verb == "list") return ApiServer::read_revision(c.list);
-  return 0;
-}
-
-// A call that waits first: an injected latency, then the revision it reads at (at most the
-// watch cache's fresh_wait; the call then answers its 504 itself).
-sim::Task<void> delayed(std::shared_ptr<LoopSide> self, ApiCall call,
-                        std::weak_ptr<SessionBase> session, sim::Duration latency,
-                        Revision wait_for) {
-  if (latency > sim::Duration::zero()) {
-    co_await sim::sleep_for(sim::Context(), self->loop(), latency);
-    if (self->closed()) co_return;
+// Serves one resource call through the server's front door and replies.
+sim::Task<void> serve_call(std::shared_ptr<LoopSide> self, ApiCall call,
+                           std::weak_ptr<SessionBase> session) {
+  const ResourceInfo* info = self->server().registry().find(
+      api::GroupVersionResource{call.route.group, call.route.version, call.route.resource});
+  const std::string api_version = info != nullptr ? info->api_version() : std::string();
+  const std::string list_kind = info != nullptr ? info->list_kind : std::string();
+  Response response = co_await self->server().serve(sim::Context(), to_request(call));
+  if (self->closed()) {
+    if (response.watch) response.watch->stop();
+    co_return;
   }
-  if (wait_for > self->server().revision()) {
-    const bool reached = co_await self->server().wait_for_revision(wait_for, sim::Context());
-    (void)reached;
-    if (self->closed()) co_return;
+  if (response.watch) {
+    self->start_pump(std::move(response.watch), session);
+    co_return;
   }
-  Reply r = self->execute(call, session);
-  self->reply(session, std::move(r));
+  self->reply(session, LoopSide::reply_of(call.verb, response, api_version, list_kind));
 }
 
 // Moves a server-side watch's events into the session's channel until either side ends it.
 sim::Task<void> pump(std::shared_ptr<LoopSide> self, std::shared_ptr<api::WatchStream> stream,
-                     std::shared_ptr<WatchChannel> channel, sim::Context ctx,
-                     std::optional<std::int64_t> drop_after, bool stalled) {
-  std::int64_t sent = 0;
+                     std::shared_ptr<WatchChannel> channel, sim::Context ctx) {
   bool abrupt = false;
   for (;;) {
-    if (drop_after && sent >= *drop_after) {
-      abrupt = true;
+    auto event = co_await stream->next(ctx);
+    if (!event) {
+      // A dropWatch rule cuts the connection; a watch the server ended closes it cleanly.
+      const auto* delivered = dynamic_cast<const DeliveredWatch*>(stream.get());
+      abrupt = delivered != nullptr && delivered->cut();
       break;
     }
-    auto event = co_await stream->next(ctx);
-    if (!event) break;
-    if (stalled) continue;
     if (!channel->push(std::move(*event))) {
       abrupt = true;  // the consumer is gone or too slow
       break;
     }
-    ++sent;
   }
   stream->stop();
   channel->finish(abrupt);
@@ -116,16 +118,6 @@ Reply Reply::of_text(int code, std::string body) {
 
 void LoopSide::handle(ApiCall call, std::weak_ptr<SessionBase> session) {
   if (closed_) return;
-  if (call.route.kind == Route::Kind::kResource) {
-    const FaultRule* rule = server_->faults().fire(FaultKind::kLatency, request_info(call));
-    const Revision wait_for = read_revision(call);
-    if (rule != nullptr || wait_for > server_->revision()) {
-      const sim::Duration latency = rule != nullptr ? rule->latency : sim::Duration::zero();
-      loop_->spawn(delayed(shared_from_this(), std::move(call), session, latency, wait_for),
-                   "http-delayed");
-      return;
-    }
-  }
   Reply r = execute(call, session);
   reply(session, std::move(r));
 }
@@ -185,49 +177,35 @@ Reply LoopSide::resource(ApiCall& call, const std::weak_ptr<SessionBase>& sessio
   if (info == nullptr || (!info->namespaced && !r.ns.empty())) {
     return Reply::resource_not_found();
   }
-  if (const FaultRule* rule = server_->faults().fire(FaultKind::kError, request_info(call))) {
-    return Reply::of_status(rule->status);
+  if (call.verb == "create" || call.verb == "update") {
+    if (auto refused = decode_write(call, *info)) return std::move(*refused);
   }
-  const ApiServer::CallerScope scope(*server_, call.user.name);
-  const bool status = r.subresource == "status";
-  if (call.verb == "get") {
-    auto got = server_->get(gvr, r.ns, r.name, call.get);
-    if (!got) return Reply::of_status(got.status());
-    return Reply::of_json(200, std::string(got.value()->serialized()));
-  }
-  if (call.verb == "list") {
-    auto listed = server_->list(gvr, r.ns, call.list);
-    if (!listed) return Reply::of_status(listed.status());
-    return Reply::of_json(200, api::render_list_json(listed.value(), info->api_version(), info->list_kind));
-  }
-  if (call.verb == "watch") return start_watch(call, *info, session);
-  if (call.verb == "delete") {
-    auto deleted = server_->delete_(gvr, r.ns, r.name, call.del);
-    if (!deleted) return Reply::of_status(deleted.status());
-    return Reply::of_json(200, std::string(deleted.value()->serialized()));
-  }
-  if (call.verb == "deletecollection") {
-    auto done = server_->delete_collection(gvr, r.ns, call.del, call.list);
-    if (!done) return Reply::of_status(done.status());
-    return success_status();
-  }
-  if (call.verb == "patch") {
-    auto patched = server_->patch(gvr, r.ns, r.name, *call.patch_type, call.body, call.patch, status);
-    if (!patched) return with_warnings(Reply::of_status(patched.status()));
-    return with_warnings(Reply::of_json(200, std::string(patched.value()->serialized())));
-  }
-  return write(call, *info);
+  tasks_.spawn(serve_call(shared_from_this(), std::move(call), session), "http-call");
+  Reply none;
+  none.code = 0;  // answered by serve_call
+  return none;
 }
 
-Reply LoopSide::with_warnings(Reply reply) const {
+Reply LoopSide::reply_of(const std::string& verb, const Response& response,
+                         const std::string& api_version, const std::string& list_kind) {
+  Reply reply;
+  if (response.error) {
+    reply = Reply::of_status(*response.error);
+  } else if (verb == "list") {
+    reply = Reply::of_json(200, api::render_list_json(response.list, api_version, list_kind));
+  } else if (verb == "deletecollection") {
+    reply = success_status();
+  } else {
+    reply = Reply::of_json(response.code, std::string(response.object->serialized()));
+  }
   // k8s.io/apimachinery's NewWarningHeader: code 299, agent "-", the text as strconv.Quote.
-  for (const std::string& text : server_->warnings()) {
+  for (const std::string& text : response.warnings) {
     reply.headers.emplace_back("Warning", "299 - " + fakeapi::internal::validation::quote(text));
   }
   return reply;
 }
 
-Reply LoopSide::write(ApiCall& call, const ResourceInfo& info) {
+std::optional<Reply> LoopSide::decode_write(ApiCall& call, const ResourceInfo& info) {
   const Route& r = call.route;
   if (call.protobuf_body) {
     auto decoded = decode_protobuf_body(call.body, info.gvk());
@@ -236,11 +214,7 @@ Reply LoopSide::write(ApiCall& call, const ResourceInfo& info) {
     if (!obj) return Reply::of_status(obj.status());
     call.object = std::move(obj.value());
   }
-  if (call.verb == "create") {
-    auto created = server_->create(info.gvr, r.ns, call.object, call.create);
-    if (!created) return with_warnings(Reply::of_status(created.status()));
-    return with_warnings(Reply::of_json(201, std::string(created.value()->serialized())));
-  }
+  if (call.verb == "create") return std::nullopt;
   // update: the body names the object the URL names (kube-apiserver's checkName).
   if (call.object->name() != r.name) {
     return Reply::of_status(api::new_bad_request("the name of the object (" +
@@ -251,35 +225,20 @@ Reply LoopSide::write(ApiCall& call, const ResourceInfo& info) {
     return Reply::of_status(api::new_bad_request(
         "the namespace of the provided object does not match the namespace sent on the request"));
   }
-  auto updated = server_->update(info.gvr, r.ns, call.object, call.update, r.subresource == "status");
-  if (!updated) return with_warnings(Reply::of_status(updated.status()));
-  return with_warnings(Reply::of_json(200, std::string(updated.value()->serialized())));
+  return std::nullopt;
 }
 
-Reply LoopSide::start_watch(ApiCall& call, const ResourceInfo& info,
-                            const std::weak_ptr<SessionBase>& session) {
-  const Route& r = call.route;
-  const RequestInfo ri = request_info(call);
-  auto started = server_->watch(info.gvr, r.ns, call.list);
-  if (!started) return Reply::of_status(started.status());
-  std::optional<std::int64_t> drop_after;
-  if (const FaultRule* rule = server_->faults().fire(FaultKind::kDropWatch, ri)) {
-    drop_after = rule->after_events;
-  }
-  const bool stalled = server_->faults().fire(FaultKind::kStallWatch, ri) != nullptr;
+void LoopSide::start_pump(api::WatchPtr started, const std::weak_ptr<SessionBase>& session) {
   const std::uint64_t id = next_watch_id_++;
   auto channel = std::make_shared<WatchChannel>(gate_, session, id, options_.max_queued_events);
   auto cancel = sim::with_cancel(sim::Context());
   watches_[id] = cancel.cancel;
-  std::shared_ptr<api::WatchStream> stream(std::move(started.value()));
+  std::shared_ptr<api::WatchStream> stream(std::move(started));
   Reply answer;
   answer.watch = channel;
   // The answer is posted before the pump's first event, so the session sends its headers first.
   reply(session, std::move(answer));
-  loop_->spawn(pump(shared_from_this(), stream, channel, cancel.ctx, drop_after, stalled), "http-watch");
-  Reply none;
-  none.code = 0;  // already answered
-  return none;
+  tasks_.spawn(pump(shared_from_this(), stream, channel, cancel.ctx), "http-watch");
 }
 
 void LoopSide::cancel_watch(std::uint64_t id) {

@@ -1,0 +1,25 @@
+#include "fakeapi/internal/filters.h"
+
+namespace kubesim::fakeapi::internal {
+
+Filter::Step LatencyFaults::admit(Request& request) {
+  const FaultRule* rule = faults_->fire(FaultKind::kLatency, RequestInfo::of(request));
+  if (rule == nullptr || rule->latency <= sim::Duration::zero()) return Step::pass();
+  return Step::delay_by(rule->latency);
+}
+
+Filter::Step ErrorFaults::admit(Request& request) {
+  const FaultRule* rule = faults_->fire(FaultKind::kError, RequestInfo::of(request));
+  if (rule == nullptr) return Step::pass();
+  Response answer = Response::failure(rule->status);
+  answer.fault_rule = rule->id;
+  return Step::answer_with(std::move(answer));
+}
+
+Filter::Step RevisionWait::admit(Request& request) {
+  const Revision wanted = request.read_revision();
+  if (wanted <= store_->revision()) return Step::pass();
+  return Step::wait_for_revision(wanted);
+}
+
+}  // namespace kubesim::fakeapi::internal
