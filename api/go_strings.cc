@@ -110,4 +110,28 @@ std::string go_quote(std::string_view s) {
   return out + "\"";
 }
 
+std::string go_time_quote(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x80) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    std::uint32_t cp = 0;
+    const std::size_t n = c < 0x80 ? 1 : decode_utf8(s, i, cp);
+    for (std::size_t j = 0; j < (n == 0 ? 1 : n); ++j) {
+      const auto b = static_cast<unsigned char>(s[i + j]);
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 0xf];
+    }
+    i += n == 0 ? 1 : n;
+  }
+  return out + "\"";
+}
+
 }  // namespace kubesim::api

@@ -14,6 +14,11 @@ namespace kubesim::api {
 // UTF-8 and unprintable code points escaped as Go escapes them.
 std::string go_quote(std::string_view s);
 
+// The time package's own quoting, in its parse errors: ASCII as it is ('"' and '\\' escaped),
+// every byte of anything else (a control character, a code point past ASCII, invalid UTF-8) as
+// \xNN.
+std::string go_time_quote(std::string_view s);
+
 // The valid UTF-8 sequence at s[i] as utf8.DecodeRuneInString reads it (no overlongs, no
 // surrogates, nothing above U+10FFFF): its length, with its code point in `cp`; 0 when it is
 // not valid.

@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
   serve_cmd->add_flag("--anonymous-auth", serve.anonymous, "serve requests without credentials as system:anonymous");
   serve_cmd->add_option("--load", serve.load, "create the objects of these YAML/JSON manifests (files or directories) at start");
   serve_cmd->add_option("--compaction", serve.compaction, "history compaction interval (e.g. 5m, 30s)");
+  serve_cmd->add_option("--idle-timeout", serve.idle_timeout,
+                        "close keep-alive connections idle this long (kube-apiserver: 90s)");
+  serve_cmd->add_option("--read-header-timeout", serve.read_header_timeout,
+                        "close connections whose request header takes longer (kube-apiserver: 32s)");
   serve_cmd->add_option("--version-string", serve.git_version, "gitVersion /version reports (kubectl's dispatcher picks its binary by it)");
   serve_cmd->add_option("-v,--v", serve.verbosity, "log verbosity; 2 logs every request");
 

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "api/go_duration.h"
 #include "fakeapi/http/auth.h"
 #include "fakeapi/http/http_server.h"
 #include "fakeapi/http/kubeconfig.h"
@@ -30,38 +31,12 @@ struct BadOption : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A Go duration: "300ms", "10s", "5m", "1h30m".
-sim::Duration parse_duration(const std::string& text) {
-  if (text.empty()) throw BadOption("--compaction: empty duration");
-  sim::Duration total{};
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t j = i;
-    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-    if (j == i) throw BadOption("--compaction: invalid duration \"" + text + "\"");
-    std::size_t k = j;
-    while (k < text.size() && std::isalpha(static_cast<unsigned char>(text[k]))) ++k;
-    const std::string unit = text.substr(j, k - j);
-    using namespace std::chrono;
-    std::int64_t unit_ns = 0;
-    if (unit == "ns") unit_ns = 1;
-    else if (unit == "us") unit_ns = nanoseconds(microseconds(1)).count();
-    else if (unit == "ms") unit_ns = nanoseconds(milliseconds(1)).count();
-    else if (unit == "s") unit_ns = nanoseconds(seconds(1)).count();
-    else if (unit == "m") unit_ns = nanoseconds(minutes(1)).count();
-    else if (unit == "h") unit_ns = nanoseconds(hours(1)).count();
-    else throw BadOption("--compaction: unknown unit in \"" + text + "\" (use ms, s, m or h)");
-    // Like Go's time.ParseDuration, a duration beyond about 292 years is refused, not wrapped.
-    const std::int64_t limit = nanoseconds::max().count() - total.count();
-    const std::string digits = text.substr(i, j - i);
-    if (digits.size() > 18 || std::stoll(digits) > limit / unit_ns) {
-      throw BadOption("--compaction: \"" + text + "\" is too long a duration");
-    }
-    total += nanoseconds(std::stoll(digits) * unit_ns);
-    i = k;
-  }
-  if (total <= sim::Duration::zero()) throw BadOption("--compaction: must be positive");
-  return total;
+// A positive Go duration ("300ms", "10s", "5m", "1h30m") given to `flag`.
+sim::Duration parse_duration(const std::string& text, const char* flag) {
+  auto parsed = api::parse_go_duration(text);
+  if (!parsed) throw BadOption(std::string(flag) + ": " + parsed.status().message);
+  if (parsed.value() <= sim::Duration::zero()) throw BadOption(std::string(flag) + ": must be positive");
+  return parsed.value();
 }
 
 std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
@@ -179,8 +154,13 @@ int run_serve(const ServeOptions& o, std::ostream& out, std::ostream& err) {
     c.server.address = host;
     c.server.port = port;
     c.server.git_version = o.git_version;
-    server_options.compaction_interval = parse_duration(o.compaction);
+    server_options.compaction_interval = parse_duration(o.compaction, "--compaction");
     set_up_credentials(o, c);
+    // After the credentials, which start from a fresh HttpServerOptions.
+    c.server.idle_timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
+        parse_duration(o.idle_timeout, "--idle-timeout"));
+    c.server.header_timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
+        parse_duration(o.read_header_timeout, "--read-header-timeout"));
     for (const auto& path : o.load) {
       auto more = must(http::read_manifests(path), "--load");
       for (auto& m : more) manifests.push_back(std::move(m));

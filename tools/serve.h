@@ -28,6 +28,8 @@ struct ServeOptions {
   bool anonymous = false;
   std::vector<std::string> load;          // manifests: files or directories, created at start
   std::string compaction = "5m";          // history compaction interval (Go duration)
+  std::string idle_timeout = "90s";       // keep-alive connections idle this long are closed
+  std::string read_header_timeout = "32s";  // a request's header must arrive within this
   std::string git_version = "v1.33.1";
   int verbosity = 0;                      // >= 2: one log line per request
 };

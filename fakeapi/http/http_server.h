@@ -24,10 +24,12 @@
 // endpoints answer without authentication. Authenticated users may do everything.
 //
 // Limits: bodies over max_body_bytes get 413 (Content-Length is checked before the body is read),
-// headers over max_header_bytes 431, malformed HTTP 400; those three close the connection. An
-// idle keep-alive connection (or a request header that does not arrive) is closed after
-// idle_timeout, a body that does not arrive in read_timeout closes the connection, and a write
-// (a response or watch events) that makes no progress for write_timeout cuts the connection.
+// headers over max_header_bytes 431, malformed HTTP 400; those three close the connection. As
+// kube-apiserver's http.Server: a keep-alive connection with no next request for idle_timeout
+// (90 s) is closed, and a request header must arrive within header_timeout (32 s) of its first
+// byte (of the connection, for its first request). A body that does not arrive in read_timeout
+// closes the connection, and a write (a response or watch events) that makes no progress for
+// write_timeout cuts the connection (kube-apiserver bounds both with its 60 s request timeout).
 // Watches beyond max_watches get 429 with Retry-After; a watch whose client lets more than
 // max_watch_buffer_bytes pile up is cut off.
 //
@@ -67,7 +69,8 @@ struct HttpServerOptions {
   std::string git_version = "v1.33.1";
   std::size_t max_body_bytes = 3 * 1024 * 1024;
   std::size_t max_header_bytes = 1024 * 1024;
-  std::chrono::milliseconds idle_timeout = std::chrono::seconds(120);
+  std::chrono::milliseconds idle_timeout = std::chrono::seconds(90);
+  std::chrono::milliseconds header_timeout = std::chrono::seconds(32);
   std::chrono::milliseconds read_timeout = std::chrono::seconds(60);
   std::chrono::milliseconds write_timeout = std::chrono::seconds(60);
   std::size_t max_watches = 10'000;

@@ -36,32 +36,6 @@ constexpr std::string_view layout_text(TimeLayout layout) {
 // The zero time.Time, 0001-01-01T00:00:00Z, in Unix seconds.
 constexpr std::int64_t kZeroTimeSeconds = -62135596800;
 
-// time's own quote: ASCII as it is ('"' and '\\' escaped), every byte of anything else (a
-// control character, a code point past ASCII, invalid UTF-8) as \xNN.
-std::string time_quote(std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x80) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    std::uint32_t cp = 0;
-    const std::size_t n = c < 0x80 ? 1 : api::decode_utf8(s, i, cp);
-    for (std::size_t j = 0; j < (n == 0 ? 1 : n); ++j) {
-      const auto b = static_cast<unsigned char>(s[i + j]);
-      out += "\\x";
-      out += kHex[b >> 4];
-      out += kHex[b & 0xf];
-    }
-    i += n == 0 ? 1 : n;
-  }
-  return out + "\"";
-}
-
 bool is_digit(std::string_view s, std::size_t i) {
   return i < s.size() && s[i] >= '0' && s[i] <= '9';
 }
@@ -134,11 +108,11 @@ int days_in(int month, std::int64_t year) {
 std::variant<GoInstant, std::string> parse_layout(std::string_view original, TimeLayout layout) {
   const bool micro = layout == TimeLayout::kRFC3339Micro;
   const auto cannot_parse = [&](std::string_view value_elem, std::string_view layout_elem) {
-    return "parsing time " + time_quote(original) + " as " + time_quote(layout_text(layout)) +
-           ": cannot parse " + time_quote(value_elem) + " as " + time_quote(layout_elem);
+    return "parsing time " + api::go_time_quote(original) + " as " + api::go_time_quote(layout_text(layout)) +
+           ": cannot parse " + api::go_time_quote(value_elem) + " as " + api::go_time_quote(layout_elem);
   };
   const auto message = [&](const std::string& text) {
-    return "parsing time " + time_quote(original) + text;
+    return "parsing time " + api::go_time_quote(original) + text;
   };
   std::string_view value = original;
   std::int64_t year = 0;
@@ -259,7 +233,7 @@ std::variant<GoInstant, std::string> parse_layout(std::string_view original, Tim
     if (!range.empty()) return message(": " + std::string(range) + " out of range");
     if (bad) return cannot_parse(hold, step.text);
   }
-  if (!value.empty()) return message(": extra text: " + time_quote(value));
+  if (!value.empty()) return message(": extra text: " + api::go_time_quote(value));
   if (day < 1 || day > days_in(month, year)) return message(": day out of range");
   using namespace std::chrono;
   const sys_days date{std::chrono::year{static_cast<int>(year)} / month / day};

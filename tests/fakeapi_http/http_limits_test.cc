@@ -55,10 +55,40 @@ TEST(HttpLimitsTest, AnIdleKeepAliveConnectionIsClosed) {
 
 TEST(HttpLimitsTest, ARequestHeaderThatNeverCompletesIsCut) {
   HttpServerOptions o = plain_options();
-  o.idle_timeout = 200ms;
+  o.header_timeout = 200ms;
   TestServer server(o);
   Client c(server.port());
   c.send("GET /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\n");  // no blank line, ever
+  EXPECT_TRUE(closed_by_server(c));
+}
+
+// kube-apiserver's http.Server: ReadHeaderTimeout 32 s, IdleTimeout 90 s.
+TEST(HttpLimitsTest, TheTimeoutsAreKubeApiserversByDefault) {
+  const HttpServerOptions o;
+  EXPECT_EQ(o.header_timeout, 32s);
+  EXPECT_EQ(o.idle_timeout, 90s);
+}
+
+TEST(HttpLimitsTest, AnIdleConnectionWaitsForItsNextRequestLongerThanForAHeader) {
+  HttpServerOptions o = plain_options();
+  o.header_timeout = 300ms;
+  o.idle_timeout = 3s;
+  TestServer server(o);
+  Client c(server.port());
+  ASSERT_EQ(c.get(kCms).code, 200);
+  std::this_thread::sleep_for(600ms);  // idle past the header timeout, not the idle one
+  EXPECT_EQ(c.get(kCms).code, 200);
+  // A header begun and never finished is cut after the header timeout.
+  c.send("GET /api/v1/namespaces HTTP/1.1\r\nHost: localhost\r\n");
+  EXPECT_TRUE(closed_by_server(c));
+}
+
+TEST(HttpLimitsTest, AConnectionsFirstHeaderMustArriveWithinTheHeaderTimeout) {
+  HttpServerOptions o = plain_options();
+  o.header_timeout = 200ms;
+  o.idle_timeout = 60s;
+  TestServer server(o);
+  Client c(server.port());  // connects and sends nothing
   EXPECT_TRUE(closed_by_server(c));
 }
 

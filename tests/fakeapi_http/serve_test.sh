@@ -104,6 +104,8 @@ refused "--compaction" --listen 127.0.0.1:0 --compaction 5x
 refused "--compaction" --listen 127.0.0.1:0 --compaction 0s
 refused "--compaction" --listen 127.0.0.1:0 --compaction 99999999999h
 refused "--compaction" --listen 127.0.0.1:0 --compaction 9999999999999999999999999s
+refused '--idle-timeout: time: unknown unit "d" in duration "1d"' --listen 127.0.0.1:0 --idle-timeout 1d
+refused "--read-header-timeout: must be positive" --listen 127.0.0.1:0 --read-header-timeout 0
 refused "--load" --listen 127.0.0.1:0 --load "$tmp/missing.yaml"
 refused "--load" --listen 127.0.0.1:0 --load "$tmp/broken.yaml"
 refused "Not_A_Name" --listen 127.0.0.1:0 --load "$tmp/invalid.yaml"

@@ -50,7 +50,7 @@ template <class Stream>
 void Session<Stream>::start() {
   if constexpr (std::is_same_v<Stream, TlsStream>) {
     state_ = State::kHandshake;
-    tcp().expires_after(fe_->options.read_timeout);
+    tcp().expires_after(fe_->options.header_timeout);
     stream_.async_handshake(net::ssl::stream_base::server,
                             [self = self()](error_code ec) { self->on_handshake(ec); });
   } else {
@@ -65,6 +65,9 @@ void Session<Stream>::on_handshake(error_code ec) {
   read_header();
 }
 
+// As Go's http.Server: a connection's first request header, and one whose first bytes are here,
+// must arrive within header_timeout; otherwise the connection may sit idle for idle_timeout
+// until the next request begins.
 template <class Stream>
 void Session<Stream>::read_header() {
   if (fe_->stopping) return close();
@@ -72,7 +75,21 @@ void Session<Stream>::read_header() {
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(fe_->options.max_header_bytes));
   parser_->body_limit(fe_->options.max_body_bytes);
+  if (first_request_ || buffer_.size() > 0) {
+    first_request_ = false;
+    return read_header_bytes();
+  }
   tcp().expires_after(fe_->options.idle_timeout);
+  stream_.async_read_some(buffer_.prepare(kWatchReadBytes), [self = self()](error_code ec, std::size_t n) {
+    self->buffer_.commit(n);
+    if (ec) return self->close();
+    self->read_header_bytes();
+  });
+}
+
+template <class Stream>
+void Session<Stream>::read_header_bytes() {
+  tcp().expires_after(fe_->options.header_timeout);
   bhttp::async_read_header(stream_, buffer_, *parser_,
                            [self = self()](error_code ec, std::size_t) { self->on_header(ec); });
 }

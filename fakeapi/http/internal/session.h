@@ -57,6 +57,7 @@ class Session final : public SessionBase {
 
   void on_handshake(error_code ec);
   void read_header();
+  void read_header_bytes();  // the header, its first bytes in buffer_ or about to arrive
   void on_header(error_code ec);
   void read_body();
   void on_body(error_code ec);
@@ -80,6 +81,7 @@ class Session final : public SessionBase {
   std::shared_ptr<Frontend> fe_;
   State state_ = State::kReading;
   boost::beast::flat_buffer buffer_;
+  bool first_request_ = true;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   boost::beast::http::response<boost::beast::http::string_body> res_;
   std::string continue_;  // "100 Continue" while it is written
