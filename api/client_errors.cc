@@ -1,7 +1,7 @@
-// Client-side failures: the code-0 Status vocabulary of api/status.h.
+// Client-side failures: the code-0 Status vocabulary of kubesim/api/status.h.
 #include <cassert>
 
-#include "api/status.h"
+#include "kubesim/api/status.h"
 
 namespace kubesim::api {
 

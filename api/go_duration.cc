@@ -1,11 +1,11 @@
-#include "api/go_duration.h"
+#include "kubesim/api/go_duration.h"
 
 #include <cstdint>
 #include <optional>
 #include <tuple>
 #include <utility>
 
-#include "api/go_strings.h"
+#include "kubesim/api/go_strings.h"
 
 namespace kubesim::api {
 namespace {

@@ -1,4 +1,4 @@
-#include "api/go_strings.h"
+#include "kubesim/api/go_strings.h"
 
 namespace kubesim::api {
 namespace {

@@ -1,4 +1,4 @@
-#include "api/gvk.h"
+#include "kubesim/api/gvk.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // json_text's readers: the parser, and the scanners that find values in the text.
-#include "api/json_text.h"
+#include "kubesim/api/json_text.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,5 +1,5 @@
 // json_text's writer, and the comparisons with what it writes.
-#include "api/json_text.h"
+#include "kubesim/api/json_text.h"
 
 #include <algorithm>
 #include <array>

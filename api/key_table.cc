@@ -1,4 +1,4 @@
-#include "api/key_table.h"
+#include "kubesim/api/key_table.h"
 
 #include <cassert>
 #include <limits>

@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "api/internal/label_errors.h"
-#include "api/internal/label_lexer.h"
-#include "api/labels.h"
+#include "kubesim/api/internal/label_errors.h"
+#include "kubesim/api/internal/label_lexer.h"
+#include "kubesim/api/labels.h"
 
 namespace kubesim::api {
 namespace {

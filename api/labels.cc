@@ -1,12 +1,12 @@
-#include "api/labels.h"
+#include "kubesim/api/labels.h"
 
 #include <algorithm>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
-#include "api/go_strings.h"
-#include "api/internal/label_errors.h"
+#include "kubesim/api/go_strings.h"
+#include "kubesim/api/internal/label_errors.h"
 
 namespace kubesim::api {
 namespace {

@@ -1,4 +1,4 @@
-#include "api/object.h"
+#include "kubesim/api/object.h"
 
 #include <algorithm>
 #include <array>
@@ -11,8 +11,8 @@
 #include <span>
 #include <system_error>
 
-#include "api/json_text.h"
-#include "api/internal/meta_field.h"
+#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/meta_field.h"
 
 namespace kubesim::api {
 namespace {

@@ -8,9 +8,9 @@
 #include <limits>
 #include <system_error>
 
-#include "api/json_text.h"
-#include "api/internal/meta_field.h"
-#include "api/object.h"
+#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/meta_field.h"
+#include "kubesim/api/object.h"
 
 namespace kubesim::api {
 

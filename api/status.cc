@@ -1,7 +1,7 @@
-#include "api/status.h"
+#include "kubesim/api/status.h"
 
-#include "api/go_strings.h"
-#include "api/validation.h"
+#include "kubesim/api/go_strings.h"
+#include "kubesim/api/validation.h"
 
 #include <algorithm>
 #include <array>

@@ -1,10 +1,10 @@
-#include "api/validation.h"
+#include "kubesim/api/validation.h"
 
 #include <initializer_list>
 
 #include <nlohmann/json.hpp>
 
-#include "api/go_strings.h"
+#include "kubesim/api/go_strings.h"
 
 namespace kubesim::api {
 namespace {

@@ -1,4 +1,4 @@
-#include "api/watch.h"
+#include "kubesim/api/watch.h"
 
 namespace kubesim::api {
 

@@ -8,10 +8,10 @@
 
 #include <benchmark/benchmark.h>
 
-#include "fakeapi/inprocess_client.h"
-#include "fakeapi/server.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::fakeapi {
 namespace {

@@ -34,9 +34,9 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 
-#include "fakeapi/http/http_server.h"
-#include "fakeapi/server.h"
-#include "sim/loop.h"
+#include "kubesim/fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/loop.h"
 
 namespace {
 

@@ -11,13 +11,13 @@
 
 #include <benchmark/benchmark.h>
 
-#include "fakeapi/inprocess_client.h"
-#include "fakeapi/server.h"
-#include "informer/delta_fifo.h"
-#include "informer/indexer.h"
-#include "informer/lister_watcher.h"
-#include "informer/shared_informer.h"
-#include "sim/loop.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/informer/delta_fifo.h"
+#include "kubesim/informer/indexer.h"
+#include "kubesim/informer/lister_watcher.h"
+#include "kubesim/informer/shared_informer.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::informer {
 namespace {

@@ -5,11 +5,11 @@
 #include <optional>
 #include <string>
 
-#include "api/rest/internal/chunked_decoder.h"
-#include "api/rest/internal/watch_decoder.h"
-#include "api/rest/rest_client.h"
-#include "fakeapi/http/http_server.h"
-#include "fakeapi/server.h"
+#include "kubesim/api/rest/internal/chunked_decoder.h"
+#include "kubesim/api/rest/internal/watch_decoder.h"
+#include "kubesim/api/rest/rest_client.h"
+#include "kubesim/fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/server.h"
 
 namespace kubesim::api::rest {
 namespace {

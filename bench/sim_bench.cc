@@ -1,10 +1,10 @@
 // sim/ speed: timer throughput and coroutine switch cost. Results: bench/README.md.
 #include <benchmark/benchmark.h>
 
-#include "sim/channel.h"
-#include "sim/context.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/channel.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 namespace {

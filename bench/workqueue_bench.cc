@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/loop.h"
-#include "sim/rng.h"
-#include "sim/sleep.h"
-#include "workqueue/delaying_queue.h"
-#include "workqueue/queue.h"
-#include "workqueue/rate_limiter.h"
-#include "workqueue/rate_limiting_queue.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/rng.h"
+#include "kubesim/sim/sleep.h"
+#include "kubesim/workqueue/delaying_queue.h"
+#include "kubesim/workqueue/queue.h"
+#include "kubesim/workqueue/rate_limiter.h"
+#include "kubesim/workqueue/rate_limiting_queue.h"
 
 namespace kubesim::workqueue {
 namespace {

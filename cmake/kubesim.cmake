@@ -1,8 +1,9 @@
 # Helpers that give every component the same shape.
 #
 # kubesim_add_component(NAME DEPS ...) builds <NAME>/*.cc and <NAME>/internal/*.cc into the
-# library kubesim::<NAME>. Public headers sit directly in the folder and are included as
-# "<NAME>/header.h" from the repository root.
+# library kubesim::<NAME>. Its headers sit in <NAME>/include/kubesim/<NAME>/ (helpers private to
+# it in .../internal/) and are included as "kubesim/<NAME>/header.h"; they are installed under
+# include/ and the target is exported for find_package(kubesim).
 function(kubesim_add_component name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS
@@ -12,9 +13,21 @@ function(kubesim_add_component name)
   endif()
   add_library(kubesim_${name} STATIC ${srcs})
   add_library(kubesim::${name} ALIAS kubesim_${name})
-  target_include_directories(kubesim_${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(kubesim_${name} PUBLIC ${ARG_DEPS})
   target_compile_options(kubesim_${name} PRIVATE ${KUBESIM_WARNINGS})
+  kubesim_export_library(kubesim_${name} ${name} ${PROJECT_SOURCE_DIR}/${name}/include)
+endfunction()
+
+# kubesim_export_library(TARGET EXPORT_NAME INCLUDE_DIR) gives TARGET its public include
+# directory (INCLUDE_DIR in the build tree, include/ once installed), names it
+# kubesim::EXPORT_NAME in the exported package, and installs it with its headers.
+function(kubesim_export_library target export_name include_dir)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${include_dir}>
+                                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
+  install(TARGETS ${target} EXPORT kubesimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${include_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  set_property(GLOBAL APPEND PROPERTY KUBESIM_LIBRARIES kubesim::${export_name})
 endfunction()
 
 # kubesim_add_tests(NAME DEPS ...) builds tests/<NAME>/*_test.cc into one GoogleTest program,
@@ -26,6 +39,8 @@ function(kubesim_add_tests name)
     return()
   endif()
   add_executable(${name}_tests ${srcs})
+  # Test helpers are included from the repository root ("tests/<name>/fixtures.h").
+  target_include_directories(${name}_tests PRIVATE ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name}_tests PRIVATE ${ARG_DEPS} rapidcheck rapidcheck_gtest
                         GTest::gtest GTest::gmock GTest::gtest_main)
   target_compile_options(${name}_tests PRIVATE ${KUBESIM_WARNINGS})

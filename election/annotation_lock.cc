@@ -1,6 +1,6 @@
-#include "election/annotation_lock.h"
+#include "kubesim/election/annotation_lock.h"
 
-#include "election/internal/lock_util.h"
+#include "kubesim/election/internal/lock_util.h"
 
 namespace kubesim::election {
 

@@ -1,4 +1,4 @@
-#include "election/config.h"
+#include "kubesim/election/config.h"
 
 namespace kubesim::election {
 

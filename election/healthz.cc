@@ -1,6 +1,6 @@
-#include "election/healthz.h"
+#include "kubesim/election/healthz.h"
 
-#include "election/leader_elector.h"
+#include "kubesim/election/leader_elector.h"
 
 namespace kubesim::election {
 

@@ -1,11 +1,11 @@
-#include "election/leader_elector.h"
+#include "kubesim/election/leader_elector.h"
 
 #include <stdexcept>
 
-#include "api/status.h"
-#include "election/healthz.h"
-#include "sim/loop.h"
-#include "sim/wait.h"
+#include "kubesim/api/status.h"
+#include "kubesim/election/healthz.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/wait.h"
 
 namespace kubesim::election {
 namespace {

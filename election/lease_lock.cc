@@ -1,8 +1,8 @@
-#include "election/lease_lock.h"
+#include "kubesim/election/lease_lock.h"
 
 #include <algorithm>
 
-#include "election/internal/lock_util.h"
+#include "kubesim/election/internal/lock_util.h"
 
 namespace kubesim::election {
 

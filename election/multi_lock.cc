@@ -1,4 +1,4 @@
-#include "election/multi_lock.h"
+#include "kubesim/election/multi_lock.h"
 
 #include <cassert>
 

@@ -1,8 +1,8 @@
-#include "election/record.h"
+#include "kubesim/election/record.h"
 
 #include <limits>
 
-#include "api/status.h"
+#include "kubesim/api/status.h"
 
 namespace kubesim::election {
 namespace {

@@ -1,8 +1,8 @@
-#include "election/resource_lock.h"
+#include "kubesim/election/resource_lock.h"
 
-#include "election/annotation_lock.h"
-#include "election/lease_lock.h"
-#include "election/multi_lock.h"
+#include "kubesim/election/annotation_lock.h"
+#include "kubesim/election/lease_lock.h"
+#include "kubesim/election/multi_lock.h"
 
 namespace kubesim::election {
 

@@ -1,4 +1,4 @@
-#include "fakeapi/faults.h"
+#include "kubesim/fakeapi/faults.h"
 
 #include <algorithm>
 

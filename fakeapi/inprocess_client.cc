@@ -1,11 +1,11 @@
-#include "fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/inprocess_client.h"
 
 #include <memory>
 
-#include "sim/channel.h"
-#include "sim/event.h"
-#include "sim/sleep.h"
-#include "sim/task_group.h"
+#include "kubesim/sim/channel.h"
+#include "kubesim/sim/event.h"
+#include "kubesim/sim/sleep.h"
+#include "kubesim/sim/task_group.h"
 
 namespace kubesim::fakeapi {
 

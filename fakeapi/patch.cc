@@ -1,14 +1,14 @@
 // The three patch types as kube-apiserver's patch handler runs them (applyJSPatch and
 // strategicPatchObject in k8s.io/apiserver/pkg/endpoints/handlers/patch.go): decode the body,
 // apply, and turn each error into the Status the handler answers.
-#include "fakeapi/patch.h"
+#include "kubesim/fakeapi/patch.h"
 
 #include <cassert>
 #include <string>
 #include <utility>
 
-#include "fakeapi/internal/go_compat.h"
-#include "fakeapi/internal/patch_meta.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
+#include "kubesim/fakeapi/internal/patch_meta.h"
 
 namespace kubesim::fakeapi {
 namespace {

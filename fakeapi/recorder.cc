@@ -1,4 +1,4 @@
-#include "fakeapi/recorder.h"
+#include "kubesim/fakeapi/recorder.h"
 
 namespace kubesim::fakeapi {
 

@@ -1,9 +1,9 @@
-#include "fakeapi/registry.h"
+#include "kubesim/fakeapi/registry.h"
 
 #include <algorithm>
 
-#include "api/validation.h"
-#include "fakeapi/types/go_encoding.h"
+#include "kubesim/api/validation.h"
+#include "kubesim/fakeapi/types/go_encoding.h"
 
 namespace kubesim::fakeapi {
 namespace {

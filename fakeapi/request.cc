@@ -1,8 +1,8 @@
-#include "fakeapi/request.h"
+#include "kubesim/fakeapi/request.h"
 
 #include <utility>
 
-#include "fakeapi/internal/server_util.h"
+#include "kubesim/fakeapi/internal/server_util.h"
 
 namespace kubesim::fakeapi {
 namespace {

@@ -1,11 +1,11 @@
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
-#include "api/fields.h"
-#include "api/labels.h"
-#include "fakeapi/internal/filters.h"
-#include "fakeapi/internal/server_util.h"
-#include "fakeapi/watch_delivery.h"
-#include "fakeapi/validation.h"
+#include "kubesim/api/fields.h"
+#include "kubesim/api/labels.h"
+#include "kubesim/fakeapi/internal/filters.h"
+#include "kubesim/fakeapi/internal/server_util.h"
+#include "kubesim/fakeapi/watch_delivery.h"
+#include "kubesim/fakeapi/validation.h"
 
 namespace kubesim::fakeapi {
 

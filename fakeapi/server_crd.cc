@@ -12,10 +12,10 @@
 // each final deletion of one looks again. While terminating, creates are forbidden.
 #include <algorithm>
 
-#include "fakeapi/internal/crd.h"
-#include "fakeapi/internal/field_errors.h"
-#include "fakeapi/internal/server_util.h"
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/internal/crd.h"
+#include "kubesim/fakeapi/internal/field_errors.h"
+#include "kubesim/fakeapi/internal/server_util.h"
+#include "kubesim/fakeapi/server.h"
 
 namespace kubesim::fakeapi {
 

@@ -1,8 +1,8 @@
 // The delete verbs of ApiServer, with finalizers, namespace termination and the removal of a
 // CustomResourceDefinition's resource.
-#include "fakeapi/internal/crd.h"
-#include "fakeapi/internal/server_util.h"
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/internal/crd.h"
+#include "kubesim/fakeapi/internal/server_util.h"
+#include "kubesim/fakeapi/server.h"
 
 namespace kubesim::fakeapi {
 

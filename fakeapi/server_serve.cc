@@ -2,8 +2,8 @@
 // it from the store; write listeners.
 #include <cassert>
 
-#include "fakeapi/server.h"
-#include "sim/sleep.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::fakeapi {
 

@@ -1,17 +1,17 @@
 // The write verbs of ApiServer: create, update (main resource and /status), patch.
 #include <algorithm>
 
-#include "fakeapi/internal/crd.h"
-#include "fakeapi/internal/field_errors.h"
-#include "fakeapi/internal/schema_defaults.h"
-#include "fakeapi/types/go_encoding.h"
-#include "fakeapi/internal/server_util.h"
-#include "fakeapi/internal/text_create.h"
-#include "fakeapi/internal/text_update.h"
-#include "fakeapi/patch.h"
-#include "fakeapi/server.h"
-#include "fakeapi/validation.h"
-#include "sim/time.h"
+#include "kubesim/fakeapi/internal/crd.h"
+#include "kubesim/fakeapi/internal/field_errors.h"
+#include "kubesim/fakeapi/internal/schema_defaults.h"
+#include "kubesim/fakeapi/types/go_encoding.h"
+#include "kubesim/fakeapi/internal/server_util.h"
+#include "kubesim/fakeapi/internal/text_create.h"
+#include "kubesim/fakeapi/internal/text_update.h"
+#include "kubesim/fakeapi/patch.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/fakeapi/validation.h"
+#include "kubesim/sim/time.h"
 
 namespace kubesim::fakeapi {
 

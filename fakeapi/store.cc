@@ -1,4 +1,4 @@
-#include "fakeapi/store.h"
+#include "kubesim/fakeapi/store.h"
 
 #include <algorithm>
 #include <cassert>

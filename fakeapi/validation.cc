@@ -1,14 +1,14 @@
 // The request checks of kube-apiserver's handlers (k8s.io/apiserver pkg/endpoints/handlers:
 // create.go, update.go, patch.go, rest.go's transformDecodeError and checkName; pkg/registry/rest:
 // EnsureObjectNamespaceMatchesRequestNamespace), then the kind's validation rules.
-#include "fakeapi/validation.h"
+#include "kubesim/fakeapi/validation.h"
 
 #include <array>
 #include <cstdio>
 
-#include "fakeapi/internal/prune.h"
-#include "fakeapi/internal/validation_rules.h"
-#include "fakeapi/types/go_encoding.h"
+#include "kubesim/fakeapi/internal/prune.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/types/go_encoding.h"
 
 namespace kubesim::fakeapi {
 namespace {

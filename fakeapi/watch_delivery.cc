@@ -1,4 +1,4 @@
-#include "fakeapi/watch_delivery.h"
+#include "kubesim/fakeapi/watch_delivery.h"
 
 namespace kubesim::fakeapi {
 

@@ -1,8 +1,8 @@
-#include "fakeapi/watch_hub.h"
+#include "kubesim/fakeapi/watch_hub.h"
 
 #include <algorithm>
 
-#include "fakeapi/internal/server_util.h"
+#include "kubesim/fakeapi/internal/server_util.h"
 
 namespace kubesim::fakeapi {
 

@@ -1,4 +1,4 @@
-#include "informer/delta_fifo.h"
+#include "kubesim/informer/delta_fifo.h"
 
 #include <cassert>
 #include <type_traits>

@@ -1,4 +1,4 @@
-#include "informer/deltas.h"
+#include "kubesim/informer/deltas.h"
 
 #include <cassert>
 

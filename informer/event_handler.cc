@@ -1,4 +1,4 @@
-#include "informer/event_handler.h"
+#include "kubesim/informer/event_handler.h"
 
 namespace kubesim::informer {
 

@@ -1,8 +1,8 @@
-#include "informer/factory.h"
+#include "kubesim/informer/factory.h"
 
 #include <cassert>
 
-#include "sim/loop.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::informer {
 

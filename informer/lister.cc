@@ -1,4 +1,4 @@
-#include "informer/lister.h"
+#include "kubesim/informer/lister.h"
 
 namespace kubesim::informer {
 namespace {

@@ -1,4 +1,4 @@
-#include "informer/lister_watcher.h"
+#include "kubesim/informer/lister_watcher.h"
 
 namespace kubesim::informer {
 

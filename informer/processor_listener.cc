@@ -1,4 +1,4 @@
-#include "informer/processor_listener.h"
+#include "kubesim/informer/processor_listener.h"
 
 #include <algorithm>
 #include <cassert>

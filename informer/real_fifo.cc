@@ -1,11 +1,11 @@
-#include "informer/real_fifo.h"
+#include "kubesim/informer/real_fifo.h"
 
 #include <cassert>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_set>
 
-#include "informer/internal/reconcile.h"
+#include "kubesim/informer/internal/reconcile.h"
 
 namespace kubesim::informer {
 

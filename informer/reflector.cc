@@ -1,14 +1,14 @@
-#include "informer/reflector.h"
+#include "kubesim/informer/reflector.h"
 
 #include <algorithm>
 
-#include "informer/internal/errors.h"
-#include "informer/internal/list_store.h"
-#include "informer/internal/pager.h"
-#include "informer/internal/watch_handler.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
-#include "sim/task_group.h"
+#include "kubesim/informer/internal/errors.h"
+#include "kubesim/informer/internal/list_store.h"
+#include "kubesim/informer/internal/pager.h"
+#include "kubesim/informer/internal/watch_handler.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
+#include "kubesim/sim/task_group.h"
 
 namespace kubesim::informer {
 namespace {

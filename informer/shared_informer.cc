@@ -1,13 +1,13 @@
-#include "informer/shared_informer.h"
+#include "kubesim/informer/shared_informer.h"
 
 #include <cassert>
 
-#include "informer/delta_fifo.h"
-#include "informer/internal/process_deltas.h"
-#include "informer/real_fifo.h"
-#include "sim/loop.h"
-#include "sim/task_group.h"
-#include "sim/wait.h"
+#include "kubesim/informer/delta_fifo.h"
+#include "kubesim/informer/internal/process_deltas.h"
+#include "kubesim/informer/real_fifo.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/task_group.h"
+#include "kubesim/sim/wait.h"
 
 namespace kubesim::informer {
 namespace {

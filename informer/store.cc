@@ -1,4 +1,4 @@
-#include "informer/store.h"
+#include "kubesim/informer/store.h"
 
 namespace kubesim::informer {
 

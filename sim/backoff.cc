@@ -1,4 +1,4 @@
-#include "sim/backoff.h"
+#include "kubesim/sim/backoff.h"
 
 #include <cmath>
 

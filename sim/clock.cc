@@ -1,9 +1,9 @@
-#include "sim/clock.h"
+#include "kubesim/sim/clock.h"
 
 #include <cassert>
 #include <cmath>
 
-#include "sim/loop.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::sim {
 

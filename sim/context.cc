@@ -1,8 +1,8 @@
-#include "sim/context.h"
+#include "kubesim/sim/context.h"
 
 #include <utility>
 
-#include "sim/loop.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::sim {
 namespace internal {

@@ -1,12 +1,12 @@
-#include "sim/loop.h"
+#include "kubesim/sim/loop.h"
 
 #include <algorithm>
 #include <cassert>
 #include <chrono>
 #include <utility>
 
-#include "sim/clock.h"
-#include "sim/real_clock.h"
+#include "kubesim/sim/clock.h"
+#include "kubesim/sim/real_clock.h"
 
 namespace kubesim::sim {
 static_assert(sizeof(void*) >= sizeof(std::uint64_t), "timer ids are packed into pointers");

@@ -1,4 +1,4 @@
-#include "sim/network_link.h"
+#include "kubesim/sim/network_link.h"
 
 namespace kubesim::sim {
 

@@ -1,6 +1,6 @@
-#include "sim/process.h"
+#include "kubesim/sim/process.h"
 
-#include "sim/loop.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/real_clock.h"
+#include "kubesim/sim/real_clock.h"
 
 #include <chrono>
 

@@ -1,4 +1,4 @@
-#include "sim/trace.h"
+#include "kubesim/sim/trace.h"
 
 #include <cstdio>
 

@@ -1,7 +1,7 @@
-#include "sim/wait.h"
+#include "kubesim/sim/wait.h"
 
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 

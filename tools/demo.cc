@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/channel.h"
-#include "sim/loop.h"
-#include "sim/process.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/channel.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/process.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::tools {
 namespace {

@@ -13,14 +13,14 @@
 #include <sstream>
 #include <thread>
 
-#include "api/go_duration.h"
-#include "fakeapi/http/auth.h"
-#include "fakeapi/http/http_server.h"
-#include "fakeapi/http/kubeconfig.h"
-#include "fakeapi/http/manifests.h"
-#include "fakeapi/http/tls.h"
-#include "fakeapi/server.h"
-#include "sim/loop.h"
+#include "kubesim/api/go_duration.h"
+#include "kubesim/fakeapi/http/auth.h"
+#include "kubesim/fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/http/kubeconfig.h"
+#include "kubesim/fakeapi/http/manifests.h"
+#include "kubesim/fakeapi/http/tls.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::tools {
 namespace {

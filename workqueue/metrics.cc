@@ -1,4 +1,4 @@
-#include "workqueue/metrics.h"
+#include "kubesim/workqueue/metrics.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,10 +1,10 @@
-#include "workqueue/parallelize.h"
+#include "kubesim/workqueue/parallelize.h"
 
 #include <algorithm>
 #include <exception>
 #include <stdexcept>
 
-#include "sim/task_group.h"
+#include "kubesim/sim/task_group.h"
 
 namespace kubesim::workqueue {
 namespace {

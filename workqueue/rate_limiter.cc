@@ -1,4 +1,4 @@
-#include "workqueue/rate_limiter.h"
+#include "kubesim/workqueue/rate_limiter.h"
 
 #include <cmath>
 #include <string>

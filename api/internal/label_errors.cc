@@ -1,8 +1,8 @@
-#include "api/internal/label_errors.h"
+#include "kubesim/api/internal/label_errors.h"
 
 #include <charconv>
 
-#include "api/go_strings.h"
+#include "kubesim/api/go_strings.h"
 
 namespace kubesim::api::internal {
 

@@ -1,4 +1,4 @@
-#include "api/rest/kubeconfig.h"
+#include "kubesim/api/rest/kubeconfig.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -10,7 +10,7 @@
 #include <optional>
 #include <sstream>
 
-#include "api/rest/internal/files.h"
+#include "kubesim/api/rest/internal/files.h"
 
 namespace kubesim::api::rest {
 namespace {

@@ -1,12 +1,12 @@
-#include "api/rest/rest_client.h"
+#include "kubesim/api/rest/rest_client.h"
 
 #include <algorithm>
 #include <cctype>
 
-#include "api/rest/internal/client_state.h"
-#include "api/rest/internal/files.h"
-#include "api/rest/internal/paths.h"
-#include "api/rest/internal/warnings.h"
+#include "kubesim/api/rest/internal/client_state.h"
+#include "kubesim/api/rest/internal/files.h"
+#include "kubesim/api/rest/internal/paths.h"
+#include "kubesim/api/rest/internal/warnings.h"
 
 namespace kubesim::api::rest {
 

@@ -1,4 +1,4 @@
-#include "fakeapi/http/auth.h"
+#include "kubesim/fakeapi/http/auth.h"
 
 #include <cctype>
 

@@ -1,8 +1,8 @@
-#include "fakeapi/http/kubeconfig.h"
+#include "kubesim/fakeapi/http/kubeconfig.h"
 
 #include <nlohmann/json.hpp>
 
-#include "fakeapi/http/tls.h"
+#include "kubesim/fakeapi/http/tls.h"
 
 namespace kubesim::fakeapi::http {
 

@@ -1,11 +1,11 @@
-#include "fakeapi/http/manifests.h"
+#include "kubesim/fakeapi/http/manifests.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "fakeapi/http/yaml.h"
+#include "kubesim/fakeapi/http/yaml.h"
 
 namespace kubesim::fakeapi::http {
 namespace {

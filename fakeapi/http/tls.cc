@@ -1,4 +1,4 @@
-#include "fakeapi/http/tls.h"
+#include "kubesim/fakeapi/http/tls.h"
 
 #include <memory>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "fakeapi/http/yaml.h"
+#include "kubesim/fakeapi/http/yaml.h"
 
 #include <cerrno>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "fakeapi/http/internal/utf8.h"
+#include "kubesim/fakeapi/http/internal/utf8.h"
 
 namespace kubesim::fakeapi::http {
 namespace {

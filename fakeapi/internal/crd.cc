@@ -1,9 +1,9 @@
-#include "fakeapi/internal/crd.h"
+#include "kubesim/fakeapi/internal/crd.h"
 
 #include <algorithm>
 #include <set>
 
-#include "fakeapi/internal/field_errors.h"
+#include "kubesim/fakeapi/internal/field_errors.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

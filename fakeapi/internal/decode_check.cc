@@ -8,8 +8,8 @@
 // reported.
 #include <limits>
 
-#include "fakeapi/internal/decode_schema.h"
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/internal/decode_schema.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

@@ -1,13 +1,13 @@
-#include "fakeapi/internal/field_errors.h"
+#include "kubesim/fakeapi/internal/field_errors.h"
 
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <set>
 
-#include "api/go_strings.h"
-#include "api/validation.h"
-#include "fakeapi/internal/go_compat.h"
+#include "kubesim/api/go_strings.h"
+#include "kubesim/api/validation.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

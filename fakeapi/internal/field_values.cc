@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "fakeapi/internal/validation_rules.h"
-#include "fakeapi/validation.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/validation.h"
 
 namespace kubesim::fakeapi {
 namespace {

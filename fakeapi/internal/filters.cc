@@ -1,4 +1,4 @@
-#include "fakeapi/internal/filters.h"
+#include "kubesim/fakeapi/internal/filters.h"
 
 namespace kubesim::fakeapi::internal {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "fakeapi/internal/go_compat.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "fakeapi/internal/go_compat.h"
-#include "fakeapi/internal/patch_meta.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
+#include "kubesim/fakeapi/internal/patch_meta.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "fakeapi/patch.h"
+#include "kubesim/fakeapi/patch.h"
 
 namespace kubesim::fakeapi {
 namespace {

@@ -1,10 +1,10 @@
-#include "fakeapi/internal/prune.h"
+#include "kubesim/fakeapi/internal/prune.h"
 
 #include <algorithm>
 #include <string_view>
 
-#include "fakeapi/types/go_encoding.h"
-#include "fakeapi/types/schema_tables.h"
+#include "kubesim/fakeapi/types/go_encoding.h"
+#include "kubesim/fakeapi/types/schema_tables.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

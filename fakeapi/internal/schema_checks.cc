@@ -1,15 +1,15 @@
 // kube-openapi's value validators (pkg/validation/validate: type.go, validator.go, values.go) and
 // the message texts of pkg/validation/errors/schema.go.
-#include "fakeapi/internal/schema_checks.h"
+#include "kubesim/fakeapi/internal/schema_checks.h"
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
 
-#include "fakeapi/internal/field_errors.h"
-#include "fakeapi/internal/go_compat.h"
-#include "fakeapi/internal/schema_formats.h"
+#include "kubesim/fakeapi/internal/field_errors.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
+#include "kubesim/fakeapi/internal/schema_formats.h"
 
 namespace kubesim::fakeapi::internal::schema_checks {
 namespace {

@@ -1,6 +1,6 @@
-#include "fakeapi/internal/schema_defaults.h"
+#include "kubesim/fakeapi/internal/schema_defaults.h"
 
-#include "fakeapi/internal/prune.h"
+#include "kubesim/fakeapi/internal/prune.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,14 +1,14 @@
 // apiextensions-apiserver's pkg/apiserver/schema/objectmeta (validation.go) over nlohmann JSON.
-#include "fakeapi/internal/schema_embedded.h"
+#include "kubesim/fakeapi/internal/schema_embedded.h"
 
 #include <algorithm>
 #include <cctype>
 #include <string>
 
-#include "api/validation.h"
-#include "fakeapi/internal/go_compat.h"
-#include "fakeapi/internal/schema_checks.h"
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/api/validation.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
+#include "kubesim/fakeapi/internal/schema_checks.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,13 +1,13 @@
 // kube-openapi's strfmt checks (pkg/validation/strfmt and its third_party/govalidator) of the
 // formats apiextensions-apiserver supports; the network and address formats are in
 // schema_formats_net.cc.
-#include "fakeapi/internal/schema_formats.h"
+#include "kubesim/fakeapi/internal/schema_formats.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 
-#include "fakeapi/internal/schema_formats_net.h"
+#include "kubesim/fakeapi/internal/schema_formats_net.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

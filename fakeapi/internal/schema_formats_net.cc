@@ -1,12 +1,12 @@
 // Go's net, net/url and net/mail parsers as far as strfmt's format checks need them, and
 // strfmt's hostname rule.
-#include "fakeapi/internal/schema_formats_net.h"
+#include "kubesim/fakeapi/internal/schema_formats_net.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "fakeapi/internal/go_compat.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

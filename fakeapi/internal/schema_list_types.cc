@@ -1,12 +1,12 @@
 // apiextensions-apiserver's pkg/apiserver/schema/listtype (validation.go) over nlohmann JSON.
-#include "fakeapi/internal/schema_list_types.h"
+#include "kubesim/fakeapi/internal/schema_list_types.h"
 
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "fakeapi/internal/go_compat.h"
-#include "fakeapi/internal/schema_checks.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
+#include "kubesim/fakeapi/internal/schema_checks.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

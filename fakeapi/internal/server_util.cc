@@ -1,4 +1,4 @@
-#include "fakeapi/internal/server_util.h"
+#include "kubesim/fakeapi/internal/server_util.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/go_strings.h"
+#include "kubesim/api/go_strings.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "fakeapi/internal/patch_meta.h"
-#include "fakeapi/internal/smp_lists.h"
+#include "kubesim/fakeapi/internal/patch_meta.h"
+#include "kubesim/fakeapi/internal/smp_lists.h"
 
 namespace kubesim::fakeapi::internal {
 

@@ -1,8 +1,8 @@
-#include "fakeapi/internal/text_create.h"
+#include "kubesim/fakeapi/internal/text_create.h"
 
-#include "api/validation.h"
-#include "fakeapi/internal/text_members.h"
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/api/validation.h"
+#include "kubesim/fakeapi/internal/text_members.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,6 +1,6 @@
-#include "fakeapi/internal/text_members.h"
+#include "kubesim/fakeapi/internal/text_members.h"
 
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal {
 

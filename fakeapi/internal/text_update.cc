@@ -1,4 +1,4 @@
-#include "fakeapi/internal/text_update.h"
+#include "kubesim/fakeapi/internal/text_update.h"
 
 #include <algorithm>
 #include <array>
@@ -12,10 +12,10 @@
 #include <emmintrin.h>
 #endif
 
-#include "api/json_text.h"
-#include "fakeapi/internal/text_members.h"
-#include "fakeapi/internal/tree_update.h"
-#include "fakeapi/types/go_time.h"
+#include "kubesim/api/json_text.h"
+#include "kubesim/fakeapi/internal/text_members.h"
+#include "kubesim/fakeapi/internal/tree_update.h"
+#include "kubesim/fakeapi/types/go_time.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

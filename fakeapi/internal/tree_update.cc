@@ -1,10 +1,10 @@
-#include "fakeapi/internal/tree_update.h"
+#include "kubesim/fakeapi/internal/tree_update.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "api/json_text.h"
-#include "fakeapi/internal/text_members.h"
+#include "kubesim/api/json_text.h"
+#include "kubesim/fakeapi/internal/text_members.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

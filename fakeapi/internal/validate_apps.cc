@@ -7,7 +7,7 @@
 // bounds, progressDeadlineSeconds) are validated as their defaults when absent.
 #include <algorithm>
 
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

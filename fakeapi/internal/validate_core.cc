@@ -3,7 +3,7 @@
 // (pkg/apis/coordination/validation: ValidateLease, ValidateLeaseSpec).
 #include <map>
 
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <set>
 
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

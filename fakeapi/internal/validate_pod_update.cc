@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

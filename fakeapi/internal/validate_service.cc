@@ -6,7 +6,7 @@
 #include <set>
 #include <utility>
 
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

@@ -4,7 +4,7 @@
 // /status updates of Deployment, ReplicaSet and StatefulSet.
 #include <array>
 
-#include "fakeapi/internal/validation_rules.h"
+#include "kubesim/fakeapi/internal/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the Go type tables of the built-in kinds (fakeapi/types/schema.h).
+"""Writes the Go type tables of the built-in kinds (kubesim/fakeapi/types/schema.h).
 
 Usage: gen_schema.py API_DIR APIMACHINERY_DIR OUT_DIR
 
@@ -8,8 +8,8 @@ reads, for every message reachable from the kinds in ROOTS:
   - generated.proto: field numbers, wire types, repeated/map shape, message types;
   - types.go: what Go's encoding/json does with the field: its JSON name, omitempty/omitzero,
     pointer or value, embedded (inlined into the parent JSON object).
-It writes OUT_DIR/schema_tables.h (declarations), OUT_DIR/schema_<package>[_N].cc (one
-MessageSpec per message) and OUT_DIR/schema_kinds.cc (the decodable kinds). Regenerate after
+It writes OUT_DIR/include/kubesim/fakeapi/types/schema_tables.h (declarations),
+OUT_DIR/schema_<package>[_N].cc (one MessageSpec per message) and OUT_DIR/schema_kinds.cc (the decodable kinds). Regenerate after
 adding a kind to ROOTS; never edit the output by hand.
 """
 import os
@@ -198,14 +198,15 @@ def main():
 
     decls = [HEADER + "#ifndef KUBESIM_FAKEAPI_TYPES_SCHEMA_TABLES_H_",
              "#define KUBESIM_FAKEAPI_TYPES_SCHEMA_TABLES_H_", "",
-             '#include "fakeapi/types/schema.h"', "",
+             '#include "kubesim/fakeapi/types/schema.h"', "",
              "namespace kubesim::fakeapi::types {", ""]
     decls += ["extern const MessageSpec %s;" % ident(m) for m in order]
     decls += ["", "}  // namespace kubesim::fakeapi::types", "",
               "#endif  // KUBESIM_FAKEAPI_TYPES_SCHEMA_TABLES_H_", ""]
-    write(os.path.join(out, "schema_tables.h"), "\n".join(decls))
+    write(os.path.join(out, "include", "kubesim", "fakeapi", "types", "schema_tables.h"),
+          "\n".join(decls))
 
-    prologue = [HEADER + '#include "fakeapi/types/schema_tables.h"', "",
+    prologue = [HEADER + '#include "kubesim/fakeapi/types/schema_tables.h"', "",
                 "namespace kubesim::fakeapi::types {", "",
                 "using K = ValueKind;", "using C = Cardinality;", ""]
     epilogue = ["}  // namespace kubesim::fakeapi::types", ""]
@@ -225,7 +226,7 @@ def main():
             write(os.path.join(out, "schema_%s%s.cc" % (short, suffix)),
                   "\n".join(prologue + body + epilogue))
 
-    kinds = [HEADER + '#include "fakeapi/types/schema_tables.h"', "",
+    kinds = [HEADER + '#include "kubesim/fakeapi/types/schema_tables.h"', "",
              "namespace kubesim::fakeapi::types {", "",
              "constexpr KindSpec kKinds[] = {"]
     for p, k in ROOTS:

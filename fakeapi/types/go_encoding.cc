@@ -1,4 +1,4 @@
-#include "fakeapi/types/go_encoding.h"
+#include "kubesim/fakeapi/types/go_encoding.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "fakeapi/types/go_time.h"
+#include "kubesim/fakeapi/types/go_time.h"
 
 namespace kubesim::fakeapi::types {
 namespace {

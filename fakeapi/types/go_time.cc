@@ -1,11 +1,11 @@
-#include "fakeapi/types/go_time.h"
+#include "kubesim/fakeapi/types/go_time.h"
 
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <optional>
 
-#include "api/go_strings.h"
+#include "kubesim/api/go_strings.h"
 
 namespace kubesim::fakeapi::types {
 namespace {

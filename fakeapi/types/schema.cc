@@ -1,4 +1,4 @@
-#include "fakeapi/types/schema.h"
+#include "kubesim/fakeapi/types/schema.h"
 
 #include <algorithm>
 

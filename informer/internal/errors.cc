@@ -1,4 +1,4 @@
-#include "informer/internal/errors.h"
+#include "kubesim/informer/internal/errors.h"
 
 namespace kubesim::informer::internal {
 

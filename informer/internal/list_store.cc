@@ -1,4 +1,4 @@
-#include "informer/internal/list_store.h"
+#include "kubesim/informer/internal/list_store.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "informer/internal/ordered_ids.h"
+#include "kubesim/informer/internal/ordered_ids.h"
 
 #include <iterator>
 

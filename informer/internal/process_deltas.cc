@@ -1,9 +1,9 @@
-#include "informer/internal/process_deltas.h"
+#include "kubesim/informer/internal/process_deltas.h"
 
 #include <deque>
 #include <vector>
 
-#include "informer/internal/reconcile.h"
+#include "kubesim/informer/internal/reconcile.h"
 
 namespace kubesim::informer::internal {
 namespace {

@@ -1,7 +1,7 @@
-#include "informer/internal/watch_handler.h"
+#include "kubesim/informer/internal/watch_handler.h"
 
-#include "informer/internal/errors.h"
-#include "sim/loop.h"
+#include "kubesim/informer/internal/errors.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::informer::internal {
 namespace {

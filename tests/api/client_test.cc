@@ -1,13 +1,13 @@
 // The Client interface is implementable and usable from coroutines: a minimal in-memory client
 // (get/create/update with optimistic concurrency) and a read-modify-write loop written against
 // the interface alone.
-#include "api/client.h"
+#include "kubesim/api/client.h"
 
 #include <map>
 
 #include <gtest/gtest.h>
 
-#include "sim/loop.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::api {
 namespace {

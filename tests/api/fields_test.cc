@@ -1,4 +1,4 @@
-#include "api/fields.h"
+#include "kubesim/api/fields.h"
 
 #include <functional>
 #include <map>

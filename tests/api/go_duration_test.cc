@@ -1,6 +1,6 @@
 // parse_go_duration and format_go_duration against time.ParseDuration's and Duration.String's
 // behaviour (cases derived from reading go/src/time: format.go and time_test.go).
-#include "api/go_duration.h"
+#include "kubesim/api/go_duration.h"
 
 #include <cstdint>
 #include <limits>

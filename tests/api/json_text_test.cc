@@ -1,4 +1,4 @@
-#include "api/json_text.h"
+#include "kubesim/api/json_text.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>

@@ -1,6 +1,6 @@
 // Properties of label selectors: printing and parsing agree, matching agrees with a reference
 // model, and any input is either accepted or rejected with an explanation.
-#include "api/labels.h"
+#include "kubesim/api/labels.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "api/labels.h"
+#include "kubesim/api/labels.h"
 
 #include <map>
 #include <string>

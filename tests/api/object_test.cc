@@ -1,4 +1,4 @@
-#include "api/object.h"
+#include "kubesim/api/object.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "api/options.h"
+#include "kubesim/api/options.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "api/status.h"
+#include "kubesim/api/status.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -6,7 +6,7 @@
 #include <functional>
 #include <sstream>
 
-#include "api/result.h"
+#include "kubesim/api/result.h"
 
 namespace kubesim::api {
 namespace {

@@ -1,4 +1,4 @@
-#include "api/validation.h"
+#include "kubesim/api/validation.h"
 
 #include <string>
 #include <vector>
@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "api/go_strings.h"
+#include "kubesim/api/go_strings.h"
 
 namespace kubesim::api {
 namespace {

@@ -1,10 +1,10 @@
-#include "api/watch.h"
+#include "kubesim/api/watch.h"
 
 #include <gtest/gtest.h>
 
-#include "sim/context.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::api {
 namespace {

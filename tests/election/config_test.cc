@@ -1,11 +1,11 @@
-#include "election/config.h"
+#include "kubesim/election/config.h"
 
 #include <gtest/gtest.h>
 
-#include "election/lease_lock.h"
-#include "election/leader_elector.h"
-#include "fakeapi/inprocess_client.h"
-#include "sim/loop.h"
+#include "kubesim/election/lease_lock.h"
+#include "kubesim/election/leader_elector.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::election {
 namespace {

@@ -1,8 +1,8 @@
-#include "election/leader_elector.h"
+#include "kubesim/election/leader_elector.h"
 
 #include <gtest/gtest.h>
 
-#include "election/healthz.h"
+#include "kubesim/election/healthz.h"
 #include "tests/election/harness.h"
 
 namespace kubesim::election::testing {

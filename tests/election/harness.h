@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "election/lease_lock.h"
-#include "election/leader_elector.h"
-#include "fakeapi/inprocess_client.h"
-#include "fakeapi/server.h"
-#include "sim/event.h"
-#include "sim/loop.h"
-#include "sim/network_link.h"
-#include "sim/process.h"
+#include "kubesim/election/lease_lock.h"
+#include "kubesim/election/leader_elector.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/event.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/network_link.h"
+#include "kubesim/sim/process.h"
 
 namespace kubesim::election::testing {
 

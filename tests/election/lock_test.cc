@@ -1,11 +1,11 @@
-#include "election/lease_lock.h"
+#include "kubesim/election/lease_lock.h"
 
 #include <gtest/gtest.h>
 
-#include "election/annotation_lock.h"
-#include "election/multi_lock.h"
-#include "fakeapi/inprocess_client.h"
-#include "sim/loop.h"
+#include "kubesim/election/annotation_lock.h"
+#include "kubesim/election/multi_lock.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::election {
 namespace {

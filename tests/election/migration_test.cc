@@ -2,8 +2,8 @@
 // replaced one by one by candidates of the next, with partitions, errors and drift throughout.
 // Candidates of adjacent steps never both lead: ConfigMap-only beside MultiLock(ConfigMap,
 // Lease), and that MultiLock beside Lease-only.
-#include "election/annotation_lock.h"
-#include "election/multi_lock.h"
+#include "kubesim/election/annotation_lock.h"
+#include "kubesim/election/multi_lock.h"
 #include "tests/election/safe_region.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "election/record.h"
+#include "kubesim/election/record.h"
 
 #include <gtest/gtest.h>
 

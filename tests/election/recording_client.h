@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "api/client.h"
-#include "sim/loop.h"
+#include "kubesim/api/client.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::election::testing {
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/backoff.h"
+#include "kubesim/sim/backoff.h"
 
 namespace kubesim::election::testing {
 namespace {

@@ -2,7 +2,7 @@
 // increments of one counter ConfigMap with retry-on-conflict, over links of random latency. No
 // update may be lost: the final count is exactly N·K, every successful update is one revision,
 // and optimistic concurrency did have to refuse some writes.
-#include "fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/inprocess_client.h"
 
 #include <memory>
 #include <string>
@@ -12,7 +12,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "sim/process.h"
+#include "kubesim/sim/process.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {

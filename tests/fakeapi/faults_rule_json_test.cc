@@ -1,6 +1,6 @@
 // FaultRule's JSON form (scenario files and the admin endpoint): every kind round-trips, and a bad
 // rule is refused with a 400 naming its field.
-#include "fakeapi/faults.h"
+#include "kubesim/fakeapi/faults.h"
 
 #include <string>
 #include <utility>

@@ -1,6 +1,6 @@
 // Fault injection: every FaultKind through the in-process client or the server, matching rules,
 // count / probability / time windows, the JSON form of rules, and the trace of every injection.
-#include "fakeapi/faults.h"
+#include "kubesim/fakeapi/faults.h"
 
 #include <map>
 #include <memory>
@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "fakeapi/inprocess_client.h"
-#include "sim/process.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/sim/process.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {

@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "fakeapi/faults.h"
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/faults.h"
+#include "kubesim/fakeapi/server.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi::testutil {

@@ -1,7 +1,7 @@
 // ApiServer's front door: serve() through the filter chain (recorder, user filters, fault rules,
 // revision wait, watch delivery), write listeners, subresource fault rules, and clients that go
 // away with requests and watches in flight.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <memory>
 #include <optional>
@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "fakeapi/inprocess_client.h"
-#include "sim/process.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/sim/process.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {

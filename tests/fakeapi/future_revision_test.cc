@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/inprocess_client.h"
 #include "tests/fakeapi/fixtures.h"
 
 namespace kubesim::fakeapi {

@@ -1,7 +1,7 @@
 // InProcessClient: requests and watch events cross the process's simulated link (latency both
 // ways, exact virtual instants), partitions make requests wait for healing or fail, cancelled
 // contexts fail without touching the server, and watches stall and close across a partition.
-#include "fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/inprocess_client.h"
 
 #include <memory>
 #include <optional>
@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/context.h"
-#include "sim/process.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/process.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {

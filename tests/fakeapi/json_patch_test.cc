@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "fakeapi/internal/patch_meta.h"
-#include "fakeapi/patch.h"
+#include "kubesim/fakeapi/internal/patch_meta.h"
+#include "kubesim/fakeapi/patch.h"
 
 namespace kubesim::fakeapi {
 namespace {

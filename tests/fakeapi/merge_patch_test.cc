@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "fakeapi/patch.h"
+#include "kubesim/fakeapi/patch.h"
 
 namespace kubesim::fakeapi {
 namespace {

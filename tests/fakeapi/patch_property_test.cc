@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
-#include "fakeapi/internal/go_compat.h"
-#include "fakeapi/patch.h"
+#include "kubesim/fakeapi/internal/go_compat.h"
+#include "kubesim/fakeapi/patch.h"
 
 namespace kubesim::fakeapi {
 namespace {

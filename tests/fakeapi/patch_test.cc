@@ -1,4 +1,4 @@
-#include "fakeapi/patch.h"
+#include "kubesim/fakeapi/patch.h"
 
 #include <gtest/gtest.h>
 

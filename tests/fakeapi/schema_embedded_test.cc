@@ -1,6 +1,6 @@
 // Objects a custom resource embeds (x-kubernetes-embedded-resource) are checked as
 // apiextensions-apiserver checks them (internal/schema_embedded.h), on creates and updates.
-#include "fakeapi/internal/schema_embedded.h"
+#include "kubesim/fakeapi/internal/schema_embedded.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // Bad input to ApiServer: each case gets kube-apiserver's code and reason, and leaves the store
 // exactly as it was (same revision, same objects, no watch event, no new watcher).
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <functional>
 #include <string>

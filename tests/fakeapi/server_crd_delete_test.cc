@@ -1,7 +1,7 @@
 // ApiServer: deleting a CustomResourceDefinition — the cleanup finalizer and Terminating
 // condition, the deletion of its objects, objects held by finalizers, creates refused meanwhile,
 // and the CRD's own preconditions.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <string>
 #include <vector>

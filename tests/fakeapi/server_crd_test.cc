@@ -1,7 +1,7 @@
 // ApiServer: CustomResourceDefinitions — creation (defaults, names accepted, Established), the
 // resource they serve, updates (new versions, storage moves, immutable fields) and name conflicts
 // within a group.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <string>
 #include <vector>

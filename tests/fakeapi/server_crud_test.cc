@@ -1,5 +1,5 @@
 // ApiServer: create, get, update, update_status and patch, with kube-apiserver's semantics.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <regex>
 #include <string>

@@ -1,5 +1,5 @@
 // ApiServer: delete and delete_collection — preconditions, finalizers, the events they make.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <sstream>
 #include <string>

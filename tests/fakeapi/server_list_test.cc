@@ -1,8 +1,8 @@
 // ApiServer::list: ordering, selectors, pagination over one snapshot, resourceVersion and
 // resourceVersionMatch, compaction.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
-#include "fakeapi/internal/server_util.h"
+#include "kubesim/fakeapi/internal/server_util.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // ApiServer: namespace lifecycle (deletion removes content, content held by finalizers holds the
 // namespace, system namespaces stay).
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <string>
 #include <vector>

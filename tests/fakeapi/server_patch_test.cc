@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {

@@ -1,7 +1,7 @@
 // metav1.Time and MicroTime members of built-in kinds: the server refuses what Go's decoder
 // refuses (400, changing nothing) and stores the rest as kube-apiserver does, in UTC and
 // truncated, on the fast and the general write paths alike.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // ApiServer::watch: replay and live events, initial events, bookmarks, timeouts, selectors,
 // compaction and slow watchers.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <string>
 #include <vector>

@@ -13,7 +13,7 @@
 
 #include <rapidcheck.h>
 
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi::model_more {

@@ -8,7 +8,7 @@
 // Both must give the same results and the same errors (code and reason). The compaction
 // schedule is the server's choice: the model checks the window kube-apiserver keeps (history for
 // between one and two intervals) and then holds every read to the revision the server chose.
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <algorithm>
 #include <chrono>

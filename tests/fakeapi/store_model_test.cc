@@ -4,7 +4,7 @@
 // across later writes, exact lists at older revisions and compactions, run against ApiServer and
 // against a plain reference model of etcd + kube-apiserver. Both must give the same results and
 // the same errors (code and reason).
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <algorithm>
 #include <optional>

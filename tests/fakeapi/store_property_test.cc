@@ -3,7 +3,7 @@
 // change log. The keys share prefixes ("a/…", "ab/…", and "a" itself) so that scans cross
 // namespace boundaries, and deleted keys come back after compaction erased them, so the key
 // order has erased and re-created entries side by side.
-#include "fakeapi/store.h"
+#include "kubesim/fakeapi/store.h"
 
 #include <algorithm>
 #include <map>
@@ -14,7 +14,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "api/object.h"
+#include "kubesim/api/object.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {

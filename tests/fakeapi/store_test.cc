@@ -1,4 +1,4 @@
-#include "fakeapi/store.h"
+#include "kubesim/fakeapi/store.h"
 
 #include <map>
 #include <memory>
@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "api/object.h"
+#include "kubesim/api/object.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {

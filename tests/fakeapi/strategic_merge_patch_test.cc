@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "fakeapi/patch.h"
+#include "kubesim/fakeapi/patch.h"
 
 namespace kubesim::fakeapi {
 namespace {

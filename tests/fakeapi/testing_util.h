@@ -13,11 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/object.h"
-#include "api/watch.h"
-#include "fakeapi/server.h"
-#include "sim/context.h"
-#include "sim/loop.h"
+#include "kubesim/api/object.h"
+#include "kubesim/api/watch.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::fakeapi::testutil {
 

@@ -1,4 +1,4 @@
-// The write fast paths (fakeapi/internal/text_create.h, text_update.h) answer exactly as the
+// The write fast paths (kubesim/fakeapi/internal/text_create.h, text_update.h) answer exactly as the
 // general path: two servers, one with text_writes and one without, get the same random creates
 // and updates and must give the same answers, warnings and stored objects.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {

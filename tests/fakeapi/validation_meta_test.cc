@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "fakeapi/validation.h"
+#include "kubesim/fakeapi/validation.h"
 #include "tests/fakeapi/validation_test_util.h"
 
 namespace kubesim::fakeapi {

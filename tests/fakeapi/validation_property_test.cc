@@ -10,7 +10,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "fakeapi/validation.h"
+#include "kubesim/fakeapi/validation.h"
 #include "tests/fakeapi/validation_test_util.h"
 
 namespace kubesim::fakeapi {

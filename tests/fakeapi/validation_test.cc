@@ -1,4 +1,4 @@
-#include "fakeapi/validation.h"
+#include "kubesim/fakeapi/validation.h"
 
 #include <string>
 #include <vector>

@@ -9,9 +9,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "api/status.h"
-#include "fakeapi/registry.h"
-#include "fakeapi/validation.h"
+#include "kubesim/api/status.h"
+#include "kubesim/fakeapi/registry.h"
+#include "kubesim/fakeapi/validation.h"
 
 namespace kubesim::fakeapi::validation_testing {
 

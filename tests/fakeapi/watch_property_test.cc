@@ -3,7 +3,7 @@
 // state (keys and resourceVersions); with a label selector or a namespace, exactly the current
 // selected state. Events arrive in increasing revision order and each is consistent with the
 // state it applies to (ADDED for an absent key, MODIFIED and DELETED for a present one).
-#include "fakeapi/server.h"
+#include "kubesim/fakeapi/server.h"
 
 #include <map>
 #include <string>

@@ -1,11 +1,11 @@
 // TLS and authentication: bearer tokens, client certificates from the configured CA only, 401
 // for everything else, and anonymous access when switched on.
-#include "fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/http/http_server.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "fakeapi/http/tls.h"
+#include "kubesim/fakeapi/http/tls.h"
 #include "tests/fakeapi_http/test_client.h"
 
 namespace kubesim::fakeapi::http::testing {

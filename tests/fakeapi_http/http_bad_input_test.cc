@@ -1,6 +1,6 @@
 // Bad input over the wire: each gets its proper status, the store does not change, and the
 // server goes on serving (the next request on a fresh connection succeeds).
-#include "fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/http/http_server.h"
 
 #include <gtest/gtest.h>
 

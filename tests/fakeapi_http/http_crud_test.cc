@@ -1,6 +1,6 @@
 // CRUD, list and patch paths over a real loopback socket, checked against what kube-apiserver
 // answers: codes, Status bodies, JSON content types, list shapes, keep-alive.
-#include "fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/http/http_server.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Discovery, /version, OpenAPI, health, /metrics and the admin endpoints as clients read them.
-#include "fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/http/http_server.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // header or body that never completes, and a watch whose client stops reading (cut by the
 // buffer cap, or by the write timeout). Limits are set small so the tests wait briefly; they
 // poll for the outcome instead of asserting on time.
-#include "fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/http/http_server.h"
 
 #include <chrono>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Watch streams over the wire: headers before any event, chunked, one JSON event per line; 410
 // as an ERROR event followed by the end of the stream; clean ends on timeout, restart and stop;
 // a client going away frees its watch; the watch cap.
-#include "fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/http/http_server.h"
 
 #include <gtest/gtest.h>
 

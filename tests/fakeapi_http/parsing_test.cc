@@ -1,17 +1,17 @@
 // The pure parts of the front end: query strings, paths, booleans, YAML, token files, the
 // kubeconfig, /version and manifests.
-#include "fakeapi/http/internal/request.h"
+#include "kubesim/fakeapi/http/internal/request.h"
 
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 
-#include "fakeapi/http/auth.h"
-#include "fakeapi/http/internal/dispatch.h"
-#include "fakeapi/http/kubeconfig.h"
-#include "fakeapi/http/manifests.h"
-#include "fakeapi/http/yaml.h"
+#include "kubesim/fakeapi/http/auth.h"
+#include "kubesim/fakeapi/http/internal/dispatch.h"
+#include "kubesim/fakeapi/http/kubeconfig.h"
+#include "kubesim/fakeapi/http/manifests.h"
+#include "kubesim/fakeapi/http/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

@@ -17,9 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fakeapi/http/http_server.h"
-#include "fakeapi/server.h"
-#include "sim/loop.h"
+#include "kubesim/fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::fakeapi::http::testing {
 

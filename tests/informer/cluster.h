@@ -11,13 +11,13 @@
 
 #include <gtest/gtest.h>
 
-#include "api/options.h"
-#include "fakeapi/inprocess_client.h"
-#include "fakeapi/server.h"
-#include "informer/lister_watcher.h"
-#include "sim/loop.h"
-#include "sim/network_link.h"
-#include "sim/process.h"
+#include "kubesim/api/options.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/informer/lister_watcher.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/network_link.h"
+#include "kubesim/sim/process.h"
 
 namespace kubesim::informer::testing {
 

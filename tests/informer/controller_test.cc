@@ -10,10 +10,10 @@
 #include <rapidcheck/gtest.h>
 
 #include "cluster.h"
-#include "informer/factory.h"
-#include "informer/lister.h"
-#include "sim/sleep.h"
-#include "workqueue/rate_limiting_queue.h"
+#include "kubesim/informer/factory.h"
+#include "kubesim/informer/lister.h"
+#include "kubesim/sim/sleep.h"
+#include "kubesim/workqueue/rate_limiting_queue.h"
 
 namespace kubesim::informer {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "cluster.h"
 #include "handlers.h"
-#include "informer/shared_informer.h"
-#include "sim/sleep.h"
+#include "kubesim/informer/shared_informer.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::informer {
 namespace {

@@ -1,4 +1,4 @@
-#include "informer/delta_fifo.h"
+#include "kubesim/informer/delta_fifo.h"
 
 #include <algorithm>
 #include <map>
@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "informer/indexer.h"
-#include "sim/loop.h"
+#include "kubesim/informer/indexer.h"
+#include "kubesim/sim/loop.h"
 #include "test_util.h"
 
 namespace kubesim::informer {

@@ -1,4 +1,4 @@
-#include "informer/factory.h"
+#include "kubesim/informer/factory.h"
 
 #include <gtest/gtest.h>
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "informer/event_handler.h"
-#include "informer/shared_informer.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/informer/event_handler.h"
+#include "kubesim/informer/shared_informer.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::informer::testing {
 

@@ -1,4 +1,4 @@
-#include "informer/indexer.h"
+#include "kubesim/informer/indexer.h"
 
 #include <map>
 #include <random>

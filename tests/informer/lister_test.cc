@@ -1,11 +1,11 @@
-#include "informer/lister.h"
+#include "kubesim/informer/lister.h"
 
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "api/labels.h"
+#include "kubesim/api/labels.h"
 #include "test_util.h"
 
 namespace kubesim::informer {

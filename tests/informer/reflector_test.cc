@@ -1,4 +1,4 @@
-#include "informer/reflector.h"
+#include "kubesim/informer/reflector.h"
 
 #include <string>
 #include <vector>
@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "cluster.h"
-#include "informer/indexer.h"
-#include "sim/context.h"
+#include "kubesim/informer/indexer.h"
+#include "kubesim/sim/context.h"
 
 namespace kubesim::informer {
 namespace {

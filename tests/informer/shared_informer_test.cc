@@ -1,4 +1,4 @@
-#include "informer/shared_informer.h"
+#include "kubesim/informer/shared_informer.h"
 
 #include <memory>
 #include <string>
@@ -8,7 +8,7 @@
 
 #include "cluster.h"
 #include "handlers.h"
-#include "sim/context.h"
+#include "kubesim/sim/context.h"
 
 namespace kubesim::informer {
 namespace {

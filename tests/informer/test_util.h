@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/object.h"
+#include "kubesim/api/object.h"
 
 namespace kubesim::informer::testing {
 

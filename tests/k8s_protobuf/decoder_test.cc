@@ -1,7 +1,7 @@
 // What the decoder makes of hand-built messages: Go's JSON rules (omitempty, pointers, value
 // structs, nil lists and maps), the special forms (Time, Quantity, IntOrString, bytes,
 // FieldsV1), inlined structs and gogo's handling of repeated occurrences.
-#include "fakeapi/http/protobuf_body.h"
+#include "kubesim/fakeapi/http/protobuf_body.h"
 
 #include <gtest/gtest.h>
 

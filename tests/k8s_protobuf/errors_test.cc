@@ -1,7 +1,7 @@
 // Bodies the decoder must refuse, each with the status and a message naming what is wrong:
 // 415 for kinds and envelopes it cannot decode, 400 for malformed data and for fields it does
 // not know. Nothing is silently dropped.
-#include "fakeapi/http/protobuf_body.h"
+#include "kubesim/fakeapi/http/protobuf_body.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // sent protobuf (data/<name>.pb) and kubectl 1.31 sent JSON (data/<name>.json) for the same
 // command. Decoding the protobuf must give the JSON, except that the newer apimachinery omits
 // the zero creationTimestamp (omitzero) where the older one wrote null.
-#include "fakeapi/http/protobuf_body.h"
+#include "kubesim/fakeapi/http/protobuf_body.h"
 
 #include <filesystem>
 #include <fstream>

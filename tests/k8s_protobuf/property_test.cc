@@ -1,7 +1,7 @@
 // Properties over generated input: whatever the bytes, decoding never crashes or throws and
 // ends in either a 400/415 Status or a JSON object the API layer accepts; and generated
 // ConfigMaps and Secrets decode to exactly the JSON they model.
-#include "fakeapi/http/protobuf_body.h"
+#include "kubesim/fakeapi/http/protobuf_body.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -13,7 +13,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "api/object.h"
+#include "kubesim/api/object.h"
 #include "tests/k8s_protobuf/proto_encoder.h"
 
 namespace kubesim::fakeapi::http {

@@ -17,11 +17,11 @@
 #include <tuple>
 #include <vector>
 
-#include "api/client.h"
-#include "api/rest/rest_client.h"
-#include "fakeapi/http/http_server.h"
-#include "fakeapi/inprocess_client.h"
-#include "fakeapi/server.h"
+#include "kubesim/api/client.h"
+#include "kubesim/api/rest/rest_client.h"
+#include "kubesim/fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/server.h"
 #include "tests/rest_client/real_loop.h"
 
 namespace kubesim::api::rest::testing {

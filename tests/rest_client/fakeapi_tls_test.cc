@@ -3,11 +3,11 @@
 // and bearer tokens authenticate; no credentials get the server's 401 Status.
 #include <gtest/gtest.h>
 
-#include "api/rest/kubeconfig.h"
-#include "api/rest/rest_client.h"
-#include "fakeapi/http/http_server.h"
-#include "fakeapi/http/kubeconfig.h"
-#include "fakeapi/http/tls.h"
+#include "kubesim/api/rest/kubeconfig.h"
+#include "kubesim/api/rest/rest_client.h"
+#include "kubesim/fakeapi/http/http_server.h"
+#include "kubesim/fakeapi/http/kubeconfig.h"
+#include "kubesim/fakeapi/http/tls.h"
 #include "tests/rest_client/real_loop.h"
 
 namespace kubesim::api::rest::testing {

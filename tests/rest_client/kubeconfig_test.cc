@@ -1,6 +1,6 @@
 // Kubeconfig loading: contexts, inline and file credentials relative to the file, $KUBECONFIG
 // merging, and a clear error naming the file, entry and field for each kind of broken file.
-#include "api/rest/kubeconfig.h"
+#include "kubesim/api/rest/kubeconfig.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "api/rest/internal/files.h"
+#include "kubesim/api/rest/internal/files.h"
 
 namespace kubesim::api::rest {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <optional>
 
-#include "sim/context.h"
-#include "sim/loop.h"
-#include "sim/task.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/task.h"
 
 namespace kubesim::api::rest::testing {
 

@@ -1,7 +1,7 @@
 // RestClient against canned answers: watch streams (split events, ERROR, 410, cut, flow
 // control), Status and non-Status errors, slow responses and cancellation, kept-alive and
 // server-closed connections, and an unreachable server.
-#include "api/rest/rest_client.h"
+#include "kubesim/api/rest/rest_client.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // What RestClient puts on the wire for each Client call and option: method, path, query,
 // headers and body, against a canned server that records them.
-#include "api/rest/rest_client.h"
+#include "kubesim/api/rest/rest_client.h"
 
 #include <gtest/gtest.h>
 

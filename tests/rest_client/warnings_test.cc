@@ -1,6 +1,6 @@
 // Warning headers: parsed as apimachinery's net.ParseWarningHeaders parses them
-// (api/rest/internal/warnings.h), and handed to RestConfig::warning_handler before a call's result.
-#include "api/rest/internal/warnings.h"
+// (kubesim/api/rest/internal/warnings.h), and handed to RestConfig::warning_handler before a call's result.
+#include "kubesim/api/rest/internal/warnings.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <tuple>
 #include <vector>
 
-#include "api/rest/rest_client.h"
-#include "fakeapi/http/http_server.h"
+#include "kubesim/api/rest/rest_client.h"
+#include "kubesim/fakeapi/http/http_server.h"
 #include "tests/rest_client/real_loop.h"
 
 namespace kubesim::api::rest::testing {

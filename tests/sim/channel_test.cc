@@ -1,4 +1,4 @@
-#include "sim/channel.h"
+#include "kubesim/sim/channel.h"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/context.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 namespace {

@@ -1,12 +1,12 @@
-#include "sim/clock.h"
+#include "kubesim/sim/clock.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "sim/context.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 namespace {

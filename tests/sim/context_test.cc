@@ -1,13 +1,13 @@
-#include "sim/context.h"
+#include "kubesim/sim/context.h"
 
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "sim/channel.h"
-#include "sim/event.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/channel.h"
+#include "kubesim/sim/event.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 namespace {

@@ -7,11 +7,11 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "sim/channel.h"
-#include "sim/context.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
-#include "sim/task_group.h"
+#include "kubesim/sim/channel.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
+#include "kubesim/sim/task_group.h"
 
 namespace kubesim::sim {
 namespace {

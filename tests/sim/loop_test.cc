@@ -1,4 +1,4 @@
-#include "sim/loop.h"
+#include "kubesim/sim/loop.h"
 
 #include <atomic>
 #include <future>
@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/context.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/process.h"
+#include "kubesim/sim/process.h"
 
 #include <gtest/gtest.h>
 
@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/channel.h"
-#include "sim/context.h"
-#include "sim/event.h"
-#include "sim/loop.h"
-#include "sim/network_link.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/channel.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/event.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/network_link.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/rng.h"
+#include "kubesim/sim/rng.h"
 
 #include <gtest/gtest.h>
 

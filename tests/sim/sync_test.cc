@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "sim/channel.h"
-#include "sim/context.h"
-#include "sim/event.h"
-#include "sim/loop.h"
-#include "sim/process.h"
-#include "sim/sleep.h"
-#include "sim/task_group.h"
-#include "sim/wait_group.h"
+#include "kubesim/sim/channel.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/event.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/process.h"
+#include "kubesim/sim/sleep.h"
+#include "kubesim/sim/task_group.h"
+#include "kubesim/sim/wait_group.h"
 
 namespace kubesim::sim {
 namespace {

@@ -1,4 +1,4 @@
-#include "sim/task.h"
+#include "kubesim/sim/task.h"
 
 #include <memory>
 #include <stdexcept>
@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/loop.h"
-#include "sim/event.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/event.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 namespace {

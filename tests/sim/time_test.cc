@@ -1,4 +1,4 @@
-#include "sim/time.h"
+#include "kubesim/sim/time.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sim/trace.h"
+#include "kubesim/sim/trace.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/loop.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::sim {
 namespace {

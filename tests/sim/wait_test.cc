@@ -1,4 +1,4 @@
-#include "sim/wait.h"
+#include "kubesim/sim/wait.h"
 
 #include <gtest/gtest.h>
 
@@ -7,11 +7,11 @@
 #include <ostream>
 #include <vector>
 
-#include "sim/backoff.h"
-#include "sim/clock.h"
-#include "sim/context.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/backoff.h"
+#include "kubesim/sim/clock.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::sim {
 namespace {

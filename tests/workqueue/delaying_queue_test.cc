@@ -1,4 +1,4 @@
-#include "workqueue/delaying_queue.h"
+#include "kubesim/workqueue/delaying_queue.h"
 
 #include <algorithm>
 #include <map>
@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "sim/clock.h"
-#include "sim/loop.h"
+#include "kubesim/sim/clock.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::workqueue {
 namespace {

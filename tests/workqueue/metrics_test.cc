@@ -1,4 +1,4 @@
-#include "workqueue/metrics.h"
+#include "kubesim/workqueue/metrics.h"
 
 #include <cmath>
 #include <limits>
@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/loop.h"
-#include "workqueue/rate_limiting_queue.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/workqueue/rate_limiting_queue.h"
 
 namespace kubesim::workqueue {
 namespace {

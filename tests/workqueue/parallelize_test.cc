@@ -1,4 +1,4 @@
-#include "workqueue/parallelize.h"
+#include "kubesim/workqueue/parallelize.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::workqueue {
 namespace {

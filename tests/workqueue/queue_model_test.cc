@@ -1,7 +1,7 @@
 // Model-based test of Queue: random interleavings of add / get / done / shut_down /
 // shut_down_with_drain across several workers, checked step by step against a plain model of
 // client-go's rules.
-#include "workqueue/queue.h"
+#include "kubesim/workqueue/queue.h"
 
 #include <array>
 #include <deque>
@@ -15,8 +15,8 @@
 #include <rapidcheck/gtest.h>
 #include <rapidcheck/state.h>
 
-#include "sim/context.h"
-#include "sim/loop.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::workqueue {
 namespace {

@@ -1,4 +1,4 @@
-#include "workqueue/queue.h"
+#include "kubesim/workqueue/queue.h"
 
 #include <array>
 #include <cstdio>
@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "sim/context.h"
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::workqueue {
 namespace {

@@ -1,4 +1,4 @@
-#include "workqueue/rate_limiter.h"
+#include "kubesim/workqueue/rate_limiter.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "sim/clock.h"
-#include "sim/loop.h"
+#include "kubesim/sim/clock.h"
+#include "kubesim/sim/loop.h"
 
 namespace kubesim::workqueue {
 namespace {

@@ -1,4 +1,4 @@
-#include "workqueue/rate_limiting_queue.h"
+#include "kubesim/workqueue/rate_limiting_queue.h"
 
 #include <algorithm>
 #include <map>
@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/loop.h"
-#include "sim/sleep.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::workqueue {
 namespace {

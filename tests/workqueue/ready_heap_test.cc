@@ -1,4 +1,4 @@
-#include "workqueue/internal/ready_heap.h"
+#include "kubesim/workqueue/internal/ready_heap.h"
 
 #include <algorithm>
 #include <vector>

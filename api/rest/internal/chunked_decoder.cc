@@ -1,4 +1,4 @@
-#include "api/rest/internal/chunked_decoder.h"
+#include "kubesim/api/rest/internal/chunked_decoder.h"
 
 #include <algorithm>
 

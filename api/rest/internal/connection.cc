@@ -1,4 +1,4 @@
-#include "api/rest/internal/connection.h"
+#include "kubesim/api/rest/internal/connection.h"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -8,7 +8,7 @@
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include "api/rest/rest_config.h"
+#include "kubesim/api/rest/rest_config.h"
 
 namespace kubesim::api::rest::internal {
 namespace {

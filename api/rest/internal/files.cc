@@ -1,4 +1,4 @@
-#include "api/rest/internal/files.h"
+#include "kubesim/api/rest/internal/files.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "api/rest/internal/paths.h"
+#include "kubesim/api/rest/internal/paths.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

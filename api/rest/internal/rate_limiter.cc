@@ -1,11 +1,11 @@
-#include "api/rest/internal/rate_limiter.h"
+#include "kubesim/api/rest/internal/rate_limiter.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 
-#include "api/rest/internal/response.h"
-#include "sim/sleep.h"
+#include "kubesim/api/rest/internal/response.h"
+#include "kubesim/sim/sleep.h"
 
 namespace kubesim::api::rest::internal {
 

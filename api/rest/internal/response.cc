@@ -1,12 +1,12 @@
-#include "api/rest/internal/response.h"
+#include "kubesim/api/rest/internal/response.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "api/go_strings.h"
-#include "api/validation.h"
+#include "kubesim/api/go_strings.h"
+#include "kubesim/api/validation.h"
 
 namespace kubesim::api::rest::internal {
 namespace {

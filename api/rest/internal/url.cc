@@ -1,8 +1,8 @@
-#include "api/rest/internal/url.h"
+#include "kubesim/api/rest/internal/url.h"
 
 #include <charconv>
 
-#include "api/rest/rest_config.h"
+#include "kubesim/api/rest/rest_config.h"
 
 namespace kubesim::api::rest::internal {
 namespace {

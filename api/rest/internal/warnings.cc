@@ -1,5 +1,5 @@
 // apimachinery's pkg/util/net/http.go ParseWarningHeader and parseQuotedString.
-#include "api/rest/internal/warnings.h"
+#include "kubesim/api/rest/internal/warnings.h"
 
 #include <cctype>
 #include <cstdint>

@@ -1,11 +1,11 @@
-#include "api/rest/internal/watch_decoder.h"
+#include "kubesim/api/rest/internal/watch_decoder.h"
 
 #include <nlohmann/json.hpp>
 
-#include "api/go_strings.h"
-#include "api/validation.h"
+#include "kubesim/api/go_strings.h"
+#include "kubesim/api/validation.h"
 
-#include "api/rest/internal/response.h"
+#include "kubesim/api/rest/internal/response.h"
 
 namespace kubesim::api::rest::internal {
 namespace {

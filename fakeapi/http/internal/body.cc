@@ -1,6 +1,6 @@
 // Request bodies: JSON and YAML objects for create and update, patch documents, DeleteOptions.
-#include "fakeapi/http/internal/request.h"
-#include "fakeapi/http/yaml.h"
+#include "kubesim/fakeapi/http/internal/request.h"
+#include "kubesim/fakeapi/http/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

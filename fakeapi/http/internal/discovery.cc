@@ -1,4 +1,4 @@
-#include "fakeapi/http/internal/discovery.h"
+#include "kubesim/fakeapi/http/internal/discovery.h"
 
 #include <map>
 #include <set>

@@ -1,8 +1,8 @@
-#include "fakeapi/http/internal/dispatch.h"
+#include "kubesim/fakeapi/http/internal/dispatch.h"
 
 #include <cctype>
 
-#include "fakeapi/http/internal/request.h"
+#include "kubesim/fakeapi/http/internal/request.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

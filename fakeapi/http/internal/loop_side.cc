@@ -1,10 +1,10 @@
-#include "fakeapi/http/internal/loop_side.h"
+#include "kubesim/fakeapi/http/internal/loop_side.h"
 
-#include "fakeapi/http/internal/discovery.h"
-#include "fakeapi/internal/field_errors.h"
-#include "fakeapi/http/internal/utf8.h"
-#include "fakeapi/http/protobuf_body.h"
-#include "fakeapi/watch_delivery.h"
+#include "kubesim/api/go_strings.h"
+#include "kubesim/fakeapi/http/internal/discovery.h"
+#include "kubesim/fakeapi/http/internal/utf8.h"
+#include "kubesim/fakeapi/http/protobuf_body.h"
+#include "kubesim/fakeapi/watch_delivery.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {
@@ -200,7 +200,7 @@ Reply LoopSide::reply_of(const std::string& verb, const Response& response,
   }
   // k8s.io/apimachinery's NewWarningHeader: code 299, agent "-", the text as strconv.Quote.
   for (const std::string& text : response.warnings) {
-    reply.headers.emplace_back("Warning", "299 - " + fakeapi::internal::validation::quote(text));
+    reply.headers.emplace_back("Warning", "299 - " + api::go_quote(text));
   }
   return reply;
 }

@@ -1,4 +1,4 @@
-#include "fakeapi/http/internal/metrics.h"
+#include "kubesim/fakeapi/http/internal/metrics.h"
 
 #include <cstdio>
 

@@ -2,9 +2,9 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "fakeapi/http/internal/request.h"
-#include "fakeapi/http/internal/utf8.h"
-#include "fakeapi/http/yaml.h"
+#include "kubesim/fakeapi/http/internal/request.h"
+#include "kubesim/fakeapi/http/internal/utf8.h"
+#include "kubesim/fakeapi/http/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "fakeapi/http/internal/peer_cert.h"
+#include "kubesim/fakeapi/http/internal/peer_cert.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "fakeapi/http/internal/request.h"
+#include "kubesim/fakeapi/http/internal/request.h"
 
 #include <cctype>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "fakeapi/http/internal/wire.h"
+#include "kubesim/fakeapi/http/internal/wire.h"
 
 #include <cstdio>
 

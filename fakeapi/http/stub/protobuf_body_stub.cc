@@ -1,6 +1,6 @@
 // Compiled only when fakeapi/http/protobuf/ is absent: protobuf bodies are refused with a 415
 // that tells the client what to send instead.
-#include "fakeapi/http/protobuf_body.h"
+#include "kubesim/fakeapi/http/protobuf_body.h"
 
 namespace kubesim::fakeapi::http {
 

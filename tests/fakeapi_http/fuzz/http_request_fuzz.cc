@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "fakeapi/http/internal/offline.h"
-#include "fakeapi/server.h"
-#include "sim/loop.h"
+#include "kubesim/fakeapi/http/internal/offline.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/loop.h"
 #include "tests/fakeapi_http/fuzz/answer_checks.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

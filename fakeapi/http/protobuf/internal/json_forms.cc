@@ -1,11 +1,11 @@
-#include "fakeapi/http/protobuf/internal/json_forms.h"
+#include "kubesim/fakeapi/http/protobuf/internal/json_forms.h"
 
 #include <array>
 #include <charconv>
 #include <cstdio>
 
-#include "api/go_strings.h"
-#include "fakeapi/types/go_time.h"
+#include "kubesim/api/go_strings.h"
+#include "kubesim/fakeapi/types/go_time.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {

@@ -1,12 +1,12 @@
-#include "fakeapi/http/protobuf/internal/message_decoder.h"
+#include "kubesim/fakeapi/http/protobuf/internal/message_decoder.h"
 
 #include <cstdint>
 #include <utility>
 
-#include "fakeapi/http/protobuf/internal/json_forms.h"
-#include "fakeapi/http/protobuf/internal/leaf_values.h"
-#include "fakeapi/http/protobuf/internal/wire_reader.h"
-#include "fakeapi/types/go_encoding.h"
+#include "kubesim/fakeapi/http/protobuf/internal/json_forms.h"
+#include "kubesim/fakeapi/http/protobuf/internal/leaf_values.h"
+#include "kubesim/fakeapi/http/protobuf/internal/wire_reader.h"
+#include "kubesim/fakeapi/types/go_encoding.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {

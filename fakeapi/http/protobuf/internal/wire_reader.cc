@@ -1,4 +1,4 @@
-#include "fakeapi/http/protobuf/internal/wire_reader.h"
+#include "kubesim/fakeapi/http/protobuf/internal/wire_reader.h"
 
 #include <climits>
 #include <utility>

@@ -1,0 +1,105 @@
+// FaultInjector: the fake API server's fault rules.
+//
+// A rule matches requests by verb, resource, subresource, namespace, name and client process
+// (each empty field is a wildcard; as client-go's reactors match, a rule naming no subresource
+// matches the resource's subresources too, and one naming "status" only /status), fires with a probability (drawn from the Loop's seeded Rng), at most
+// `count` times, and only inside an optional virtual-time window. What it injects:
+//   kError      the request fails with `status` (500, 503, 429 with Retry-After, 409, 504 ...)
+//   kLatency    the request is slowed by `latency` on top of the link's
+//   kDropWatch  a watch is cut after `after_events` events
+//   kStallWatch a watch stops delivering (until it times out or the client gives up)
+//   kForceGone  the next watch (410 Expired at once) or list continue (410) is refused
+//   kStaleRead  a read with resourceVersion "0" is served from the state `stale_by` ago
+// Every injection is written to the Loop's trace. Rules convert to and from JSON for scenario
+// files and the admin endpoint.
+#ifndef KUBESIM_FAKEAPI_FAULTS_H_
+#define KUBESIM_FAKEAPI_FAULTS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kubesim/api/result.h"
+#include "kubesim/api/status.h"
+#include "kubesim/fakeapi/request.h"
+#include "kubesim/sim/loop.h"
+
+namespace kubesim::fakeapi {
+
+enum class FaultKind { kError, kLatency, kDropWatch, kStallWatch, kForceGone, kStaleRead };
+
+std::string_view to_string(FaultKind kind);
+std::optional<FaultKind> parse_fault_kind(std::string_view text);
+
+struct FaultRule {
+  FaultRule() {}
+
+  std::string id;
+  FaultKind kind = FaultKind::kError;
+  // Match: empty means any.
+  std::vector<Verb> verbs;
+  std::string resource;  // plural resource name, e.g. "leases"
+  std::string subresource;  // "status", "scale"; in JSON also as "resource": "leases/status"
+  std::string ns;
+  std::string name;
+  std::string process;
+  // When.
+  double probability = 1.0;
+  std::optional<std::int64_t> count;
+  std::optional<sim::Time> from;
+  std::optional<sim::Time> until;
+  // What.
+  api::Status status;  // kError
+  sim::Duration latency{};  // kLatency
+  std::int64_t after_events = 0;  // kDropWatch
+  sim::Duration stale_by{};  // kStaleRead
+
+  nlohmann::json to_json() const;
+  // Parses and validates a rule; a bad rule is a 400 Status naming the field.
+  static api::Result<FaultRule> from_json(const nlohmann::json& j);
+};
+
+// What a request looks like to the fault rules.
+struct RequestInfo {
+  Verb verb = Verb::kGet;
+  std::string_view resource;
+  std::string_view ns;
+  std::string_view name;
+  std::string_view process;
+  std::string_view subresource;
+
+  // A view of `request` (which must outlive it).
+  static RequestInfo of(const Request& request) {
+    return RequestInfo{request.verb,    request.resource.resource, request.ns,
+                       request.name,    request.process,           request.subresource};
+  }
+};
+
+class FaultInjector {
+ public:
+  explicit FaultInjector(sim::Loop& loop) : loop_(&loop) {}
+
+  // Adds a rule (an empty id gets "rule-N"); returns its id.
+  std::string add(FaultRule rule);
+  bool remove(std::string_view id);
+  void clear() { rules_.clear(); }
+  const std::vector<FaultRule>& rules() const { return rules_; }
+
+  // The first rule of `kind` that matches `request` and fires now; its count is consumed and the
+  // injection traced. Null when none fires.
+  const FaultRule* fire(FaultKind kind, const RequestInfo& request);
+
+ private:
+  bool matches(const FaultRule& rule, const RequestInfo& request) const;
+
+  sim::Loop* loop_;
+  std::vector<FaultRule> rules_;
+  std::uint64_t next_id_ = 1;
+};
+
+}  // namespace kubesim::fakeapi
+
+#endif  // KUBESIM_FAKEAPI_FAULTS_H_

@@ -1,0 +1,89 @@
+// Context: cancellation and deadlines, like Go's context.Context.
+//
+// A Context is a cheap handle. The default-constructed one (background()) is never done.
+// with_cancel / with_deadline / with_timeout derive a child that is done when its cancel function
+// is called, when its deadline passes (virtual time on the Loop it was given), or when its parent
+// is done, whichever comes first; cancelling a child never affects its parent. Every sim
+// awaitable takes a Context and wakes early, reporting cancellation, once it is done.
+//
+// Deadlines are instants on the Loop's true timeline, not on a Process's skewed clock.
+// A context whose deadline has not yet passed holds a timer on that Loop and must not outlive it;
+// once done (by deadline or cancel) it no longer refers to the Loop.
+#ifndef KUBESIM_SIM_CONTEXT_H_
+#define KUBESIM_SIM_CONTEXT_H_
+
+#include <memory>
+#include <optional>
+
+#include "kubesim/sim/internal/wait_list.h"
+#include "kubesim/sim/time.h"
+
+namespace kubesim::sim {
+
+class Loop;
+
+enum class ContextError { kNone, kCanceled, kDeadlineExceeded };
+
+// "context canceled" / "context deadline exceeded" / "" as Go spells them.
+const char* to_string(ContextError error);
+
+namespace internal {
+class ContextState;
+}
+
+class Context;
+struct ContextWithCancel;
+
+namespace internal {
+ContextWithCancel make_child(const Context& parent, Loop* loop, std::optional<Time> deadline);
+}
+
+class Context {
+ public:
+  // The background context: never done, no deadline.
+  Context() = default;
+  static Context background() { return Context(); }
+
+  bool done() const;
+  // kNone while not done; afterwards why it is done.
+  ContextError err() const;
+  // The earliest deadline of this context and its ancestors, if any.
+  std::optional<Time> deadline() const;
+
+  // For awaitables: links `node` so that it fires once when this context becomes done. Returns
+  // false, linking nothing, when the context is already done (or can never be, for background).
+  bool add_waiter(internal::WaitNode* node) const;
+
+ private:
+  friend class CancelFunc;
+  friend ContextWithCancel internal::make_child(const Context&, Loop*, std::optional<Time>);
+  explicit Context(std::shared_ptr<internal::ContextState> state) : state_(std::move(state)) {}
+
+  std::shared_ptr<internal::ContextState> state_;
+};
+
+// Cancels the context it was made with; idempotent; keeps nothing alive but that context.
+class CancelFunc {
+ public:
+  CancelFunc() = default;
+  void operator()() const;
+
+ private:
+  friend ContextWithCancel internal::make_child(const Context&, Loop*, std::optional<Time>);
+  explicit CancelFunc(std::shared_ptr<internal::ContextState> state) : state_(std::move(state)) {}
+  std::shared_ptr<internal::ContextState> state_;
+};
+
+struct ContextWithCancel {
+  Context ctx;
+  CancelFunc cancel;
+};
+
+ContextWithCancel with_cancel(const Context& parent);
+// Done at `deadline` on `loop`'s timeline (at once if it has passed).
+ContextWithCancel with_deadline(const Context& parent, Loop& loop, Time deadline);
+ContextWithCancel with_timeout(const Context& parent, Loop& loop, Duration timeout);
+
+}  // namespace kubesim::sim
+
+#endif  // KUBESIM_SIM_CONTEXT_H_

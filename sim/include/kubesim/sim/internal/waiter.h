@@ -1,0 +1,92 @@
+// The common part of every sim awaiter: a suspended coroutine, the Context that may cancel its
+// wait, and the rule that exactly one of "completed" and "cancelled" resumes it, once, through
+// the Loop's ready queue.
+#ifndef KUBESIM_SIM_INTERNAL_WAITER_H_
+#define KUBESIM_SIM_INTERNAL_WAITER_H_
+
+#include <coroutine>
+
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/internal/wait_list.h"
+#include "kubesim/sim/loop.h"
+
+namespace kubesim::sim::internal {
+
+class Waiter {
+ public:
+  Waiter(Loop& loop, Context ctx) : loop_(&loop), ctx_(std::move(ctx)) {
+    cancel_node_.owner = this;
+  }
+  Waiter(const Waiter&) = delete;
+  Waiter& operator=(const Waiter&) = delete;
+  virtual ~Waiter() = default;
+
+  bool cancelled() const { return cancelled_; }
+
+ protected:
+  // Suspends on `h`; returns false (do not suspend) when the context is already done.
+  bool arm(std::coroutine_handle<> h) {
+    handle_ = h;
+    if (ctx_.done()) {
+      cancelled_ = true;
+      return false;
+    }
+    ctx_.add_waiter(&cancel_node_);
+    return true;
+  }
+  // The awaited event happened: resume through the ready queue.
+  void complete() {
+    cancel_node_.unlink();
+    loop_->post(handle_);
+  }
+  // The awaited event happened and we are already running from the ready queue.
+  void complete_inline() {
+    cancel_node_.unlink();
+    handle_.resume();
+  }
+  // Undo whatever links the wait to its primitive; called before a cancellation resumes.
+  virtual void detach() = 0;
+
+  Loop* loop_;
+  Context ctx_;
+  std::coroutine_handle<> handle_;
+  bool cancelled_ = false;
+
+ private:
+  struct CancelNode : WaitNode {
+    Waiter* owner = nullptr;
+    void fire() override {
+      owner->detach();
+      owner->cancelled_ = true;
+      owner->loop_->post(owner->handle_);
+    }
+  };
+  CancelNode cancel_node_;
+};
+
+// A Waiter parked in a primitive's WaitList.
+class ListWaiter : public Waiter {
+ public:
+  using Waiter::Waiter;
+
+  // For the primitive: unlinked from its list already; resume the coroutine.
+  void wake() { complete(); }
+
+ protected:
+  void detach() override { node_.unlink(); }
+  void park(WaitList& list) {
+    node_.owner = this;
+    list.push_back(&node_);
+  }
+
+ public:
+  struct Node : WaitNode {
+    ListWaiter* owner = nullptr;
+    void fire() override { owner->wake(); }
+  };
+  Node node_;
+};
+
+}  // namespace kubesim::sim::internal
+
+#endif  // KUBESIM_SIM_INTERNAL_WAITER_H_
