@@ -8,6 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/sim/loop.h"
@@ -16,8 +17,8 @@
 namespace kubesim::fakeapi {
 namespace {
 
-const api::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
-const api::GroupVersionResource kNamespaces{"", "v1", "namespaces"};
+using api::kConfigMaps;
+using api::kNamespaces;
 constexpr int kObjects = 10'000;
 constexpr int kRounds = 10;
 constexpr int kNamespaceCount = 10;

@@ -11,6 +11,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/informer/delta_fifo.h"
@@ -22,8 +23,8 @@
 namespace kubesim::informer {
 namespace {
 
-const api::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
-const api::GroupVersionResource kNamespaces{"", "v1", "namespaces"};
+using api::kConfigMaps;
+using api::kNamespaces;
 constexpr int kNamespaceCount = 100;
 
 std::string ns_name(int i) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/api/rest/internal/chunked_decoder.h"
 #include "kubesim/api/rest/internal/watch_decoder.h"
 #include "kubesim/api/rest/rest_client.h"
@@ -14,7 +15,6 @@
 namespace kubesim::api::rest {
 namespace {
 
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
 
 // A ConfigMap as a server sends it (with a resourceVersion), or, with `stored` false, as a
 // client creates it (a create may not carry one: the server answers 500, as kube-apiserver does).

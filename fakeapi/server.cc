@@ -2,6 +2,7 @@
 
 #include "kubesim/api/fields.h"
 #include "kubesim/api/labels.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/internal/filters.h"
 #include "kubesim/fakeapi/internal/server_util.h"
 #include "kubesim/fakeapi/watch_delivery.h"
@@ -37,10 +38,9 @@ ApiServer::ApiServer(sim::Loop& loop, ServerOptions options)
     if (!write_listeners_.empty()) notify_write(change);
     if (!compaction_armed_) schedule_compaction();
   });
-  const api::GroupVersionResource namespaces{"", "v1", "namespaces"};
-  namespaces_table_ = store_.table(registry_.find(namespaces)->group_resource());
+  namespaces_table_ = store_.table(registry_.find(api::kNamespaces)->group_resource());
   for (const auto& ns : options_.initial_namespaces) {
-    auto created = create(namespaces, "",
+    auto created = create(api::kNamespaces, "",
                           api::make_object({{"apiVersion", "v1"},
                                             {"kind", "Namespace"},
                                             {"metadata", {{"name", ns}}}}),

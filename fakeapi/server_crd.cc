@@ -12,6 +12,7 @@
 // each final deletion of one looks again. While terminating, creates are forbidden.
 #include <algorithm>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/internal/crd.h"
 #include "kubesim/fakeapi/internal/field_errors.h"
 #include "kubesim/fakeapi/internal/server_util.h"
@@ -25,7 +26,6 @@ using internal::set_crd_condition;
 
 namespace {
 
-const api::GroupVersionResource kCrdResource{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
 const api::GroupKind kCrdKind{"apiextensions.k8s.io", "CustomResourceDefinition"};
 // How long the finalizer controller polls for the objects to go before it reports it.
 constexpr sim::Duration kInstanceDeletionTimeout = std::chrono::minutes(1);
@@ -47,7 +47,7 @@ std::optional<api::Status> ApiServer::prepare_crd_create(nlohmann::json& j, cons
   for (const auto& res : parsed.value()) {
     const ResourceInfo* existing = registry_.find(res.gvr);
     if (existing != nullptr && !existing->custom) {
-      return api::new_conflict(kCrdResource.group_resource(), name,
+      return api::new_conflict(api::kCustomResourceDefinitions.group_resource(), name,
                                "the resource " + res.gvr.to_string() + " is already served");
     }
   }
@@ -67,7 +67,7 @@ std::optional<api::Status> ApiServer::prepare_crd_update(const nlohmann::json& o
 }
 
 std::vector<api::ObjectPtr> ApiServer::crds_of_group(const std::string& group) {
-  auto r = resolve(kCrdResource, "", false);
+  auto r = resolve(api::kCustomResourceDefinitions, "", false);
   std::vector<api::ObjectPtr> out;
   store_.scan(r->table, store_.revision(), "", "",
               [&](std::string_view, const api::ObjectPtr& crd) {
@@ -81,7 +81,7 @@ api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json 
   next["metadata"]["resourceVersion"] = current->resource_version();
   if (current->same_as(next)) return current;
   next["metadata"]["resourceVersion"] = std::to_string(store_.next_revision());
-  auto r = resolve(kCrdResource, "", false);
+  auto r = resolve(api::kCustomResourceDefinitions, "", false);
   auto parsed = stored_object(std::move(next));
   if (!parsed) return current;
   const Change& change = store_.put(r->table, std::string(current->name()), parsed.value());
@@ -90,7 +90,7 @@ api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json 
 }
 
 void ApiServer::sync_crd(const std::string& first) {
-  auto r = resolve(kCrdResource, "", false);
+  auto r = resolve(api::kCustomResourceDefinitions, "", false);
   std::vector<std::string> work = {first};
   while (!work.empty()) {
     const std::string name = std::move(work.back());
@@ -156,12 +156,12 @@ api::Result<api::ObjectPtr> ApiServer::delete_crd(const Resolved& r, const std::
   const std::string name(current->name());
   const auto& pre = options.preconditions;
   if (pre.uid && *pre.uid != current->uid()) {
-    return api::new_conflict(kCrdResource.group_resource(), name,
+    return api::new_conflict(api::kCustomResourceDefinitions.group_resource(), name,
                              "precondition failed: UID in precondition: " + *pre.uid +
                                  ", UID in object meta: " + std::string(current->uid()));
   }
   if (pre.resource_version && *pre.resource_version != current->resource_version()) {
-    return api::new_conflict(kCrdResource.group_resource(), name,
+    return api::new_conflict(api::kCustomResourceDefinitions.group_resource(), name,
                              "precondition failed: ResourceVersion in precondition: " +
                                  *pre.resource_version + ", ResourceVersion in object meta: " +
                                  std::string(current->resource_version()));
@@ -185,14 +185,14 @@ api::Result<api::ObjectPtr> ApiServer::delete_crd(const Resolved& r, const std::
 }
 
 bool ApiServer::crd_terminating(const std::string& crd_name) const {
-  const ResourceInfo* crds = registry_.find(kCrdResource);
+  const ResourceInfo* crds = registry_.find(api::kCustomResourceDefinitions);
   api::ObjectPtr crd = store_.get(const_cast<Store&>(store_).table(crds->group_resource()), crd_name);
   return crd && (crd->deletion_timestamp() || crd_condition_true(crd->json(), "Terminating"));
 }
 
 void ApiServer::finalize_crd(std::string name) {
   if (!finalizing_crds_.insert(name).second) return;  // already at it, further up the stack
-  auto r = resolve(kCrdResource, "", false);
+  auto r = resolve(api::kCustomResourceDefinitions, "", false);
   api::ObjectPtr crd = store_.get(r->table, name);
   if (!crd || !crd->deletion_timestamp() || !crd->has_finalizer(kCrdCleanupFinalizer)) {
     finalizing_crds_.erase(name);
@@ -210,7 +210,7 @@ void ApiServer::finalize_crd(std::string name) {
       if (crd_check_timers_.count(name) == 0) {
         crd_check_timers_[name] = loop_->add_timer(loop_->now() + kInstanceDeletionTimeout, [this, name] {
           crd_check_timers_.erase(name);
-          auto crds = resolve(kCrdResource, "", false);
+          auto crds = resolve(api::kCustomResourceDefinitions, "", false);
           api::ObjectPtr still = store_.get(crds->table, name);
           if (!still || !still->has_finalizer(kCrdCleanupFinalizer)) return;
           nlohmann::json status = still->json();

@@ -7,12 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/sim/loop.h"
 
 namespace kubesim::api {
 namespace {
 
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
 
 class MapClient final : public Client {
  public:

@@ -1,6 +1,7 @@
 // metav1.Time and MicroTime members of built-in kinds: the server refuses what Go's decoder
 // refuses (400, changing nothing) and stores the rest as kube-apiserver does, in UTC and
 // truncated, on the fast and the general write paths alike.
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/server.h"
 
 #include <string>
@@ -15,7 +16,7 @@ namespace {
 using namespace testutil;
 using nlohmann::json;
 
-const api::GroupVersionResource kEvents{"", "v1", "events"};
+using api::kEvents;
 
 json lease_json(const json& renew_time) {
   return {{"apiVersion", "coordination.k8s.io/v1"},

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kubesim/api/object.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/api/watch.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/sim/context.h"
@@ -21,14 +22,13 @@
 
 namespace kubesim::fakeapi::testutil {
 
-inline const api::GroupVersionResource kNamespaces{"", "v1", "namespaces"};
-inline const api::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
-inline const api::GroupVersionResource kSecrets{"", "v1", "secrets"};
-inline const api::GroupVersionResource kPods{"", "v1", "pods"};
-inline const api::GroupVersionResource kDeployments{"apps", "v1", "deployments"};
-inline const api::GroupVersionResource kLeases{"coordination.k8s.io", "v1", "leases"};
-inline const api::GroupVersionResource kCrds{"apiextensions.k8s.io", "v1",
-                                             "customresourcedefinitions"};
+using api::kNamespaces;
+using api::kConfigMaps;
+using api::kSecrets;
+using api::kPods;
+using api::kDeployments;
+using api::kLeases;
+inline const api::GroupVersionResource& kCrds = api::kCustomResourceDefinitions;
 inline const api::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
 
 using StringMap = std::map<std::string, std::string>;

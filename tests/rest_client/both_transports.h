@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kubesim/api/client.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/api/rest/rest_client.h"
 #include "kubesim/fakeapi/http/http_server.h"
 #include "kubesim/fakeapi/inprocess_client.h"
@@ -33,11 +34,7 @@ inline std::string transport_name(const ::testing::TestParamInfo<Transport>& inf
   return transport_label(info.param);
 }
 
-inline const GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
-inline const GroupVersionResource kSecrets{"", "v1", "secrets"};
-inline const GroupVersionResource kDeployments{"apps", "v1", "deployments"};
-inline const GroupVersionResource kNamespaces{"", "v1", "namespaces"};
-inline const GroupVersionResource kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
+inline const GroupVersionResource& kCrds = api::kCustomResourceDefinitions;
 inline const GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
 
 // The Status of a result; code 200 and no reason for a success, so every predicate reads false.

@@ -3,6 +3,7 @@
 // and bearer tokens authenticate; no credentials get the server's 401 Status.
 #include <gtest/gtest.h>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/api/rest/kubeconfig.h"
 #include "kubesim/api/rest/rest_client.h"
 #include "kubesim/fakeapi/http/http_server.h"
@@ -13,7 +14,6 @@
 namespace kubesim::api::rest::testing {
 namespace {
 
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
 
 class FakeapiTlsTest : public ::testing::Test {
  protected:

@@ -3,13 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "kubesim/api/resources.h"
+
 namespace kubesim::api::rest::internal {
 namespace {
 
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
-const GroupVersionResource kDeployments{"apps", "v1", "deployments"};
-const GroupVersionResource kNamespaces{"", "v1", "namespaces"};
-const GroupVersionResource kCrds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
+const GroupVersionResource& kCrds = api::kCustomResourceDefinitions;
 
 TEST(PathsTest, CoreAndGroupNamespacedAndClusterScoped) {
   EXPECT_EQ(resource_path("", kConfigMaps, "default"), "/api/v1/namespaces/default/configmaps");

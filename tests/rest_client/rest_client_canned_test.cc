@@ -1,6 +1,7 @@
 // RestClient against canned answers: watch streams (split events, ERROR, 410, cut, flow
 // control), Status and non-Status errors, slow responses and cancellation, kept-alive and
 // server-closed connections, and an unreachable server.
+#include "kubesim/api/resources.h"
 #include "kubesim/api/rest/rest_client.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
 
 std::string event(const std::string& type, const std::string& name, const std::string& rv) {
   return nlohmann::json{{"type", type},

@@ -1,5 +1,6 @@
 // What RestClient puts on the wire for each Client call and option: method, path, query,
 // headers and body, against a canned server that records them.
+#include "kubesim/api/resources.h"
 #include "kubesim/api/rest/rest_client.h"
 
 #include <gtest/gtest.h>
@@ -14,9 +15,6 @@
 namespace kubesim::api::rest::testing {
 namespace {
 
-const GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
-const GroupVersionResource kDeployments{"apps", "v1", "deployments"};
-const GroupVersionResource kNodes{"", "v1", "nodes"};
 
 const char kConfigMap[] =
     R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"ns","resourceVersion":"7"}})";
