@@ -22,8 +22,9 @@ struct PagedList {
 
 // Lists with `options`, asking for pages of `page_size` (0: the server's choice) unless
 // options.limit is set, and follows continue tokens; later pages are read at the first page's
-// revision through the token. When a continue token has expired (410), lists again in full, in
-// one request, with the options first asked for.
+// revision through the token. When a continue token has expired (410 with reason Expired), lists
+// again in full, in one request, with the options first asked for; any other failure, a 410 with
+// reason Gone included, is returned as it came (client-go's ListPager.List).
 sim::Task<api::Result<PagedList>> list_pages(sim::Context ctx, ListerWatcher* lw,
                                             api::ListOptions options, std::int64_t page_size);
 
