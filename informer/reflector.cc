@@ -140,6 +140,7 @@ api::Result<void> Reflector::finish_list(sim::Context& ctx, api::Result<internal
 
 sim::Task<api::Result<api::WatchPtr>> Reflector::watch_list(sim::Context ctx) {
   internal::ListStore collected;  // the streamed objects, until the initial events end
+  collected.set_transform(store_->transformer());
   std::string rv;
   api::WatchPtr stream;
   for (;;) {

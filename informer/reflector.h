@@ -7,14 +7,16 @@
 // 1. Get the state. By default a streaming list: a watch with sendInitialEvents=true,
 //    resourceVersionMatch=NotOlderThan and bookmarks, whose synthetic ADDED events are collected
 //    until the "k8s.io/initial-events-end" bookmark and then replace the store in one step; the
-//    same stream then carries on as the watch. If that fails, or with use_watch_list off, a
-//    paginated list (pages of 500) replaces the store: a continue that fails with 410 Expired
-//    falls back to one full list at the resourceVersion first asked for, while a 410 with reason
-//    Gone (servers before 1.18) ends the pager and the list starts over from "" (the latest
-//    state), in pages again, as client-go 1.36 does. The list's resourceVersion follows
-//    client-go: "0" for the first list (any cached state will do), the last synced one on a
-//    re-list, and "" (a consistent read) after the server said that one had expired or was too
-//    new.
+//    same stream then carries on as the watch. The collected objects go through the store's
+//    transformer() (ReflectorStore) as they arrive and again in the store's replace(): a streamed
+//    object is transformed twice, a listed object or a watch event once, so a transform that is not
+//    idempotent misbehaves here as in client-go 1.36. If the stream fails, or with use_watch_list
+//    off, a paginated list (pages of 500) replaces the store: a continue that fails with 410
+//    Expired falls back to one full list at the resourceVersion first asked for, while a 410 with
+//    reason Gone (servers before 1.18) ends the pager and the list starts over from "" (the latest
+//    state), in pages again, as client-go 1.36 does. The list's resourceVersion follows client-go:
+//    "0" for the first list (any cached state will do), the last synced one on a re-list, and "" (a
+//    consistent read) after the server said that one had expired or was too new.
 // 2. Watch from the last synced resourceVersion with bookmarks and a random timeout in
 //    [5 min, 10 min). Every event goes to the store and advances last_sync_resource_version()
 //    (once past the synthetic ADDED events of a watch started from "" or "0"). A watch that
@@ -23,7 +25,7 @@
 // 3. Meanwhile, every resync_period, store.resync() when should_resync() agrees.
 //
 // Failures of a round go to the watch error handler (default: a trace record). The store gets
-// objects exactly as the server sent them: shared, never copied.
+// objects exactly as the server sent them (or as the transform made them): shared, never copied.
 #ifndef KUBESIM_INFORMER_REFLECTOR_H_
 #define KUBESIM_INFORMER_REFLECTOR_H_
 

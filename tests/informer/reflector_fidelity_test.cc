@@ -2,12 +2,18 @@
 // the client-go function whose behaviour it pins.
 #include "informer/reflector.h"
 
+#include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "cluster.h"
+#include "informer/delta_fifo.h"
+#include "informer/indexer.h"
+#include "informer/real_fifo.h"
+#include "informer/shared_informer.h"
 #include "running_reflector.h"
 
 namespace kubesim::informer {
@@ -66,6 +72,90 @@ TEST(ReflectorFidelityTest, AGoneContinueIsRelistedFromTheLatestStateInPages) {
   EXPECT_EQ(store.replaced_sizes, (std::vector<std::size_t>{1200}));
   EXPECT_EQ(store.state(), c.server_state());
 }
+
+// Counts its calls in the object: a transform that is not idempotent.
+api::ObjectPtr count_transforms(api::ObjectPtr object) {
+  const auto seen = object->annotation("transforms");
+  const int count = seen ? std::stoi(std::string(*seen)) : 0;
+  return object->edited(
+      [&](nlohmann::json& j) { j["metadata"]["annotations"]["transforms"] = std::to_string(count + 1); });
+}
+
+struct TransformCase {
+  std::string name;
+  bool use_watch_list;
+  FifoKind fifo;
+  bool atomic;
+  // How often a listed object went through the transform when it reaches the consumer.
+  std::string listed_transforms;
+};
+
+void PrintTo(const TransformCase& tc, std::ostream* os) { *os << tc.name; }
+
+class StreamingTransformTest : public ::testing::TestWithParam<TransformCase> {};
+
+// What the consumer pops: the listed objects' transform counts, then a created one's.
+std::vector<std::string> popped_transforms(Queue& fifo) {
+  std::vector<std::string> out;
+  auto note = [&](const api::ObjectPtr& o) { out.emplace_back(o->annotation("transforms").value_or("none")); };
+  while (fifo.try_pop([&](std::span<const Delta> deltas, bool) {
+    for (const Delta& d : deltas) {
+      if (const ReplacedAllInfo* all = d.replaced_all()) {
+        for (const api::ObjectPtr& o : all->objects) note(o);
+      } else if (d.object()) {
+        note(d.object());
+      }
+    }
+  })) {
+  }
+  return out;
+}
+
+// client-go's Reflector.watchList collects the initial events in a temporary store built
+// WithTransformer(the FIFO's Transformer()), whose Add transforms each object, then hands them to
+// the FIFO's Replace, which transforms them again (RealFIFO.addReplaceToItemsLocked,
+// RealFIFO.addToItems_locked, DeltaFIFO.queueActionInternalLocked). A listed object (Reflector.list,
+// syncWith) and a watch event are transformed once.
+TEST_P(StreamingTransformTest, ListedObjectsAreTransformedAsClientGoDoes) {
+  const TransformCase& tc = GetParam();
+  Cluster c;
+  c.create("default", "a");
+  c.create("default", "b");
+  Indexer known;
+  std::unique_ptr<Queue> fifo;
+  if (tc.fifo == FifoKind::kDeltaFIFO) {
+    DeltaFIFOOptions options;
+    options.known_objects = &known;
+    options.emit_delta_type_replaced = true;
+    options.transform = count_transforms;
+    fifo = std::make_unique<DeltaFIFO>(c.loop, options);
+  } else {
+    RealFIFOOptions options;
+    options.atomic_events = tc.atomic;
+    options.known_objects = tc.atomic ? nullptr : &known;
+    options.transform = count_transforms;
+    fifo = std::make_unique<RealFIFO>(c.loop, options);
+  }
+  RecordingListerWatcher lw(c, kConfigMaps);
+  ReflectorOptions options;
+  options.use_watch_list = tc.use_watch_list;
+  Running run(c, lw, *fifo, options);
+  c.loop.run_for(1s);
+  EXPECT_EQ(lw.count("list"), tc.use_watch_list ? 0 : 1);
+  EXPECT_EQ(popped_transforms(*fifo), (std::vector<std::string>{tc.listed_transforms, tc.listed_transforms}));
+  c.create("default", "c");
+  c.loop.run_for(1s);
+  EXPECT_EQ(popped_transforms(*fifo), (std::vector<std::string>{"1"})) << "a watch event is transformed once";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fifos, StreamingTransformTest,
+    ::testing::Values(TransformCase{"StreamedAtomicRealFIFO", true, FifoKind::kRealFIFO, true, "2"},
+                      TransformCase{"StreamedRealFIFO", true, FifoKind::kRealFIFO, false, "2"},
+                      TransformCase{"StreamedDeltaFIFO", true, FifoKind::kDeltaFIFO, false, "2"},
+                      TransformCase{"ListedAtomicRealFIFO", false, FifoKind::kRealFIFO, true, "1"},
+                      TransformCase{"ListedDeltaFIFO", false, FifoKind::kDeltaFIFO, false, "1"}),
+    [](const ::testing::TestParamInfo<TransformCase>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace kubesim::informer
