@@ -1,8 +1,12 @@
 // Reflector: keeps a store in step with one resource on the server — list, then watch.
+// Behaviour matches client-go 1.36's tools/cache Reflector, hazards included.
 //
 // run() repeats list_and_watch() until its context is done, waiting between rounds with
-// client-go's backoff manager (800 ms doubling to 30 s, jitter 1.0, reset after 2 min; on the
-// clock it was given, so a Process's skewed clock is honoured). One round:
+// client-go's reflector backoff: wait.Backoff{800 ms, factor 2, jitter 1.0, cap 30 s}, delays
+// taken through DelayWithReset(clock, 2 min) (internal/delay_with_reset.h), on the clock it was
+// given, so a Process's skewed clock is honoured. That reset is periodic: under an outage that
+// never ends, the delay drops back to [0.8 s, 1.6 s) every 2 minutes instead of staying at the cap
+// (client-go 1.35 and earlier stayed). The same backoff paces retried watches. One round:
 //
 // 1. Get the state. By default a streaming list: a watch with sendInitialEvents=true,
 //    resourceVersionMatch=NotOlderThan and bookmarks, whose synthetic ADDED events are collected
@@ -26,6 +30,8 @@
 //
 // Failures of a round go to the watch error handler (default: a trace record). The store gets
 // objects exactly as the server sent them (or as the transform made them): shared, never copied.
+//
+// Improvements on client-go kept as options: none.
 #ifndef KUBESIM_INFORMER_REFLECTOR_H_
 #define KUBESIM_INFORMER_REFLECTOR_H_
 
@@ -37,9 +43,9 @@
 #include "api/result.h"
 #include "api/status.h"
 #include "api/watch.h"
+#include "informer/internal/delay_with_reset.h"
 #include "informer/lister_watcher.h"
 #include "informer/store.h"
-#include "sim/backoff.h"
 #include "sim/clock.h"
 #include "sim/context.h"
 #include "sim/task.h"
@@ -113,7 +119,7 @@ class Reflector {
   ListerWatcher* lister_watcher_;
   ReflectorStore* store_;
   ReflectorOptions options_;
-  sim::ExponentialBackoffManager backoff_;
+  internal::DelayWithReset backoff_;
   std::string last_sync_resource_version_;
   // The last list or watch at last_sync_resource_version_ failed as expired or too large.
   bool last_sync_resource_version_unavailable_ = false;

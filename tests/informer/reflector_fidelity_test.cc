@@ -22,6 +22,48 @@ namespace {
 using namespace std::chrono_literals;
 using namespace testing;  // kubesim::informer::testing: the cluster and running reflector
 
+// client-go's NewReflector: wait.Backoff{800ms, factor 2, jitter 1, cap 30s}.DelayWithReset(clock,
+// 2min), and wait's backoffManager.Step starts the Backoff over when 2 minutes have passed since
+// the last start, however busy it was meanwhile. Under an outage that never ends the delay drops
+// back to [0.8 s, 1.6 s) every 2 minutes; with client-go 1.35's manager it stayed at the cap.
+TEST(ReflectorFidelityTest, BackoffStartsOverEveryTwoMinutesOfAnOutage) {
+  Cluster c;
+  c.server.faults().add(failing_lists(std::nullopt));
+  RecordingListerWatcher lw(c, kConfigMaps);
+  CountingStore store;
+  ReflectorOptions options = list_then_watch();
+  // The reflector asks for its next delay right after the handler has seen the failure.
+  std::vector<sim::Time> failed_at;
+  const sim::Clock* clock = &c.process.clock();
+  options.watch_error_handler = [&](Reflector&, const api::Status&) { failed_at.push_back(clock->now()); };
+  sim::Time last_start = clock->now();
+  Running run(c, lw, store, options);
+  c.loop.run_for(10min);
+  std::vector<sim::Time> lists;
+  for (const auto& r : lw.requests) {
+    if (r.verb == "list") lists.push_back(r.at);
+  }
+  ASSERT_GE(failed_at.size(), 20u);
+  sim::Duration base = 800ms;
+  int starts_over = 0;
+  bool capped = false;
+  for (std::size_t i = 0; i + 1 < lists.size() && i < failed_at.size(); ++i) {
+    if (failed_at[i] - last_start > 2min) {
+      base = 800ms;
+      last_start = failed_at[i];
+      ++starts_over;
+      EXPECT_TRUE(capped) << "the outage reached the cap before the backoff started over";
+    }
+    const sim::Duration delay = lists[i + 1] - failed_at[i];
+    EXPECT_GE(delay, base) << "delay " << i;
+    EXPECT_LT(delay, 2 * base) << "delay " << i;
+    capped = capped || base == 30s;
+    base = std::min<sim::Duration>(2 * base, 30s);
+  }
+  EXPECT_GE(starts_over, 4) << "10 minutes of outage start the backoff over every 2 minutes";
+  EXPECT_EQ(store.replaces, 0);
+}
+
 sim::Task<api::Result<api::ObjectList>> refuse(api::Status status) { co_return status; }
 
 // A server without a watch cache (lists at "0" are paginated) whose first continue token is
