@@ -1,5 +1,5 @@
-// The Reflector's backoff: apimachinery's wait.Backoff.DelayWithReset(clock, reset_interval),
-// which client-go's reflector uses since 1.36.
+// The Reflector's backoff: apimachinery's wait.Backoff.DelayWithReset(clock, reset_interval) (as of
+// apimachinery 0.36, Kubernetes 1.36), which client-go's reflector uses since 1.36.
 //
 // Each next() is one step of the Backoff (jittered, growing by its factor up to its cap). The
 // reset is periodic, not idle-based: when more than `reset_interval` has passed on the clock

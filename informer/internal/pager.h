@@ -1,4 +1,5 @@
-// The list pager (client-go's tools/pager): a list in pages of `page_size`, joined into one.
+// The list pager (client-go's tools/pager, as of client-go 1.36): a list in pages of `page_size`,
+// joined into one.
 #ifndef KUBESIM_INFORMER_INTERNAL_PAGER_H_
 #define KUBESIM_INFORMER_INTERNAL_PAGER_H_
 
