@@ -12,13 +12,20 @@ void dispatch(ResourceEventHandler& handler, const Notification& notification) {
   }
 }
 
+FilterFunc unwrap_tombstones(std::function<bool(const api::Object&)> filter) {
+  return [filter = std::move(filter)](const DeletedObject& obj) {
+    const api::ObjectPtr& last = last_known_state(obj);
+    return !last || filter(*last);
+  };
+}
+
 void FilteringResourceEventHandler::on_add(const api::ObjectPtr& obj, bool is_in_initial_list) {
-  if (filter_(*obj)) handler_->on_add(obj, is_in_initial_list);
+  if (filter_(DeletedObject(obj))) handler_->on_add(obj, is_in_initial_list);
 }
 
 void FilteringResourceEventHandler::on_update(const api::ObjectPtr& old_obj, const api::ObjectPtr& new_obj) {
-  const bool newer = filter_(*new_obj);
-  const bool older = filter_(*old_obj);
+  const bool newer = filter_(DeletedObject(new_obj));
+  const bool older = filter_(DeletedObject(old_obj));
   if (newer && older) {
     handler_->on_update(old_obj, new_obj);
   } else if (newer) {
@@ -29,9 +36,8 @@ void FilteringResourceEventHandler::on_update(const api::ObjectPtr& old_obj, con
 }
 
 void FilteringResourceEventHandler::on_delete(const DeletedObject& obj) {
-  const api::ObjectPtr& last = last_known_state(obj);
-  // A tombstone without a last state cannot be filtered; pass it on rather than lose it.
-  if (!last || filter_(*last)) handler_->on_delete(obj);
+  // The tombstone itself, not its last known state (client-go's OnDelete).
+  if (filter_(obj)) handler_->on_delete(obj);
 }
 
 }  // namespace kubesim::informer

@@ -1,6 +1,7 @@
 #include "kubesim/informer/reflector.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "kubesim/informer/internal/errors.h"
 #include "kubesim/informer/internal/list_store.h"
@@ -20,6 +21,17 @@ constexpr sim::Duration kBackoffMax = 30s;
 constexpr sim::Duration kBackoffReset = 2min;
 constexpr double kBackoffFactor = 2.0;
 constexpr double kBackoffJitter = 1.0;
+
+// client-go's default reflector Backoff: as many steps as the cap over the initial delay.
+sim::Backoff reflector_backoff() {
+  sim::Backoff backoff;
+  backoff.duration = kBackoffInitial;
+  backoff.cap = kBackoffMax;
+  backoff.steps = static_cast<int>(std::ceil(sim::to_seconds(kBackoffMax) / sim::to_seconds(kBackoffInitial)));
+  backoff.factor = kBackoffFactor;
+  backoff.jitter = kBackoffJitter;
+  return backoff;
+}
 constexpr sim::Duration kMinWatchTimeout = 5min;
 constexpr std::int64_t kDefaultPageSize = 500;
 
@@ -31,8 +43,7 @@ Reflector::Reflector(const sim::Clock& clock, ListerWatcher& lister_watcher, Ref
       lister_watcher_(&lister_watcher),
       store_(&store),
       options_(std::move(options)),
-      backoff_(clock, clock.loop().rng(), kBackoffInitial, kBackoffMax, kBackoffReset, kBackoffFactor,
-               kBackoffJitter) {
+      backoff_(clock, clock.loop().rng(), reflector_backoff(), kBackoffReset) {
   options_.min_watch_timeout = std::max(options_.min_watch_timeout, kMinWatchTimeout);
 }
 
@@ -140,6 +151,7 @@ api::Result<void> Reflector::finish_list(sim::Context& ctx, api::Result<internal
 
 sim::Task<api::Result<api::WatchPtr>> Reflector::watch_list(sim::Context ctx) {
   internal::ListStore collected;  // the streamed objects, until the initial events end
+  collected.set_transform(store_->transformer());
   std::string rv;
   api::WatchPtr stream;
   for (;;) {

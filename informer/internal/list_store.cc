@@ -1,10 +1,15 @@
 #include "kubesim/informer/internal/list_store.h"
 
+#include <cassert>
 #include <utility>
 
 namespace kubesim::informer::internal {
 
 void ListStore::store(api::ObjectPtr object) {
+  if (transform_) {
+    object = transform_(std::move(object));
+    assert(object && "a transform must return an object");
+  }
   auto it = index_.find(object->key().view());
   if (it == index_.end()) {
     index_.emplace(object->key().view(), slots_.size());

@@ -15,7 +15,10 @@ sim::Task<api::Result<PagedList>> list_pages(sim::Context ctx, ListerWatcher* lw
     if (ctx.done()) co_return client_failure(sim::to_string(ctx.err()));
     auto page = co_await lw->list(ctx, options);
     if (!page.ok()) {
-      if (!is_expired_error(page.status()) || options.continue_token.empty()) co_return page.status();
+      // Only the Expired reason: a 410 with reason Gone goes back to the caller.
+      if (!api::is_resource_expired(page.status()) || options.continue_token.empty()) {
+        co_return page.status();
+      }
       api::ListOptions full = options;
       full.limit = 0;
       full.continue_token.clear();

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cluster.h"
+#include "running_reflector.h"
 #include "kubesim/informer/indexer.h"
 #include "kubesim/sim/context.h"
 
@@ -14,65 +15,11 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::Cluster;
+using testing::CountingStore;
 using testing::kConfigMaps;
+using testing::list_then_watch;
 using testing::RecordingListerWatcher;
-
-// An Indexer that also counts what the reflector asked of it.
-class CountingStore final : public ReflectorStore {
- public:
-  void add(api::ObjectPtr o) override { ++adds, cache.add(std::move(o)); }
-  void update(api::ObjectPtr o) override { ++updates, cache.update(std::move(o)); }
-  void delete_(api::ObjectPtr o) override { ++deletes, cache.delete_(std::move(o)); }
-  void replace(std::vector<api::ObjectPtr> objects, std::string rv) override {
-    ++replaces;
-    replaced_sizes.push_back(objects.size());
-    cache.replace(std::move(objects), std::move(rv));
-  }
-  void resync() override { ++resyncs; }
-  void bookmark(std::string rv) override { bookmarks.push_back(rv), cache.bookmark(std::move(rv)); }
-
-  std::vector<std::pair<std::string, std::string>> state() const {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& o : cache.list()) out.emplace_back(o->key().str(), std::string(o->resource_version()));
-    return out;
-  }
-
-  Indexer cache;
-  int adds = 0, updates = 0, deletes = 0, replaces = 0, resyncs = 0;
-  std::vector<std::size_t> replaced_sizes;
-  std::vector<std::string> bookmarks;
-};
-
-sim::Task<void> run_reflector(Reflector* reflector, sim::Context ctx, bool* done) {
-  co_await reflector->run(ctx);
-  *done = true;
-}
-
-// Runs a reflector in the cluster until stop() is called.
-struct Running {
-  Running(Cluster& cluster, ListerWatcher& lw, ReflectorStore& store, ReflectorOptions options)
-      : cluster(&cluster), reflector(cluster.process.clock(), lw, store, std::move(options)),
-        cancel(sim::with_cancel(cluster.process.context())) {
-    cluster.loop.spawn(run_reflector(&reflector, cancel.ctx, &done));
-  }
-  ~Running() { stop(); }
-  void stop() {
-    cancel.cancel();
-    cluster->loop.run_for(1s);
-    EXPECT_TRUE(done) << "the reflector must return once its context is done";
-  }
-
-  Cluster* cluster;
-  Reflector reflector;
-  sim::ContextWithCancel cancel;
-  bool done = false;
-};
-
-ReflectorOptions list_then_watch() {
-  ReflectorOptions options;
-  options.use_watch_list = false;
-  return options;
-}
+using testing::Running;
 
 TEST(ReflectorTest, ListsFromZeroThenWatchesFromTheListsResourceVersion) {
   Cluster c;
@@ -222,12 +169,7 @@ TEST(ReflectorTest, BookmarksAdvanceTheResourceVersionSoAWatchSurvivesCompaction
 
 TEST(ReflectorTest, FailedListsBackOffExponentiallyWithJitter) {
   Cluster c;
-  fakeapi::FaultRule broken;
-  broken.kind = fakeapi::FaultKind::kError;
-  broken.verbs = {fakeapi::Verb::kList};
-  broken.status = api::new_internal_error("etcd is down");
-  broken.count = 8;
-  c.server.faults().add(broken);
+  c.server.faults().add(testing::failing_lists(8));
   RecordingListerWatcher lw(c, kConfigMaps);
   CountingStore store;
   ReflectorOptions options = list_then_watch();

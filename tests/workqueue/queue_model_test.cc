@@ -1,6 +1,7 @@
 // Model-based test of Queue: random interleavings of add / get / done / shut_down /
 // shut_down_with_drain across several workers, checked step by step against a plain model of
-// client-go's rules.
+// client-go's rules (Typed in util/workqueue/queue.go, client-go 1.36); a second property adds
+// done() calls for items no worker holds, which client-go accepts and which break the rules.
 #include "kubesim/workqueue/queue.h"
 
 #include <array>
@@ -63,6 +64,12 @@ struct QueueModel {
       queue.push_back(k);
     }
   }
+  // Typed.Done: whether or not k was processing.
+  void done(int k) {
+    const bool was_processing = processing.erase(k) > 0;
+    if (dirty.count(k)) enqueue(k);
+    if (was_processing && processing.empty() && drain == DrainState::kWaiting) drain = DrainState::kDrained;
+  }
   void stop_waiters() {
     for (int w : waiting) {
       workers[w].state = WorkerState::kIdle;
@@ -81,6 +88,8 @@ struct QueueSut {
   std::map<int, bool> pending;   // added since it was last handed out
   std::vector<std::string> violations;
   DrainState drain = DrainState::kNone;
+  // The rules hold only while every done() follows a get(); off when the test calls stray ones.
+  bool check_rules = true;
 };
 
 Task<void> sut_get(QueueSut* s, int w) {
@@ -92,8 +101,11 @@ Task<void> sut_get(QueueSut* s, int w) {
     co_return;
   }
   const int k = *item;
-  if (!s->held.insert(k).second) s->violations.push_back("two workers hold " + std::to_string(k));
-  if (!s->pending[k]) s->violations.push_back("handed out twice without a new add: " + std::to_string(k));
+  const bool first_holder = s->held.insert(k).second;
+  if (s->check_rules && !first_holder) s->violations.push_back("two workers hold " + std::to_string(k));
+  if (s->check_rules && !s->pending[k]) {
+    s->violations.push_back("handed out twice without a new add: " + std::to_string(k));
+  }
   s->pending[k] = false;
   s->workers[w].state = WorkerState::kHolding;
   s->workers[w].item = k;
@@ -192,17 +204,27 @@ struct DoneCmd : QueueCommand {
   }
   void apply(QueueModel& m) const override {
     const int k = m.workers[worker].item;
-    m.processing.erase(k);
     m.workers[worker].state = WorkerState::kIdle;
     m.workers[worker].item = -1;
-    if (m.dirty.count(k)) m.enqueue(k);
-    if (m.processing.empty() && m.drain == DrainState::kWaiting) m.drain = DrainState::kDrained;
+    m.done(k);
   }
   void run(const QueueModel& m, QueueSut& s) const override {
     sut_done(s, worker);
     expect_matches(nextState(m), s);
   }
   void show(std::ostream& os) const override { os << "worker " << worker << ": done"; }
+};
+
+// done() for any key, from no worker: a second done(), or one for an item never handed out.
+struct StrayDoneCmd : QueueCommand {
+  int key = *rc::gen::inRange(0, kKeys);
+  void apply(QueueModel& m) const override { m.done(key); }
+  void run(const QueueModel& m, QueueSut& s) const override {
+    s.held.erase(key);
+    s.q.done(key);
+    expect_matches(nextState(m), s);
+  }
+  void show(std::ostream& os) const override { os << "stray done(" << key << ")"; }
 };
 
 struct ShutDownCmd : QueueCommand {
@@ -234,15 +256,11 @@ struct ShutDownWithDrainCmd : QueueCommand {
   void show(std::ostream& os) const override { os << "shut_down_with_drain"; }
 };
 
-RC_GTEST_PROP(QueueModelTest, WorkersFollowClientGoRules, ()) {
-  QueueSut sut;
-  rc::state::check(QueueModel{}, sut,
-                   rc::state::gen::execOneOfWithArgs<AddCmd, AddCmd, AddCmd, GetCmd, GetCmd, DoneCmd, DoneCmd,
-                                                     ShutDownCmd, ShutDownWithDrainCmd>());
-  // No item lost: shut down, let every worker finish what it holds and take what is left.
+// Shuts down, lets every worker finish what it holds and take what is left: no item is lost.
+void finish(QueueSut& sut) {
   sut.q.shut_down();
   sut.loop.run_until_idle();
-  for (int round = 0; round < 2 * kKeys + 2; ++round) {
+  for (int round = 0; round < 4 * kKeys + 2; ++round) {
     for (int w = 0; w < kWorkers; ++w) {
       if (sut.workers[w].state == WorkerState::kHolding) sut_done(sut, w);
     }
@@ -254,6 +272,24 @@ RC_GTEST_PROP(QueueModelTest, WorkersFollowClientGoRules, ()) {
   RC_ASSERT(sut.violations.empty());
   for (const auto& [key, pending] : sut.pending) RC_ASSERT(!pending);
   RC_ASSERT(sut.q.len() == 0u);
+}
+
+RC_GTEST_PROP(QueueModelTest, WorkersFollowClientGoRules, ()) {
+  QueueSut sut;
+  rc::state::check(QueueModel{}, sut,
+                   rc::state::gen::execOneOfWithArgs<AddCmd, AddCmd, AddCmd, GetCmd, GetCmd, DoneCmd, DoneCmd,
+                                                     ShutDownCmd, ShutDownWithDrainCmd>());
+  finish(sut);
+}
+
+// client-go's Typed.Done with stray calls: duplicates in the queue, two workers on one item.
+RC_GTEST_PROP(QueueModelTest, StrayDonesDoWhatClientGoDoes, ()) {
+  QueueSut sut;
+  sut.check_rules = false;
+  rc::state::check(QueueModel{}, sut,
+                   rc::state::gen::execOneOfWithArgs<AddCmd, AddCmd, AddCmd, GetCmd, GetCmd, DoneCmd, DoneCmd,
+                                                     StrayDoneCmd, ShutDownCmd, ShutDownWithDrainCmd>());
+  finish(sut);
 }
 
 }  // namespace

@@ -54,6 +54,7 @@ class DeltaFIFO final : public Queue {
   void delete_(api::ObjectPtr object) override;
   void replace(std::vector<api::ObjectPtr> objects, std::string resource_version) override;
   void resync() override;
+  TransformFunc transformer() const override { return options_.transform; }
 
   bool try_pop(const PopProcessFunc& process) override;
   bool has_synced() const override { return synced_; }

@@ -118,7 +118,8 @@ using PopProcessFunc = std::function<void(std::span<const Delta> deltas, bool is
 
 // Applied to every object before a FIFO stores it (not to tombstones, nor to resync copies of
 // objects already in the cache). Must return an object with the same key; it is a chance to
-// drop fields the program never reads.
+// drop fields the program never reads. Make it idempotent, as client-go advises: an object from a
+// streaming list goes through it twice (see reflector.h), as in client-go 1.36.
 using TransformFunc = std::function<api::ObjectPtr(api::ObjectPtr)>;
 
 }  // namespace kubesim::informer

@@ -6,6 +6,10 @@
 // a resync), and on_delete with the final state or a DeletedFinalStateUnknown tombstone when the
 // deletion was only inferred from a re-list. Objects are the cache's own immutable ObjectPtrs.
 //
+// FilteringResourceEventHandler follows client-go 1.36: its filter sees a tombstone itself. The
+// one improvement kept is opt-in: unwrap_tombstones() filters a tombstone's last known state
+// instead, which hides the hazard of a filter that forgets tombstones and so loses deletions.
+//
 // ResourceEventHandler's callbacks run to completion before the next notification.
 // AsyncResourceEventHandler may suspend (take virtual time) on each notification; the informer
 // waits for it before handing the same handler its next one, and meanwhile keeps the rest
@@ -74,12 +78,22 @@ class ResourceEventHandlerFuncs final : public ResourceEventHandler {
   }
 };
 
-// client-go's FilteringResourceEventHandler: passes on only objects `filter` accepts, turning an
-// update into an add or a delete when the object enters or leaves the filter.
+// What a FilteringResourceEventHandler's filter is given: for adds and updates the object; for a
+// delete the final state, or — as client-go's FilterFunc receives it — the
+// DeletedFinalStateUnknown tombstone itself, which a filter that only looks for objects rejects.
+using FilterFunc = std::function<bool(const DeletedObject& obj)>;
+
+// A filter that applies `filter` to the object, and to a tombstone's last known state; a
+// tombstone without one passes. Not client-go's behaviour, an opt-in: it hides the hazard of a
+// real filter that forgets tombstones (the controller never hears of deletions it missed).
+FilterFunc unwrap_tombstones(std::function<bool(const api::Object&)> filter);
+
+// client-go's FilteringResourceEventHandler (as of client-go 1.36): passes on only what `filter`
+// accepts, turning an update into an add or a delete when the object enters or leaves the filter.
+// A delete is passed on only when the filter accepts what the delete carries, tombstone included.
 class FilteringResourceEventHandler final : public ResourceEventHandler {
  public:
-  FilteringResourceEventHandler(std::function<bool(const api::Object&)> filter,
-                                std::shared_ptr<ResourceEventHandler> handler)
+  FilteringResourceEventHandler(FilterFunc filter, std::shared_ptr<ResourceEventHandler> handler)
       : filter_(std::move(filter)), handler_(std::move(handler)) {}
 
   void on_add(const api::ObjectPtr& obj, bool is_in_initial_list) override;
@@ -87,7 +101,7 @@ class FilteringResourceEventHandler final : public ResourceEventHandler {
   void on_delete(const DeletedObject& obj) override;
 
  private:
-  std::function<bool(const api::Object&)> filter_;
+  FilterFunc filter_;
   std::shared_ptr<ResourceEventHandler> handler_;
 };
 

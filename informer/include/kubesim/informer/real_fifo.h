@@ -53,6 +53,7 @@ class RealFIFO final : public Queue {
   void delete_(api::ObjectPtr object) override;
   void replace(std::vector<api::ObjectPtr> objects, std::string resource_version) override;
   void resync() override;
+  TransformFunc transformer() const override { return options_.transform; }
   void bookmark(std::string resource_version) override;
 
   bool try_pop(const PopProcessFunc& process) override;

@@ -1,17 +1,26 @@
 // Reflector: keeps a store in step with one resource on the server — list, then watch.
+// Behaviour matches client-go 1.36's tools/cache Reflector, hazards included.
 //
 // run() repeats list_and_watch() until its context is done, waiting between rounds with
-// client-go's backoff manager (800 ms doubling to 30 s, jitter 1.0, reset after 2 min; on the
-// clock it was given, so a Process's skewed clock is honoured). One round:
+// client-go's reflector backoff: wait.Backoff{800 ms, factor 2, jitter 1.0, cap 30 s}, delays
+// taken through DelayWithReset(clock, 2 min) (internal/delay_with_reset.h), on the clock it was
+// given, so a Process's skewed clock is honoured. That reset is periodic: under an outage that
+// never ends, the delay drops back to [0.8 s, 1.6 s) every 2 minutes instead of staying at the cap
+// (client-go 1.35 and earlier stayed). The same backoff paces retried watches. One round:
 //
 // 1. Get the state. By default a streaming list: a watch with sendInitialEvents=true,
 //    resourceVersionMatch=NotOlderThan and bookmarks, whose synthetic ADDED events are collected
 //    until the "k8s.io/initial-events-end" bookmark and then replace the store in one step; the
-//    same stream then carries on as the watch. If that fails, or with use_watch_list off, a
-//    paginated list (pages of 500; a continue that expires falls back to a full list) replaces
-//    the store. The list's resourceVersion follows client-go: "0" for the first list (any
-//    cached state will do), the last synced one on a re-list, and "" (a consistent read) after
-//    the server said that one had expired or was too new.
+//    same stream then carries on as the watch. The collected objects go through the store's
+//    transformer() (ReflectorStore) as they arrive and again in the store's replace(): a streamed
+//    object is transformed twice, a listed object or a watch event once, so a transform that is not
+//    idempotent misbehaves here as in client-go 1.36. If the stream fails, or with use_watch_list
+//    off, a paginated list (pages of 500) replaces the store: a continue that fails with 410
+//    Expired falls back to one full list at the resourceVersion first asked for, while a 410 with
+//    reason Gone (servers before 1.18) ends the pager and the list starts over from "" (the latest
+//    state), in pages again, as client-go 1.36 does. The list's resourceVersion follows client-go:
+//    "0" for the first list (any cached state will do), the last synced one on a re-list, and "" (a
+//    consistent read) after the server said that one had expired or was too new.
 // 2. Watch from the last synced resourceVersion with bookmarks and a random timeout in
 //    [5 min, 10 min). Every event goes to the store and advances last_sync_resource_version()
 //    (once past the synthetic ADDED events of a watch started from "" or "0"). A watch that
@@ -20,7 +29,9 @@
 // 3. Meanwhile, every resync_period, store.resync() when should_resync() agrees.
 //
 // Failures of a round go to the watch error handler (default: a trace record). The store gets
-// objects exactly as the server sent them: shared, never copied.
+// objects exactly as the server sent them (or as the transform made them): shared, never copied.
+//
+// Improvements on client-go kept as options: none.
 #ifndef KUBESIM_INFORMER_REFLECTOR_H_
 #define KUBESIM_INFORMER_REFLECTOR_H_
 
@@ -32,9 +43,9 @@
 #include "kubesim/api/result.h"
 #include "kubesim/api/status.h"
 #include "kubesim/api/watch.h"
+#include "kubesim/informer/internal/delay_with_reset.h"
 #include "kubesim/informer/lister_watcher.h"
 #include "kubesim/informer/store.h"
-#include "kubesim/sim/backoff.h"
 #include "kubesim/sim/clock.h"
 #include "kubesim/sim/context.h"
 #include "kubesim/sim/task.h"
@@ -108,7 +119,7 @@ class Reflector {
   ListerWatcher* lister_watcher_;
   ReflectorStore* store_;
   ReflectorOptions options_;
-  sim::ExponentialBackoffManager backoff_;
+  internal::DelayWithReset backoff_;
   std::string last_sync_resource_version_;
   // The last list or watch at last_sync_resource_version_ failed as expired or too large.
   bool last_sync_resource_version_unavailable_ = false;

@@ -56,7 +56,8 @@ struct SharedIndexInformerOptions {
   // RealFIFO only: re-lists as one ReplacedAll and resyncs as one SyncAll (client-go 1.36's
   // AtomicFIFO); off, tombstones and Replaced/Sync per object.
   bool atomic_fifo = true;
-  // Applied to every object before it is cached.
+  // Applied to every object before it is cached; twice to an object from a streaming list, as in
+  // client-go 1.36 (see reflector.h), so make it idempotent.
   TransformFunc transform;
   // Reflector settings (see ReflectorOptions).
   bool use_watch_list = true;

@@ -34,6 +34,10 @@ class ReflectorStore {
   virtual void resync() = 0;
   // The watch reached `resource_version` (a bookmark). Stores that do not track it ignore it.
   virtual void bookmark(std::string resource_version) { (void)resource_version; }
+  // The transform this store applies to what it is given, or an empty function (client-go's
+  // TransformingStore). A streaming list applies it too, to the objects it collects before they
+  // replace this store's content, so those objects are transformed twice, as in client-go.
+  virtual TransformFunc transformer() const { return {}; }
 };
 
 class KeyListerGetter {

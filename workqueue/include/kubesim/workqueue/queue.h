@@ -1,5 +1,7 @@
-// Queue<T>: client-go's work queue (util/workqueue Typed[T]) as a coroutine primitive on a
-// sim::Loop.
+// Queue<T>: client-go's work queue (util/workqueue Typed[T], as of client-go 1.36) as a coroutine
+// primitive on a sim::Loop. One improvement on client-go, off by default: fail_on_unbalanced_done
+// (QueueConfig) throws where client-go queues an item twice after a second done(); a test run
+// with it never shows what that duplicate does to the controller in production.
 //
 // A work queue hands items to worker coroutines under three rules:
 //   - Fair: items are handed out in the order they were first added (FIFO).
@@ -18,6 +20,15 @@
 // get() is an awaitable: an item is handed straight to the longest-waiting worker; waiting
 // workers are served in the order they started waiting. After shut_down() every add is ignored,
 // get() keeps handing out what is already queued and then returns nullopt.
+//
+// The rules hold only while every done() follows a get() of its item. As in client-go (Typed.Done,
+// as of client-go 1.36), done() does not check: for an item that is not being processed it still
+// queues the item again when it is dirty, so a second done() — or a done() for an item that is
+// only waiting — queues it twice, and two workers can then hold it at once. When a worker is
+// already waiting, the first done() hands the item to it at once (one of the interleavings Go
+// allows), and a second done() then only marks it as no longer processing. QueueConfig's
+// fail_on_unbalanced_done turns such a call into an exception instead (not client-go's
+// behaviour: it shows the bug that client-go hides).
 //
 // T is any copyable type with std::hash<T> and operator==, like Go's `comparable` (std::string
 // keys get a faster built-in hash, see internal/item_table.h). Each call hashes its item once;
@@ -70,6 +81,10 @@ struct QueueConfig {
   // How often the unfinished-work gauges are refreshed while items are processed (client-go:
   // 500 ms). Zero turns the refresh off.
   sim::Duration unfinished_work_update_period = std::chrono::milliseconds(500);
+  // Off (client-go): done() for an item not being processed is accepted as client-go accepts it
+  // (see above). On: it throws std::logic_error and changes nothing, which hides what client-go
+  // would do with a controller that calls done() twice (two workers on one item).
+  bool fail_on_unbalanced_done = false;
 };
 
 template <class T>
@@ -100,8 +115,9 @@ class Queue {
   // drained or `ctx` is done. The caller must call done(item) after processing it.
   GetAwaiter get(sim::Context ctx = {}) { return GetAwaiter(*this, std::move(ctx)); }
 
-  // Marks `item` as processed. If it was added again meanwhile, it is queued again. Calling it
-  // for an item that is not being processed is a bug (asserted in debug builds, ignored otherwise).
+  // Marks `item` as processed. If it was added again meanwhile, it is queued again. For an item
+  // that is not being processed it does what client-go does (see above), or throws
+  // std::logic_error with fail_on_unbalanced_done.
   void done(const T& item);
 
   // Ignores every later add; workers drain what is queued and then get nullopt. Ends a pending
@@ -183,14 +199,16 @@ class Queue {
  protected:
   // One record per item, shared with DelayingQueue so that an item is hashed once per call and
   // a delayed item reaches the queue without a second lookup. Invariants:
-  //   an item is in table_ iff it is dirty, processing or waiting;
-  //   an item is in queue_ iff it is dirty and not processing, and then exactly once;
+  //   an item is in table_ iff it is dirty, processing, waiting or queued;
+  //   `queued` counts the item's entries in queue_; an item dirty and not processing is queued
+  //   (exactly once while every done() follows a get());
   //   `ready` is meaningful while waiting (DelayingQueue only).
   // And: getters_ is non-empty only while queue_ is empty.
   struct ItemState {
     bool dirty = false;
     bool processing = false;
     bool waiting = false;
+    std::uint32_t queued = 0;
     sim::Time ready{};
   };
 
@@ -201,10 +219,10 @@ class Queue {
   virtual void prefetch_next(const T& item) { (void)item; }
   // add() for an item already in the table (for example one that was waiting).
   void add_slot(std::uint32_t slot);
-  // Removes the record of an item that is neither dirty, processing nor waiting.
+  // Removes the record of an item that is neither dirty, processing, waiting nor queued.
   void release_if_unused(std::uint32_t slot) {
     const ItemState& state = table_.value(slot);
-    if (!state.dirty && !state.processing && !state.waiting) table_.erase(slot);
+    if (!state.dirty && !state.processing && !state.waiting && state.queued == 0) table_.erase(slot);
   }
 
   internal::ItemTable<T, ItemState> table_;
@@ -213,10 +231,12 @@ class Queue {
  private:
   template <class U>
   void add_impl(U&& item);
-  // Per slot, with metrics only: add_time is meaningful while dirty, start_time while processing.
+  // Per slot, with metrics only: add_time is meaningful while has_add_time (client-go's addTimes:
+  // from an add to the next get), start_time while processing.
   struct ItemTimes {
     sim::Time add_time{};
     sim::Time start_time{};
+    bool has_add_time = false;
   };
 
   ItemTimes& times(std::uint32_t slot) {
@@ -226,7 +246,9 @@ class Queue {
   void note_add(std::uint32_t slot) {
     metrics_->adds->inc();
     metrics_->depth->inc();
-    times(slot).add_time = clock_->now();
+    ItemTimes& t = times(slot);
+    if (!t.has_add_time) t.add_time = clock_->now();
+    t.has_add_time = true;
   }
   // Cache warming for long queues; shorter ones stay in cache anyway.
   static constexpr std::size_t kPrefetchFrom = 1024;  // queued items
@@ -235,7 +257,7 @@ class Queue {
   void prefetch_ahead();
   // Queues a dirty item that is not processing, or hands it to the longest-waiting getter.
   void enqueue(std::uint32_t slot);
-  // Takes the front item for a getter: it becomes processing. Returns its slot.
+  // Takes the front entry for a getter: its item becomes processing. Returns its slot.
   std::uint32_t pop_for_get();
   void start_processing(std::uint32_t slot);
   void finish_drain(bool drained);
@@ -252,6 +274,7 @@ class Queue {
   std::size_t processing_count_ = 0;
   bool shutting_down_ = false;
   bool drain_ = false;
+  bool fail_on_unbalanced_done_ = false;
   sim::internal::WaitList getters_;
   sim::internal::WaitList drainers_;
 
@@ -267,7 +290,8 @@ class Queue {
 // ---- implementation ----
 
 template <class T>
-Queue<T>::Queue(const sim::Clock& clock, QueueConfig config) : clock_(&clock), loop_(&clock.loop()) {
+Queue<T>::Queue(const sim::Clock& clock, QueueConfig config)
+    : clock_(&clock), loop_(&clock.loop()), fail_on_unbalanced_done_(config.fail_on_unbalanced_done) {
   if (!config.name.empty() && config.metrics_provider != nullptr) {
     metrics_ = std::make_unique<QueueMetricSet>(QueueMetricSet::make(*config.metrics_provider, config.name));
     if (config.unfinished_work_update_period < sim::Duration::zero()) {
@@ -304,6 +328,7 @@ template <class T>
 void Queue<T>::enqueue(std::uint32_t slot) {
   if (getters_.empty()) {
     queue_.push_back(slot);
+    ++table_.value(slot).queued;
     return;
   }
   auto* node = static_cast<sim::internal::ListWaiter::Node*>(getters_.pop_front());
@@ -315,6 +340,7 @@ void Queue<T>::enqueue(std::uint32_t slot) {
 template <class T>
 std::uint32_t Queue<T>::pop_for_get() {
   const std::uint32_t slot = queue_.pop_front();
+  --table_.value(slot).queued;
   if (queue_.size() >= kPrefetchFrom) prefetch_ahead();
   start_processing(slot);
   return slot;
@@ -334,16 +360,17 @@ void Queue<T>::prefetch_ahead() {
 template <class T>
 void Queue<T>::start_processing(std::uint32_t slot) {
   ItemState& state = table_.value(slot);
-  assert(state.dirty && !state.processing);
+  // Not dirty, or processing already, only for an entry an unbalanced done() queued again.
   state.dirty = false;
+  if (!state.processing) ++processing_count_;
   state.processing = true;
-  ++processing_count_;
   if (metrics_) {
     const sim::Time now = clock_->now();
     ItemTimes& t = times(slot);
     metrics_->depth->dec();
     t.start_time = now;
-    metrics_->latency->observe(sim::to_seconds(now - t.add_time));
+    if (t.has_add_time) metrics_->latency->observe(sim::to_seconds(now - t.add_time));
+    t.has_add_time = false;
     arm_ticker();
   }
 }
@@ -351,19 +378,25 @@ void Queue<T>::start_processing(std::uint32_t slot) {
 template <class T>
 void Queue<T>::done(const T& item) {
   const std::uint32_t slot = table_.find(item);
-  assert(slot != table_.kNone && table_.value(slot).processing && "done() for an item not being processed");
+  const bool processing = slot != table_.kNone && table_.value(slot).processing;
+  if (!processing && fail_on_unbalanced_done_) {
+    throw std::logic_error("workqueue: done() for an item that is not being processed");
+  }
   if (slot == table_.kNone) return;
   ItemState& state = table_.value(slot);
-  if (!state.processing) return;
-  if (metrics_) metrics_->work_duration->observe(sim::to_seconds(clock_->now() - times(slot).start_time));
-  state.processing = false;
-  --processing_count_;
+  if (processing) {
+    if (metrics_) metrics_->work_duration->observe(sim::to_seconds(clock_->now() - times(slot).start_time));
+    state.processing = false;
+    --processing_count_;
+  }
+  // client-go queues a dirty item here whether or not it was processing: a second entry when it
+  // is queued already.
   if (state.dirty) {
     enqueue(slot);
   } else {
     release_if_unused(slot);
   }
-  if (processing_count_ == 0) {
+  if (processing && processing_count_ == 0) {
     // The gauges already read zero: the next refresh would change nothing.
     if (!gauges_nonzero_) cancel_ticker();
     if (drain_) finish_drain(true);

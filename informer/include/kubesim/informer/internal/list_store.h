@@ -20,6 +20,10 @@ class ListStore final : public ReflectorStore {
   ListStore(const ListStore&) = delete;
   ListStore& operator=(const ListStore&) = delete;
 
+  // Applied to every object added, updated or replaced, as client-go's cache store WithTransformer
+  // does; empty: none.
+  void set_transform(TransformFunc transform) { transform_ = std::move(transform); }
+
   // add and update store the object under its key; a key keeps the place it first had.
   void add(api::ObjectPtr object) override { store(std::move(object)); }
   void update(api::ObjectPtr object) override { store(std::move(object)); }
@@ -35,6 +39,7 @@ class ListStore final : public ReflectorStore {
  private:
   void store(api::ObjectPtr object);
 
+  TransformFunc transform_;
   // Arrival order; a deleted key leaves a null slot.
   std::vector<api::ObjectPtr> slots_;
   // Key -> slot. The keys view objects in slots_ or retired_, which keep them alive.

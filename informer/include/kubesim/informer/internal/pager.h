@@ -1,4 +1,5 @@
-// The list pager (client-go's tools/pager): a list in pages of `page_size`, joined into one.
+// The list pager (client-go's tools/pager, as of client-go 1.36): a list in pages of `page_size`,
+// joined into one.
 #ifndef KUBESIM_INFORMER_INTERNAL_PAGER_H_
 #define KUBESIM_INFORMER_INTERNAL_PAGER_H_
 
@@ -22,8 +23,9 @@ struct PagedList {
 
 // Lists with `options`, asking for pages of `page_size` (0: the server's choice) unless
 // options.limit is set, and follows continue tokens; later pages are read at the first page's
-// revision through the token. When a continue token has expired (410), lists again in full, in
-// one request, with the options first asked for.
+// revision through the token. When a continue token has expired (410 with reason Expired), lists
+// again in full, in one request, with the options first asked for; any other failure, a 410 with
+// reason Gone included, is returned as it came (client-go's ListPager.List).
 sim::Task<api::Result<PagedList>> list_pages(sim::Context ctx, ListerWatcher* lw,
                                             api::ListOptions options, std::int64_t page_size);
 
