@@ -1,6 +1,6 @@
 // LeaderElectionConfig: what a LeaderElector needs, and client-go's rules for it.
 //
-// The three durations are measured on the candidate's own clock:
+// The three durations are measured on the monotonic reading of the candidate's own clock:
 //   lease_duration  how long a candidate waits, after it last saw the record change, before it
 //                   takes the lock over (client-go's default 15 s);
 //   renew_deadline  how long the leader keeps retrying a renewal before it gives up leading

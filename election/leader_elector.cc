@@ -103,7 +103,7 @@ sim::Task<void> LeaderElector::renew_attempt(sim::Context ctx, bool* renewed, si
 
 sim::Task<bool> LeaderElector::try_acquire_or_renew(sim::Context ctx) {
   const sim::Time now = clock_->now();
-  LeaderElectionRecord record = new_record(now);
+  LeaderElectionRecord record = new_record(clock_->wall_now());
 
   // 1. Fast path: the leader writes over the version it last wrote.
   if (is_leader() && is_lease_valid(now)) {
@@ -159,7 +159,7 @@ sim::Task<bool> LeaderElector::try_release(sim::Context ctx) {
     auto got = co_await config_.lock->get(ctx);
     if (!got.ok()) co_return false;
     if (!is_leader() || got->record.holder_identity != config_.lock->identity()) co_return true;
-    const sim::Time now = clock_->now();
+    const sim::Time now = clock_->wall_now();
     LeaderElectionRecord record;
     record.lease_duration_seconds = 1;
     record.acquire_time = now;

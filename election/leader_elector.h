@@ -11,12 +11,14 @@
 //
 // try_acquire_or_renew() is client-go's tryAcquireOrRenew: the leader first writes over the
 // version it last wrote (fast path); otherwise the record is read (created when missing). A
-// candidate remembers the record's raw form and the instant, on its own clock, it first saw that
-// raw form; the lock is taken over only when that raw form has stayed the same for the record's
-// leaseDurationSeconds, or when the holder is empty or is this candidate. Writes are conditional
-// on the resourceVersion read, so of racing candidates only the first write wins. Taking the lock
-// from another holder increments leaderTransitions. Timestamps in the record are never compared
-// with this clock, so a constant clock offset is harmless; clock *rates* and forward steps are not.
+// candidate remembers the record's raw form and the instant, on its clock's monotonic reading,
+// it first saw that raw form; the lock is taken over only when that raw form has stayed the same
+// for the record's leaseDurationSeconds, or when the holder is empty or is this candidate.
+// Writes are conditional on the resourceVersion read, so of racing candidates only the first
+// write wins. Taking the lock from another holder increments leaderTransitions. The record's
+// renewTime and acquireTime are the wall reading and are never compared with any clock, so
+// clock offsets and wall steps are harmless (as Go's monotonic readings make them in
+// client-go); clock *rates* (drift) are not.
 //
 // Differences from client-go, each on the side of safety: the leading context is cancelled
 // before the release is written (client-go cancels it after, leaving a released leader running
@@ -65,7 +67,7 @@ class LeaderElector {
   // The holder of the last observed record; "" before any was observed.
   const std::string& get_leader() const { return observed_record_.holder_identity; }
   const LeaderElectionRecord& observed_record() const { return observed_record_; }
-  // When observed_record() was set, on this candidate's clock.
+  // When observed_record() was set: the monotonic reading of this candidate's clock.
   sim::Time observed_time() const { return observed_time_; }
   const LeaderElectionConfig& config() const { return config_; }
 

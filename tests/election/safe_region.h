@@ -33,10 +33,11 @@
 // 4. RP ≥ 1 s makes successive renewals differ in their raw form, whose times have second
 //    precision (client-go's metav1.Time), so every write is seen as a change.
 //
-// A constant clock offset appears nowhere: a candidate only subtracts two readings of its own
-// clock and never compares the record's timestamps with its clock. Drift enters through the
-// (1 + ρ)/(1 − ρ) stretch. A forward step of a follower's clock shortens its LD wait by the step,
-// which no choice of durations covers (the boundary tests find it).
+// Clock offsets and wall steps appear nowhere: a candidate only subtracts two monotonic readings
+// of its own clock and never compares the record's timestamps (wall readings) with its clock, as
+// in client-go, where Go's time.Time carries a monotonic reading. Drift enters through the
+// (1 + ρ)/(1 − ρ) stretch (the boundary tests find drift beyond the bound; a forward wall step
+// finds no second leader).
 #ifndef KUBESIM_TESTS_ELECTION_SAFE_REGION_H_
 #define KUBESIM_TESTS_ELECTION_SAFE_REGION_H_
 
