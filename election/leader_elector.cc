@@ -41,11 +41,17 @@ sim::Task<void> LeaderElector::run(sim::Context ctx) {
     trace("election.started_leading");
     clock_->loop().spawn(config_.callbacks.on_started_leading(leading.ctx), "on_started_leading");
     co_await renew(leading.ctx);
-    leading.cancel();
-    trace("election.stopped_leading");
+    // client-go's Run cancels the leading context in a deferred call, after renew has released.
+    if (config_.cancel_before_release) stop_leading(leading.cancel);
     if (config_.release_on_cancel && !lifetime_.done()) co_await release();
+    if (!config_.cancel_before_release) stop_leading(leading.cancel);
   }
   config_.callbacks.on_stopped_leading();
+}
+
+void LeaderElector::stop_leading(const sim::CancelFunc& cancel_leading) {
+  cancel_leading();
+  trace("election.stopped_leading");
 }
 
 sim::Task<bool> LeaderElector::acquire(sim::Context ctx) {
@@ -103,7 +109,7 @@ sim::Task<void> LeaderElector::renew_attempt(sim::Context ctx, bool* renewed, si
 
 sim::Task<bool> LeaderElector::try_acquire_or_renew(sim::Context ctx) {
   const sim::Time now = clock_->now();
-  LeaderElectionRecord record = new_record(now);
+  LeaderElectionRecord record = new_record(clock_->wall_now());
 
   // 1. Fast path: the leader writes over the version it last wrote.
   if (is_leader() && is_lease_valid(now)) {
@@ -158,8 +164,12 @@ sim::Task<bool> LeaderElector::try_release(sim::Context ctx) {
   for (int attempt = 0; attempt < kMaxReleaseAttempts; ++attempt) {
     auto got = co_await config_.lock->get(ctx);
     if (!got.ok()) co_return false;
-    if (!is_leader() || got->record.holder_identity != config_.lock->identity()) co_return true;
-    const sim::Time now = clock_->now();
+    // client-go's tryRelease trusts its last observation; the fresh read counts only on request.
+    if (!is_leader()) co_return true;
+    if (config_.release_only_if_holder && got->record.holder_identity != config_.lock->identity()) {
+      co_return true;
+    }
+    const sim::Time now = clock_->wall_now();
     LeaderElectionRecord record;
     record.lease_duration_seconds = 1;
     record.acquire_time = now;

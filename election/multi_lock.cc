@@ -46,6 +46,11 @@ sim::Task<api::Result<void>> MultiLock::create(sim::Context ctx, LeaderElectionR
 sim::Task<api::Result<void>> MultiLock::update(sim::Context ctx, LeaderElectionRecord record) {
   auto primary = co_await primary_->update(ctx, record);
   if (!primary.ok()) co_return primary;
+  if (!keep_secondary_precondition_) {
+    // client-go: whatever the fresh read says other than NotFound, update over the cached object.
+    auto fresh = co_await secondary_->get(ctx);
+    secondary_missing_ = !fresh.ok() && api::is_not_found(fresh.status());
+  }
   if (secondary_missing_) {
     auto created = co_await secondary_->create(ctx, record);
     if (created.ok()) secondary_missing_ = false;

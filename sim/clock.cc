@@ -11,8 +11,8 @@ Clock::Clock(Loop& loop) : loop_(&loop) {}
 
 Time Clock::now() const {
   const Duration elapsed = loop_->now() - base_true_;
-  if (rate_ == 1.0) return base_local_ + elapsed;
-  return base_local_ +
+  if (rate_ == 1.0) return base_mono_ + elapsed;
+  return base_mono_ +
          Duration(static_cast<Duration::rep>(std::llround(static_cast<double>(elapsed.count()) * rate_)));
 }
 
@@ -24,19 +24,13 @@ Duration Clock::to_true(Duration local) const {
 Time Clock::true_deadline(Duration local) const { return loop_->now() + to_true(local); }
 
 void Clock::rebase() {
-  base_local_ = now();
+  base_mono_ = now();
   base_true_ = loop_->now();
 }
 
-void Clock::step(Duration delta) {
-  rebase();
-  base_local_ += delta;
-}
+void Clock::step(Duration delta) { offset_ += delta; }
 
-void Clock::set_offset(Duration offset) {
-  base_true_ = loop_->now();
-  base_local_ = base_true_ + offset;
-}
+void Clock::set_offset(Duration offset) { offset_ = (loop_->now() + offset) - now(); }
 
 void Clock::set_rate(double rate) {
   assert(rate > 0 && "a clock rate must be positive");

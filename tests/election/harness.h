@@ -58,6 +58,9 @@ struct ClusterOptions {
   Duration renew_deadline = 10s;
   Duration retry_period = 2s;
   bool release_on_cancel = false;
+  // kubesim's release improvements (LeaderElectionConfig's cancel_before_release and
+  // release_only_if_holder), both off as in client-go unless set.
+  bool safe_release = false;
   Duration latency_base = 1ms;
   Duration latency_extra = 0ms;
   // How long a request waits for a partitioned link to heal before failing.
@@ -138,6 +141,8 @@ class Cluster {
     config.renew_deadline = options_.renew_deadline;
     config.retry_period = options_.retry_period;
     config.release_on_cancel = options_.release_on_cancel;
+    config.cancel_before_release = options_.safe_release;
+    config.release_only_if_holder = options_.safe_release;
     config.name = kLockName;
     Cluster* self = this;
     config.callbacks.on_started_leading = [self, i](sim::Context ctx) {
@@ -209,6 +214,12 @@ class Cluster {
   std::vector<Candidate> candidates;
   std::vector<Interval> intervals;
 };
+
+// The stored Lease's spec, or null when there is none.
+inline nlohmann::json lease_spec(Cluster& cl) {
+  auto got = cl.server.get(kLeasesResource, kNamespace, kLockName, api::GetOptions());
+  return got.ok() ? got.value()->json()["spec"] : nlohmann::json();
+}
 
 // Leads until the leading context is cancelled, then closes its interval.
 inline sim::Task<void> lead(Cluster* cluster, std::size_t interval, sim::Context ctx) {

@@ -1,7 +1,8 @@
 // MultiLock migration as clusters do it: a rolling upgrade in which candidates of one step are
 // replaced one by one by candidates of the next, with partitions, errors and drift throughout.
 // Candidates of adjacent steps never both lead: ConfigMap-only beside MultiLock(ConfigMap,
-// Lease), and that MultiLock beside Lease-only.
+// Lease), and that MultiLock beside Lease-only, with the MultiLock keeping its precondition on
+// the secondary (kubesim's option; client-go's MultiLock has a split-brain window here).
 #include "kubesim/election/annotation_lock.h"
 #include "kubesim/election/multi_lock.h"
 #include "tests/election/safe_region.h"
@@ -18,7 +19,13 @@ std::shared_ptr<ResourceLock> lock_for(Step step, api::Client& client, const std
   auto lease = [&] { return std::make_shared<LeaseLock>(client, kNamespace, kLockName, ResourceLockConfig(id)); };
   switch (step) {
     case Step::kConfigMap: return config_map();
-    case Step::kMulti: return std::make_shared<MultiLock>(config_map(), lease());
+    case Step::kMulti: {
+      // client-go's MultiLock can overwrite a Lease-only leader's acquisition (lock_test's
+      // SecondaryIsReReadAndOverwrittenAsInClientGo); the migration is safe only without that.
+      auto multi = std::make_shared<MultiLock>(config_map(), lease());
+      multi->set_keep_secondary_precondition(true);
+      return multi;
+    }
     case Step::kLease: return lease();
   }
   return nullptr;

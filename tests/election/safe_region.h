@@ -26,17 +26,21 @@
 //    stopped, and F's takeover then follows it). L cannot write after F's takeover (its version
 //    is stale: 409). So R is L's last write and c_R ≥ c, hence
 //        end_L ≤ c_R + δ + (RP + RD)/(1 − ρ) < c_R + LD/(1 + ρ) ≤ start_F.
-//    Releases need nothing more: a release is written after the releaser's leadership ended and
-//    only over a record naming it. A restarted process that finds its own identity as holder
-//    continues: its previous incarnation stopped leading at the crash, and nobody took over
-//    (the holder would differ).
+//    Releases need nothing more when they are written after the releaser's leadership ended and
+//    only over a record naming it: kubesim's cancel_before_release and release_only_if_holder
+//    (ClusterOptions::safe_release). client-go does neither (release_test.cc): its leader leads
+//    on through the release's round trips, and a stale release can clear a newer holder's lock,
+//    so the claim is made for release_on_cancel only with both options on. A restarted process
+//    that finds its own identity as holder continues: its previous incarnation stopped leading
+//    at the crash, and nobody took over (the holder would differ).
 // 4. RP ≥ 1 s makes successive renewals differ in their raw form, whose times have second
 //    precision (client-go's metav1.Time), so every write is seen as a change.
 //
-// A constant clock offset appears nowhere: a candidate only subtracts two readings of its own
-// clock and never compares the record's timestamps with its clock. Drift enters through the
-// (1 + ρ)/(1 − ρ) stretch. A forward step of a follower's clock shortens its LD wait by the step,
-// which no choice of durations covers (the boundary tests find it).
+// Clock offsets and wall steps appear nowhere: a candidate only subtracts two monotonic readings
+// of its own clock and never compares the record's timestamps (wall readings) with its clock, as
+// in client-go, where Go's time.Time carries a monotonic reading. Drift enters through the
+// (1 + ρ)/(1 − ρ) stretch (the boundary tests find drift beyond the bound; a forward wall step
+// finds no second leader).
 #ifndef KUBESIM_TESTS_ELECTION_SAFE_REGION_H_
 #define KUBESIM_TESTS_ELECTION_SAFE_REGION_H_
 
@@ -88,6 +92,7 @@ inline Scenario safe_scenario(std::uint64_t seed, Duration faults) {
   o.latency_extra = std::chrono::milliseconds(rng.uniform_int(0, 100));
   o.partition_timeout = std::chrono::milliseconds(rng.uniform_int(500, 3000));
   o.release_on_cancel = rng.bernoulli(0.5);
+  o.safe_release = o.release_on_cancel;  // see step 3 above
   s.plan.until = faults;
   s.plan.drift = 0.08 * rng.uniform_real();
   s.plan.error_probability = 0.3 * rng.uniform_real();

@@ -21,12 +21,13 @@ TEST(ClockTest, IdentityViewFollowsTheLoop) {
   EXPECT_EQ(c.rate(), 1.0);
   loop.run_for(5s);
   EXPECT_EQ(c.now(), Time{} + 5s);
+  EXPECT_EQ(c.wall_now(), Time{} + 5s);
   EXPECT_EQ(loop.clock().now(), Time{} + 5s);
   EXPECT_EQ(c.to_true(3s), 3s);
   EXPECT_EQ(c.true_deadline(3s), Time{} + 8s);
 }
 
-TEST(ClockTest, OffsetIsRelativeToTrueTimeNow) {
+TEST(ClockTest, OffsetMovesTheWallReadingRelativeToTrueTimeNow) {
   const Duration offsets[] = {0s, 250ms, -250ms, 1h, -1h};
   for (Duration offset : offsets) {
     SCOPED_TRACE(offset.count());
@@ -35,26 +36,34 @@ TEST(ClockTest, OffsetIsRelativeToTrueTimeNow) {
     loop.run_for(1s);
     c.step(17s);  // replaced, not added to
     c.set_offset(offset);
-    EXPECT_EQ(c.now(), Time{} + 1s + offset);
+    EXPECT_EQ(c.wall_now(), Time{} + 1s + offset);
+    EXPECT_EQ(c.now(), Time{} + 1s);  // the monotonic reading is never moved
     loop.run_for(2s);
-    EXPECT_EQ(c.now(), Time{} + 3s + offset);
+    EXPECT_EQ(c.wall_now(), Time{} + 3s + offset);
+    EXPECT_EQ(c.now(), Time{} + 3s);
     // An offset moves readings, never durations.
     EXPECT_EQ(c.to_true(5s), 5s);
     EXPECT_EQ(c.true_deadline(5s), Time{} + 8s);
   }
 }
 
-TEST(ClockTest, StepMovesTheReadingForwardOrBack) {
+TEST(ClockTest, StepMovesTheWallReadingAndNeverTheMonotonicOne) {
+  // As NTP stepping a node: Go's time.Now() wall part jumps, its monotonic part does not.
   Loop loop;
   Clock c(loop);
-  loop.run_for(10s);
-  c.step(1h);
-  EXPECT_EQ(c.now(), Time{} + 10s + 1h);
-  c.step(-1h - 30s);
-  EXPECT_EQ(c.now(), Time{} - 20s);
+  c.set_rate(2.0);
   loop.run_for(5s);
-  EXPECT_EQ(c.now(), Time{} - 15s);
-  EXPECT_EQ(loop.now(), Time{} + 15s);
+  c.step(1h);
+  EXPECT_EQ(c.wall_now(), Time{} + 10s + 1h);
+  EXPECT_EQ(c.now(), Time{} + 10s);
+  c.step(-1h - 30s);
+  EXPECT_EQ(c.wall_now(), Time{} - 20s);
+  EXPECT_EQ(c.now(), Time{} + 10s);
+  EXPECT_EQ(c.to_true(4s), 2s);  // durations are untouched
+  loop.run_for(5s);
+  EXPECT_EQ(c.wall_now(), Time{} - 10s);  // both readings advance at the drift rate
+  EXPECT_EQ(c.now(), Time{} + 20s);
+  EXPECT_EQ(loop.now(), Time{} + 10s);
 }
 
 TEST(ClockTest, RateScalesElapsedTimeFromTheMomentItIsSet) {
@@ -95,10 +104,12 @@ TEST(ClockTest, RateChangesCompose) {
   EXPECT_EQ(c.now(), Time{} + 12s);
   c.step(-2s);
   loop.run_for(2s);
-  EXPECT_EQ(c.now(), Time{} + 11s);
+  EXPECT_EQ(c.now(), Time{} + 13s);
+  EXPECT_EQ(c.wall_now(), Time{} + 11s);
   c.set_rate(1.0);
   loop.run_for(1s);
-  EXPECT_EQ(c.now(), Time{} + 12s);
+  EXPECT_EQ(c.now(), Time{} + 14s);
+  EXPECT_EQ(c.wall_now(), Time{} + 12s);
 }
 
 TEST(ClockTest, ToTrueRoundsUpSoTheLocalDurationHasPassed) {
@@ -127,12 +138,14 @@ struct Woke {
   bool slept = false;
   Time at{};
   Time local_at{};
+  Time wall_at{};
 };
 
 Task<void> sleep_on(Clock* clock, Context ctx, Duration d, Woke* w) {
   w->slept = co_await sleep_for(ctx, *clock, d);
   w->at = clock->loop().now();
   w->local_at = clock->now();
+  w->wall_at = clock->wall_now();
 }
 
 TEST(ClockTest, SleepForOnADriftingClockWaitsTheLocalDuration) {
@@ -177,12 +190,13 @@ TEST(ClockTest, ASleepAlreadyStartedIsNotMovedByARateChangeOrAStep) {
     double rate;
     Duration step;
     Duration local_at_wake;
+    Duration wall_at_wake;
   };
   const Case cases[] = {
-      {2.0, 0s, 2s + 16s},   // 2 s at rate 1, then 8 s at rate 2
-      {0.5, 0s, 2s + 4s},    // 8 s at rate 0.5
-      {1.0, 1h, 10s + 1h},   // stepped forward
-      {1.0, -1h, 10s - 1h},  // stepped back
+      {2.0, 0s, 2s + 16s, 2s + 16s},  // 2 s at rate 1, then 8 s at rate 2
+      {0.5, 0s, 2s + 4s, 2s + 4s},    // 8 s at rate 0.5
+      {1.0, 1h, 10s, 10s + 1h},       // stepped forward
+      {1.0, -1h, 10s, 10s - 1h},      // stepped back
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(testing::Message() << c.rate << " " << c.step.count());
@@ -195,6 +209,7 @@ TEST(ClockTest, ASleepAlreadyStartedIsNotMovedByARateChangeOrAStep) {
     EXPECT_TRUE(w.slept);
     EXPECT_EQ(w.at, Time{} + 10s);
     EXPECT_EQ(w.local_at, Time{} + c.local_at_wake);
+    EXPECT_EQ(w.wall_at, Time{} + c.wall_at_wake);
   }
 }
 
@@ -225,7 +240,8 @@ TEST(ClockTest, ClocksOnOneLoopAreIndependent) {
   EXPECT_EQ(w[0].at, Time{} + 5s);
   EXPECT_EQ(w[1].at, Time{} + 10s);
   EXPECT_EQ(a.now(), Time{} + 20s);
-  EXPECT_EQ(b.now(), Time{} + 5s);
+  EXPECT_EQ(b.now(), Time{} + 10s);
+  EXPECT_EQ(b.wall_now(), Time{} + 5s);
   EXPECT_EQ(loop.clock().now(), Time{} + 10s);
 }
 

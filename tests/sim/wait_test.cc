@@ -152,15 +152,17 @@ TEST(ExponentialBackoffManagerTest, MeasuresTheResetPeriodOnItsClock) {
   struct Case {
     const char* name;
     double rate;
-    Duration local_step;  // applied to the clock at once
+    Duration local_step;  // a step of the clock's wall reading, at once
     Duration true_gap;
     Duration expected_third;
   };
   const Case cases[] = {
       {"fast clock: 61 s true is 122 s local", 2.0, Duration::zero(), 61s, 800ms},
       {"slow clock: 3 min true is 90 s local", 0.5, Duration::zero(), 3min, 3200ms},
-      {"a clock stepped forward", 1.0, 3min, Duration::zero(), 800ms},
-      {"a clock stepped back", 1.0, -3min, 1min, 3200ms},
+      // client-go's backoff manager measures with clock.Since, Go's monotonic reading: a wall
+      // step neither resets it nor delays a reset.
+      {"a wall step forward", 1.0, 3min, Duration::zero(), 3200ms},
+      {"a wall step back", 1.0, -3min, 3min, 800ms},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

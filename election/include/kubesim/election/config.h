@@ -1,6 +1,6 @@
 // LeaderElectionConfig: what a LeaderElector needs, and client-go's rules for it.
 //
-// The three durations are measured on the candidate's own clock:
+// The three durations are measured on the monotonic reading of the candidate's own clock:
 //   lease_duration  how long a candidate waits, after it last saw the record change, before it
 //                   takes the lock over (client-go's default 15 s);
 //   renew_deadline  how long the leader keeps retrying a renewal before it gives up leading
@@ -59,9 +59,16 @@ struct LeaderElectionConfig {
   // Optional health check, tied to the elector by run_or_die().
   std::shared_ptr<HealthzAdaptor> watchdog;
   // When the elector's context is cancelled (or renewal fails), clear the holder so another
-  // candidate can take over at once instead of waiting out the lease. Leadership (the leading
-  // context) has already ended when the release is written.
+  // candidate can take over at once instead of waiting out the lease.
   bool release_on_cancel = false;
+  // Off by default, as client-go does it: the release is written first and the leading context
+  // cancelled after it, so leader work overlaps the released lock (client-go's Run and renew).
+  // On: leadership ends before the release is written. Matters only with release_on_cancel.
+  bool cancel_before_release = false;
+  // Off by default, as client-go's tryRelease: the release is written when the last observed
+  // record names this candidate, over the version just read, even if that read names another
+  // holder. On: only when the fresh read still names this candidate.
+  bool release_only_if_holder = false;
   // The lock's name for messages and traces.
   std::string name;
 };

@@ -1,30 +1,45 @@
 // LeaderElector: client-go's leader election over any api::Client, on a process's own clock.
 //
+// Matches client-go's tools/leaderelection at master 32ce75a7 (July 2026, after v0.36.3; its
+// tryRelease, which retries a release on 409 Conflict, is not in a release yet).
+//
 // run() loops acquire → lead → renew, as client-go's LeaderElector.Run:
 // - acquire: every retry_period, jittered by up to kJitterFactor (drawn from the Loop's seeded
 //   Rng), try_acquire_or_renew() until it succeeds or the context is done.
 // - lead: on_started_leading's task is spawned with a leading context.
 // - renew: retry_period after each successful renewal, a new round retries every retry_period
 //   (on a fixed ticker) for at most renew_deadline; a round that does not succeed in time ends
-//   leadership. The leading context is cancelled at that instant (or when run's context is done),
-//   then, with release_on_cancel, the record is released, then on_stopped_leading runs.
+//   leadership. Then, with release_on_cancel, the record is released (client-go's renew), and
+//   only then is the leading context cancelled (client-go's Run, in a deferred call), so leader
+//   work overlaps the released lock for the release's round trips; on_stopped_leading runs
+//   last. When run's own context is done, the leading context (its child) is done at once.
 //
 // try_acquire_or_renew() is client-go's tryAcquireOrRenew: the leader first writes over the
 // version it last wrote (fast path); otherwise the record is read (created when missing). A
-// candidate remembers the record's raw form and the instant, on its own clock, it first saw that
-// raw form; the lock is taken over only when that raw form has stayed the same for the record's
-// leaseDurationSeconds, or when the holder is empty or is this candidate. Writes are conditional
-// on the resourceVersion read, so of racing candidates only the first write wins. Taking the lock
-// from another holder increments leaderTransitions. Timestamps in the record are never compared
-// with this clock, so a constant clock offset is harmless; clock *rates* and forward steps are not.
+// candidate remembers the record's raw form and the instant, on its clock's monotonic reading,
+// it first saw that raw form; the lock is taken over only when that raw form has stayed the same
+// for the record's leaseDurationSeconds, or when the holder is empty or is this candidate.
+// Writes are conditional on the resourceVersion read, so of racing candidates only the first
+// write wins. Taking the lock from another holder increments leaderTransitions. The record's
+// renewTime and acquireTime are the wall reading and are never compared with any clock, so
+// clock offsets and wall steps are harmless (as Go's monotonic readings make them in
+// client-go); clock *rates* (drift) are not.
 //
-// Differences from client-go, each on the side of safety: the leading context is cancelled
-// before the release is written (client-go cancels it after, leaving a released leader running
-// its leading work during the release round trip); release clears the record only when the
-// record it reads still names this candidate (client-go trusts its last observation and can clear
-// a lock another candidate has taken since); a crashed process (its lifetime context done) does
-// not release. Not ported: coordinated leader election and event recording (transitions go to
-// the Loop's trace instead).
+// The release (client-go's tryRelease) reads the record and, when the last *observation* names
+// this candidate, writes an empty holder over the version just read, retrying on 409 Conflict
+// (5 attempts at most, where client-go retries until its timeout). So a leader stopped before it
+// noticed a takeover clears the lock the other candidate now holds.
+//
+// Improvements over client-go, each off by default (LeaderElectionConfig) and each hiding a
+// hazard of real client-go:
+// - cancel_before_release: the leading context is cancelled before the release is written,
+//   hiding leader work that runs on over a released lock.
+// - release_only_if_holder: the release is written only when the fresh read still names this
+//   candidate, hiding the release that clears another candidate's lock (after which a third can
+//   take it while the second still leads).
+// Differences that stay: a crashed process (its lifetime context done) does not release (a
+// crash runs no code). Not ported: coordinated leader election and event recording
+// (transitions go to the Loop's trace instead).
 //
 // The elector must outlive run(). Everything runs on the Loop's thread.
 #ifndef KUBESIM_ELECTION_LEADER_ELECTOR_H_
@@ -65,7 +80,7 @@ class LeaderElector {
   // The holder of the last observed record; "" before any was observed.
   const std::string& get_leader() const { return observed_record_.holder_identity; }
   const LeaderElectionRecord& observed_record() const { return observed_record_; }
-  // When observed_record() was set, on this candidate's clock.
+  // When observed_record() was set: the monotonic reading of this candidate's clock.
   sim::Time observed_time() const { return observed_time_; }
   const LeaderElectionConfig& config() const { return config_; }
 
@@ -79,6 +94,7 @@ class LeaderElector {
  private:
   friend class HealthzAdaptor;
 
+  void stop_leading(const sim::CancelFunc& cancel_leading);
   sim::Task<bool> acquire(sim::Context ctx);
   sim::Task<void> acquire_attempt(sim::Context ctx, bool* succeeded, sim::CancelFunc done);
   sim::Task<void> renew(sim::Context ctx);

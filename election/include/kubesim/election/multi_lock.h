@@ -7,14 +7,18 @@
 // primary's record is the answer (an old-style leader holds it). Otherwise both are read; when
 // their holders differ the record's holder reads as kUnknownLeader, so nobody counts as leader
 // until the holders agree. The raw form is the two raw forms joined by ',', so a renewal of
-// either lock counts as a change. Creating creates both (an existing primary is fine); updating
-// writes the primary, then the secondary (creating it when the last read found none).
+// either lock counts as a change. Creating creates both (an existing primary is fine).
 //
-// One deliberate difference from client-go: client-go re-reads the secondary just before
-// writing it, which drops the precondition, so a candidate that decided from an old read can
-// overwrite a secondary that a step-B candidate acquired meanwhile, and both then lead. Here the
-// secondary is written over the version that was read (or created when none was), so the
-// optimistic concurrency holds on both locks.
+// Updating is client-go's MultiLock.Update (client-go master 32ce75a7, after v0.36.3, where
+// MultiLock is deprecated but unchanged): write the primary over the version read, then read the
+// secondary again and write over *that* read (or create it when the read finds none). The
+// re-read drops the precondition on the secondary, so a candidate that decided from an old read
+// overwrites a secondary that a step-B candidate acquired meanwhile, and both then lead: the
+// split-brain window of a lock migration.
+//
+// set_keep_secondary_precondition(true), off by default, is kubesim's improvement that hides
+// that window: the secondary is written over the version the last get() read (or created when
+// that read found none), so the overwrite gets 409 Conflict.
 #ifndef KUBESIM_ELECTION_MULTI_LOCK_H_
 #define KUBESIM_ELECTION_MULTI_LOCK_H_
 
@@ -42,6 +46,9 @@ class MultiLock final : public ResourceLock {
   const std::string& identity() const override { return primary_->identity(); }
   std::string describe() const override { return primary_->describe(); }
 
+  // See the file comment: off (client-go's behaviour) unless set.
+  void set_keep_secondary_precondition(bool keep) { keep_secondary_precondition_ = keep; }
+
   ResourceLock& primary() const { return *primary_; }
   ResourceLock& secondary() const { return *secondary_; }
 
@@ -51,6 +58,7 @@ class MultiLock final : public ResourceLock {
   // Whether the secondary must be created rather than updated on the next update: its last
   // read found no object, and nothing has created it since.
   bool secondary_missing_ = false;
+  bool keep_secondary_precondition_ = false;
   std::int64_t epoch_unix_seconds_;
 };
 

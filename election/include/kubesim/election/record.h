@@ -1,8 +1,8 @@
 // LeaderElectionRecord: what a resource lock stores about the current leader, and its raw form.
 //
-// The record is client-go's resourcelock.LeaderElectionRecord. Its times are readings of the
-// writer's own clock (sim::Time on that process's Clock), and electors never compare them with
-// their own clocks: a candidate only notices that the record *changed* (the raw form differs)
+// The record is client-go's resourcelock.LeaderElectionRecord. Its times are wall readings of
+// the writer's own clock (Clock::wall_now()), and electors never compare them with their own
+// clocks: a candidate only notices that the record *changed* (the raw form differs)
 // and times the lease on its own clock from that moment.
 //
 // The raw form is the record as client-go marshals it: JSON with the fields in declaration order

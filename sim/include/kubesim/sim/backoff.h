@@ -4,8 +4,8 @@
 // each step returns the current duration (jittered) and multiplies the next one by `factor`, up
 // to `cap`; once `steps` run out it keeps returning the last duration. ExponentialBackoffManager
 // is client-go's exponential backoff manager: it starts over from `initial` when the previous
-// backoff began more than `reset_after` ago on its clock (the reflector uses 800 ms, 30 s cap,
-// reset after 2 min, factor 2, jitter 1).
+// backoff began more than `reset_after` ago on its clock's monotonic reading (the reflector uses
+// 800 ms, 30 s cap, reset after 2 min, factor 2, jitter 1).
 #ifndef KUBESIM_SIM_BACKOFF_H_
 #define KUBESIM_SIM_BACKOFF_H_
 

@@ -1,10 +1,22 @@
-// Clock: one process's view of time, with skew, drift and steps against true virtual time.
+// Clock: one process's view of time, as Go's time package gives it: a wall reading and a
+// monotonic reading.
 //
-// local_now = base_local + (true_now - base_true) * rate. A rate of 1 is a perfect clock; drift
-// changes the rate from the current instant on; a step moves the local reading at once. Code that
-// measures durations (leader election, backoff resets) reads a Clock, so clock experiments are
-// real. Sleeping for a local duration d waits d / rate of true time; a later change of rate or a
-// step does not move a sleep that has already started (like a monotonic timer).
+//   monotonic  now() = base_mono + (true_now - base_true) * rate. Drift (the rate) changes how
+//              fast it advances from the current instant on; nothing else moves it: steps and
+//              offsets never touch it. Its origin is arbitrary (true time when the Clock was
+//              made): only differences of two readings mean anything.
+//   wall       wall_now() = now() + offset. Skew (set_offset) and steps (step: NTP stepping the
+//              node, an operator setting the date) move it at once; between them it advances
+//              with the monotonic reading, at the drift rate.
+//
+// Like Go, where time.Now() carries both readings and Sub/Since/After, timers and context
+// deadlines use the monotonic one, every duration, timer, deadline, lease check, backoff and rate
+// limiter in kubesim reads now() (so workqueue/ and informer/, which only measure durations, read
+// now()); only times written into objects (a lease's renewTime and acquireTime) or logs read
+// wall_now(). Sleeping for a local duration d waits d / rate of true time; a later change of
+// rate does not move a sleep that has already started, and a step never matters to it.
+//
+// A rate of 1 is a perfect clock. All members run on the Loop's thread.
 #ifndef KUBESIM_SIM_CLOCK_H_
 #define KUBESIM_SIM_CLOCK_H_
 
@@ -16,22 +28,25 @@ class Loop;
 
 class Clock {
  public:
-  // The identity view of `loop`'s true time.
+  // The identity view of `loop`'s true time: both readings equal true time, at rate 1.
   explicit Clock(Loop& loop);
 
   Loop& loop() const { return *loop_; }
-  // The local reading now.
+  // The monotonic reading now: for durations, timers, deadlines and expiry checks.
   Time now() const;
+  // The wall reading now: for timestamps written into objects and logs, never for durations.
+  Time wall_now() const { return now() + offset_; }
   // The true duration that passes while this clock advances by `local`.
   Duration to_true(Duration local) const;
-  // The true instant at which this clock will read now() + local.
+  // The true instant at which the monotonic reading will be now() + local.
   Time true_deadline(Duration local) const;
 
-  // Moves the local reading by `delta` (forward or back) at once.
+  // Moves the wall reading by `delta` (forward or back) at once; the monotonic one is untouched.
   void step(Duration delta);
-  // Sets the local reading so that it is `offset` ahead of true time now.
+  // Sets the wall reading so that it is `offset` ahead of true time now.
   void set_offset(Duration offset);
-  // Sets the rate from now on: 1.0 is exact, 1.0001 runs 100 ppm fast. Must be > 0.
+  // Sets the rate of both readings from now on: 1.0 is exact, 1.0001 runs 100 ppm fast.
+  // Must be > 0.
   void set_rate(double rate);
   double rate() const { return rate_; }
 
@@ -40,8 +55,10 @@ class Clock {
 
   Loop* loop_;
   Time base_true_{};
-  Time base_local_{};
+  Time base_mono_{};
   double rate_ = 1.0;
+  // wall_now() - now(); changed only by steps and set_offset.
+  Duration offset_{};
 };
 
 }  // namespace kubesim::sim
