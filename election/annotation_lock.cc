@@ -1,6 +1,5 @@
 #include "kubesim/election/annotation_lock.h"
 
-#include "kubesim/election/internal/lock_util.h"
 
 namespace kubesim::election {
 
@@ -46,7 +45,8 @@ sim::Task<api::Result<void>> AnnotationLock::create(sim::Context ctx, LeaderElec
 
 sim::Task<api::Result<void>> AnnotationLock::update(sim::Context ctx, LeaderElectionRecord record) {
   if (!object_) {
-    co_return internal::local_error(kind_ == "ConfigMap"
+    co_return api::new_client_error(api::ClientError::kInvalidRequest,
+                                    kind_ == "ConfigMap"
                                         ? "configmap not initialized, call get or create first"
                                         : "endpoint not initialized, call get or create first");
   }

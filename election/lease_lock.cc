@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "kubesim/election/internal/lock_util.h"
 
 namespace kubesim::election {
 
@@ -41,7 +40,8 @@ sim::Task<api::Result<void>> LeaseLock::create(sim::Context ctx, LeaderElectionR
 }
 
 sim::Task<api::Result<void>> LeaseLock::update(sim::Context ctx, LeaderElectionRecord record) {
-  if (!lease_) co_return internal::local_error("lease not initialized, call get or create first");
+  if (!lease_) co_return api::new_client_error(api::ClientError::kInvalidRequest,
+                                            "lease not initialized, call get or create first");
   // The spec is spliced into the lease's text (a renewal changes only renewTime there, which
   // the server checks without rebuilding the object); labels are edited only when missing.
   api::ObjectPtr changed =

@@ -20,15 +20,7 @@ bool is_too_large_resource_version_error(const api::Status& s) {
 }
 
 bool is_watch_error_retriable(const api::Status& s) {
-  const bool connection_refused = s.code == 0 && s.message.find("connection refused") != std::string::npos;
-  return connection_refused || api::is_too_many_requests(s);
-}
-
-api::Status client_failure(std::string message) {
-  api::Status s;
-  s.code = 0;
-  s.message = std::move(message);
-  return s;
+  return api::is_connection_refused(s) || api::is_too_many_requests(s);
 }
 
 api::Status wrapped(std::string_view prefix, api::Status s) {

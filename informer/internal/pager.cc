@@ -12,7 +12,7 @@ sim::Task<api::Result<PagedList>> list_pages(sim::Context ctx, ListerWatcher* lw
   PagedList out;
   bool first = true;
   for (;;) {
-    if (ctx.done()) co_return client_failure(sim::to_string(ctx.err()));
+    if (ctx.done()) co_return api::new_context_error(ctx.err());
     auto page = co_await lw->list(ctx, options);
     if (!page.ok()) {
       // Only the Expired reason: a 410 with reason Gone goes back to the caller.

@@ -46,7 +46,8 @@ sim::Task<WatchOutcome> handle_watch(sim::Context ctx, WatchHandlerArgs args) {
     }
     if (event->type == api::EventType::kError) {
       auto status = event->status();
-      out.error = status ? *status : client_failure("watch ERROR event without a Status");
+      out.error = status ? *status : api::new_client_error(api::ClientError::kInvalidResponse,
+                                                         "watch ERROR event without a Status");
       co_return out;
     }
     if (!event->object) continue;
@@ -57,9 +58,10 @@ sim::Task<WatchOutcome> handle_watch(sim::Context ctx, WatchHandlerArgs args) {
   }
   if (out.stopped) co_return out;
   if (args.clock->now() - args.start < std::chrono::seconds(1) && count == 0) {
-    out.error = client_failure("very short watch: " + args.name +
-                               ": Unexpected watch close - watch lasted less than a second and no "
-                               "items received");
+    out.error = api::new_client_error(api::ClientError::kConnectionLost,
+                                      "very short watch: " + args.name +
+                                          ": Unexpected watch close - watch lasted less than a "
+                                          "second and no items received");
   }
   co_return out;
 }

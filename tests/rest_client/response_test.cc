@@ -106,6 +106,21 @@ TEST(ResponseTest, TransportErrorsAndUndecodableSuccessesAreClientErrors) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code, 0);
   EXPECT_EQ(r.status().message, down.error);
+  EXPECT_TRUE(is_connection_refused(r.status()));
+  // Each transport failure is classified by what it says.
+  const std::pair<const char*, ClientError> causes[] = {
+      {"Get \"http://x/api\": context canceled", ClientError::kCanceled},
+      {"Get \"http://x/api\": context deadline exceeded", ClientError::kDeadlineExceeded},
+      {"Get \"http://x/api\": dial tcp 10.0.0.1:443: i/o timeout", ClientError::kNetworkTimeout},
+      {"Get \"http://x/api\": EOF: end of stream", ClientError::kConnectionLost},
+  };
+  for (const auto& [text, cause] : causes) {
+    HttpResponse failed;
+    failed.error = text;
+    EXPECT_EQ(decode_object_response(failed, kGetCm).status().client_error, cause) << text;
+  }
+  EXPECT_EQ(decode_object_response(response(200, "application/json", "{nope"), kGetCm).status().client_error,
+            ClientError::kInvalidResponse);
   EXPECT_EQ(decode_object_response(response(200, "application/json", "{nope"), kGetCm).status().code, 0);
   EXPECT_EQ(decode_object_response(response(200, "text/html", "<html>"), kGetCm).status().message,
             "serializer for text/html doesn't exist");

@@ -16,8 +16,6 @@ bool is_expired_error(const api::Status& s);
 bool is_too_large_resource_version_error(const api::Status& s);
 // The server is not reachable at all, or asks to slow down: retry the watch, don't re-list.
 bool is_watch_error_retriable(const api::Status& s);
-// A client-side failure (no HTTP status): `message` with code 0.
-api::Status client_failure(std::string message);
 // `s` with `prefix` in front of its message.
 api::Status wrapped(std::string_view prefix, api::Status s);
 
