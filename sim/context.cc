@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "kubesim/sim/internal/freeze_gate.h"
 #include "kubesim/sim/loop.h"
 
 namespace kubesim::sim {
@@ -31,6 +32,8 @@ class ContextState {
   };
 
   std::shared_ptr<ContextState> parent_;
+  // Inherited from the parent; set on a Process's root.
+  std::shared_ptr<FreezeGate> gate_;
   ContextError err_ = ContextError::kNone;
   std::optional<Time> deadline_;
   Loop* loop_ = nullptr;
@@ -67,6 +70,10 @@ bool Context::add_waiter(internal::WaitNode* node) const {
   return true;
 }
 
+internal::FreezeGate* Context::freeze_gate() const {
+  return state_ ? state_->gate_.get() : nullptr;
+}
+
 void CancelFunc::operator()() const {
   if (state_) state_->cancel(ContextError::kCanceled);
 }
@@ -75,6 +82,7 @@ namespace internal {
 
 ContextWithCancel make_child(const Context& parent, Loop* loop, std::optional<Time> deadline) {
   auto state = std::make_shared<ContextState>(parent.state_);
+  if (parent.state_) state->gate_ = parent.state_->gate_;
   std::optional<Time> inherited = parent.deadline();
   if (inherited && (!deadline || *inherited <= *deadline)) deadline.reset();
   state->deadline_ = deadline ? deadline : inherited;
@@ -95,6 +103,12 @@ ContextWithCancel make_child(const Context& parent, Loop* loop, std::optional<Ti
     }
   }
   return ContextWithCancel{Context(state), CancelFunc(state)};
+}
+
+ContextWithCancel with_freeze_gate(const Context& parent, std::shared_ptr<FreezeGate> gate) {
+  ContextWithCancel child = make_child(parent, nullptr, std::nullopt);
+  child.ctx.state_->gate_ = std::move(gate);
+  return child;
 }
 
 }  // namespace internal

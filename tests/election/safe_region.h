@@ -40,7 +40,9 @@
 // of its own clock and never compares the record's timestamps (wall readings) with its clock, as
 // in client-go, where Go's time.Time carries a monotonic reading. Drift enters through the
 // (1 + ρ)/(1 − ρ) stretch (the boundary tests find drift beyond the bound; a forward wall step
-// finds no second leader).
+// finds no second leader). A pause of the leader (Process::pause) is outside the claim: its
+// timers and its leader work stand still while true time runs, so a pause longer than about
+// LD − RP − RD gives two leaders whatever the durations (pause_test.cc).
 #ifndef KUBESIM_TESTS_ELECTION_SAFE_REGION_H_
 #define KUBESIM_TESTS_ELECTION_SAFE_REGION_H_
 

@@ -23,7 +23,8 @@
 // write wins. Taking the lock from another holder increments leaderTransitions. The record's
 // renewTime and acquireTime are the wall reading and are never compared with any clock, so
 // clock offsets and wall steps are harmless (as Go's monotonic readings make them in
-// client-go); clock *rates* (drift) are not.
+// client-go); clock *rates* (drift) are not, nor are pauses of the process (Process::pause):
+// a leader frozen past its lease resumes still leading, for up to a renewal round.
 //
 // The release (client-go's tryRelease) reads the record and, when the last *observation* names
 // this candidate, writes an empty holder over the version just read, retrying on 409 Conflict

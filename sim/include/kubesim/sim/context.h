@@ -9,6 +9,10 @@
 // Deadlines are instants on the Loop's true timeline, not on a Process's skewed clock.
 // A context whose deadline has not yet passed holds a timer on that Loop and must not outlive it;
 // once done (by deadline or cancel) it no longer refers to the Loop.
+//
+// A Process's root context carries the process's freeze gate (internal/freeze_gate.h) and every
+// context derived from it inherits the gate: while the process is paused, sim awaiters waiting
+// under such a context hold their coroutine's resume until the pause ends.
 #ifndef KUBESIM_SIM_CONTEXT_H_
 #define KUBESIM_SIM_CONTEXT_H_
 
@@ -29,6 +33,7 @@ const char* to_string(ContextError error);
 
 namespace internal {
 class ContextState;
+class FreezeGate;
 }
 
 class Context;
@@ -36,6 +41,8 @@ struct ContextWithCancel;
 
 namespace internal {
 ContextWithCancel make_child(const Context& parent, Loop* loop, std::optional<Time> deadline);
+// A cancellable child of `parent` that carries `gate` (for Process: its root context).
+ContextWithCancel with_freeze_gate(const Context& parent, std::shared_ptr<FreezeGate> gate);
 }
 
 class Context {
@@ -53,10 +60,14 @@ class Context {
   // For awaitables: links `node` so that it fires once when this context becomes done. Returns
   // false, linking nothing, when the context is already done (or can never be, for background).
   bool add_waiter(internal::WaitNode* node) const;
+  // For awaiters: the freeze gate this context carries, or nullptr.
+  internal::FreezeGate* freeze_gate() const;
 
  private:
   friend class CancelFunc;
   friend ContextWithCancel internal::make_child(const Context&, Loop*, std::optional<Time>);
+  friend ContextWithCancel internal::with_freeze_gate(const Context&,
+                                                     std::shared_ptr<internal::FreezeGate>);
   explicit Context(std::shared_ptr<internal::ContextState> state) : state_(std::move(state)) {}
 
   std::shared_ptr<internal::ContextState> state_;

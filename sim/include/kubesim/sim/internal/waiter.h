@@ -1,12 +1,14 @@
 // The common part of every sim awaiter: a suspended coroutine, the Context that may cancel its
 // wait, and the rule that exactly one of "completed" and "cancelled" resumes it, once, through
-// the Loop's ready queue.
+// the Loop's ready queue. While the context's freeze gate is frozen (a paused Process) that
+// resume is held by the gate and happens when the pause ends.
 #ifndef KUBESIM_SIM_INTERNAL_WAITER_H_
 #define KUBESIM_SIM_INTERNAL_WAITER_H_
 
 #include <coroutine>
 
 #include "kubesim/sim/context.h"
+#include "kubesim/sim/internal/freeze_gate.h"
 #include "kubesim/sim/internal/wait_list.h"
 #include "kubesim/sim/loop.h"
 
@@ -16,6 +18,7 @@ class Waiter {
  public:
   Waiter(Loop& loop, Context ctx) : loop_(&loop), ctx_(std::move(ctx)) {
     cancel_node_.owner = this;
+    held_node_.owner = this;
   }
   Waiter(const Waiter&) = delete;
   Waiter& operator=(const Waiter&) = delete;
@@ -37,12 +40,12 @@ class Waiter {
   // The awaited event happened: resume through the ready queue.
   void complete() {
     cancel_node_.unlink();
-    loop_->post(handle_);
+    if (!held()) loop_->post(handle_);
   }
   // The awaited event happened and we are already running from the ready queue.
   void complete_inline() {
     cancel_node_.unlink();
-    handle_.resume();
+    if (!held()) handle_.resume();
   }
   // Undo whatever links the wait to its primitive; called before a cancellation resumes.
   virtual void detach() = 0;
@@ -53,15 +56,28 @@ class Waiter {
   bool cancelled_ = false;
 
  private:
+  // True when the resume is handed to a frozen gate, which posts it when the freeze ends.
+  bool held() {
+    FreezeGate* gate = ctx_.freeze_gate();
+    if (gate == nullptr || !gate->frozen()) return false;
+    gate->hold(&held_node_);
+    return true;
+  }
+
   struct CancelNode : WaitNode {
     Waiter* owner = nullptr;
     void fire() override {
       owner->detach();
       owner->cancelled_ = true;
-      owner->loop_->post(owner->handle_);
+      if (!owner->held()) owner->loop_->post(owner->handle_);
     }
   };
+  struct HeldNode : WaitNode {
+    Waiter* owner = nullptr;
+    void fire() override { owner->loop_->post(owner->handle_); }
+  };
   CancelNode cancel_node_;
+  HeldNode held_node_;
 };
 
 // A Waiter parked in a primitive's WaitList.
