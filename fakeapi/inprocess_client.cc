@@ -6,6 +6,7 @@
 #include "kubesim/sim/event.h"
 #include "kubesim/sim/sleep.h"
 #include "kubesim/sim/task_group.h"
+#include "kubesim/sim/unfrozen.h"
 
 namespace kubesim::fakeapi {
 
@@ -70,9 +71,12 @@ sim::Task<std::optional<api::Status>> cross(std::shared_ptr<Shared> s, sim::Cont
 sim::Task<Response> round_trip(std::shared_ptr<Shared> s, sim::Context ctx, Request req,
                                std::function<void(Response&)> at_server) {
   req.process = s->name;
-  auto there = co_await cross(s, ctx);
+  // Once sent, the request and the server's work on it go on while the process is paused; the
+  // answer waits for the process to run again.
+  const sim::Context on_wire = ctx.freeze_gate() != nullptr ? sim::unfrozen(ctx).ctx : ctx;
+  auto there = co_await cross(s, on_wire);
   if (there) co_return Response::failure(std::move(*there));
-  Response response = co_await s->server->serve(ctx, std::move(req));
+  Response response = co_await s->server->serve(on_wire, std::move(req));
   if (at_server) at_server(response);
   auto back = co_await cross(s, ctx);
   if (back) {

@@ -329,5 +329,21 @@ TEST_F(FrontDoorTest, ACrashEndsTheProcesssWatches) {
   EXPECT_FALSE(e.has_value());
 }
 
+// A request sent before a pause is on the wire: the server serves it on arrival, and the answer
+// reaches the process when it runs again.
+TEST_F(FrontDoorTest, ARequestInFlightWhenItsProcessPausesIsServedAndAnsweredAfterThePause) {
+  // The process's own code makes the call, under its context.
+  auto call = start(client_.create(process_.context(), kConfigMaps, "default",
+                                   config_map("default", "a"), api::CreateOptions()));
+  loop_.add_timer(Time{} + 2ms, [&] { process_.pause(1s); });
+  loop_.run_until(Time{} + 5ms);
+  EXPECT_TRUE(server_.get(kConfigMaps, "default", "a", {}).ok()) << "served on arrival";
+  loop_.run_until(Time{} + 1s);
+  EXPECT_FALSE(call->has_value()) << "the answer waits for the pause to end";
+  loop_.run_until(Time{} + 1s + 2ms);
+  ASSERT_TRUE(call->has_value());
+  EXPECT_TRUE((*call)->ok());
+}
+
 }  // namespace
 }  // namespace kubesim::fakeapi

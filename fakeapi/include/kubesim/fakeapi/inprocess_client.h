@@ -13,7 +13,9 @@
 // server cuts off its own slow watchers. Fault rules, the revision wait and the recorder are the
 // server's front door's: every request carries the process's name. When the call's context is
 // done first (or already was), the result is a Canceled or DeadlineExceeded client error, as
-// client-go returns the context's error.
+// client-go returns the context's error. A request the process sent before it was paused
+// (Process::pause) still crosses the link and is served; its answer reaches the process when the
+// pause ends.
 //
 // Watch deliveries run in the client's own task group, under the process's context (a crash
 // ends them) and the client's (destroying the client ends them); they share nothing with the

@@ -6,10 +6,11 @@
 // An item may wait and be queued (or processed) at the same time; when its wait ends it is added
 // like any other add. Items whose ready times are equal are added in the order those ready times
 // were set. Waiting costs one Loop timer for the whole queue, armed for the earliest ready time,
-// so waits of hours cost nothing until they end. An item is never added before its ready time, even when the Clock is
-// skewed, drifting or stepped: the timer fires on the Loop's true timeline and the ready time is
-// checked again against the Clock (a step forward does not make waits end sooner, as with
-// client-go's monotonic timers).
+// so waits of hours cost nothing until they end. Ready times are on the Clock's monotonic reading
+// (Clock::now()), as client-go's timers use Go's monotonic clock: drift changes how long a wait
+// takes in true time, and a wall-clock step (skew, NTP) changes nothing. The timer fires on the
+// Loop's true timeline and the ready time is checked again against the Clock, so an item is never
+// added before it.
 //
 // Shutting down (either way) stops the waiting: items still waiting are dropped and no timer
 // stays armed.
