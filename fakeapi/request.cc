@@ -44,7 +44,7 @@ Revision Request::read_revision() const {
 Response Response::failure(api::Status status) {
   Response r;
   r.code = status.code;
-  r.error.emplace(std::move(status));
+  r.error = std::make_unique<api::Status>(std::move(status));
   return r;
 }
 

@@ -18,7 +18,7 @@ ApiServer::ApiServer(sim::Loop& loop, ServerOptions options)
       options_(std::move(options)),
       hub_(loop, store_, options_.watch),
       faults_(loop),
-      recorder_(std::make_shared<Recorder>(loop)) {
+      recorder_(std::make_shared<Recorder>(loop, options_.recorder_capacity)) {
   fault_filters_ = {std::make_shared<internal::LatencyFaults>(faults_),
                     std::make_shared<internal::ErrorFaults>(faults_),
                     std::make_shared<internal::RevisionWait>(store_),

@@ -34,7 +34,7 @@ sim::Task<Response> ApiServer::serve(sim::Context ctx, Request request) {
   // The chain this request started with, even if filters are added while it waits.
   const auto chain = chain_;
   std::size_t admitted = 0;
-  std::optional<Response> answer;
+  std::unique_ptr<Response> answer;
   while (admitted < chain->size() && !answer) {
     Filter::Step step = (*chain)[admitted]->admit(request);
     ++admitted;
@@ -46,12 +46,16 @@ sim::Task<Response> ApiServer::serve(sim::Context ctx, Request request) {
         break;
       case Filter::Step::Kind::kDelay: {
         const bool slept = co_await sim::sleep_for(ctx, *loop_, step.delay);
-        if (!slept) answer = Response::failure(api::new_context_error(ctx.err()));
+        if (!slept) {
+          answer = std::make_unique<Response>(Response::failure(api::new_context_error(ctx.err())));
+        }
         break;
       }
       case Filter::Step::Kind::kWaitForRevision: {
         const bool reached = co_await wait_for_revision(step.revision, ctx);
-        if (!reached && ctx.done()) answer = Response::failure(api::new_context_error(ctx.err()));
+        if (!reached && ctx.done()) {
+          answer = std::make_unique<Response>(Response::failure(api::new_context_error(ctx.err())));
+        }
         break;
       }
     }

@@ -14,7 +14,7 @@
 #ifndef KUBESIM_FAKEAPI_FILTER_H_
 #define KUBESIM_FAKEAPI_FILTER_H_
 
-#include <optional>
+#include <memory>
 #include <utility>
 
 #include "kubesim/fakeapi/request.h"
@@ -28,7 +28,7 @@ class Filter {
   struct Step {
     enum class Kind { kPass, kAnswer, kDelay, kWaitForRevision };
     Kind kind = Kind::kPass;
-    std::optional<Response> answer;  // kAnswer
+    std::unique_ptr<Response> answer;  // kAnswer (held apart: most steps pass)
     sim::Duration delay{};           // kDelay
     Revision revision = 0;           // kWaitForRevision
 
@@ -36,7 +36,7 @@ class Filter {
     static Step answer_with(Response response) {
       Step s;
       s.kind = Kind::kAnswer;
-      s.answer.emplace(std::move(response));
+      s.answer = std::make_unique<Response>(std::move(response));
       return s;
     }
     // Waits `d` of virtual time, then passes the request on.

@@ -7,8 +7,8 @@
 // requests and are not recorded. Requests are recorded when their answer leaves the server, so
 // a request that waited (injected latency, a revision wait) appears after those that overtook it.
 //
-// The log is bounded: past `capacity` records the oldest are dropped (dropped() counts them).
-// Recording is on from the start; stop() and start() switch it.
+// The log is bounded: past `capacity` records (100 k by default, about 30 MB) the oldest are
+// dropped (dropped() counts them). Recording is on from the start; stop() and start() switch it.
 #ifndef KUBESIM_FAKEAPI_RECORDER_H_
 #define KUBESIM_FAKEAPI_RECORDER_H_
 
@@ -47,7 +47,7 @@ struct RecordedCall {
 
 class Recorder final : public Filter {
  public:
-  explicit Recorder(sim::Loop& loop, std::size_t capacity = 1'000'000);
+  explicit Recorder(sim::Loop& loop, std::size_t capacity = 100'000);
 
   void complete(const Request& request, Response& response) override;
 

@@ -9,6 +9,7 @@
 #define KUBESIM_FAKEAPI_REQUEST_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -78,8 +79,9 @@ struct Response {
   // The HTTP code of the answer: 200, 201 for a create, or the failure's code (0 for a client
   // side failure: the call never got an answer).
   int code = 200;
-  // Set when the request failed.
-  std::optional<api::Status> error;
+  // Set when the request failed. (Held apart: a Response travels through every filter and
+  // coroutine of a call, and most calls succeed.)
+  std::unique_ptr<api::Status> error;
   // The object of a get, create, update, patch or delete.
   api::ObjectPtr object;
   // The page of a list.
@@ -95,7 +97,7 @@ struct Response {
   // The id of the fault rule that answered the request instead of the store, if one did.
   std::string fault_rule;
 
-  bool ok() const { return !error.has_value(); }
+  bool ok() const { return error == nullptr; }
 
   // A failed answer with `status` (its code as the response's).
   static Response failure(api::Status status);

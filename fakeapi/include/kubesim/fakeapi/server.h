@@ -69,6 +69,8 @@ struct ServerOptions {
   // text_update.h). The answers are the same either way; false sends every write through the
   // general path.
   bool text_writes = true;
+  // How many served requests the recorder keeps (the oldest are dropped first); 0 keeps none.
+  std::size_t recorder_capacity = 100'000;
   // The namespaces that exist from the start.
   std::vector<std::string> initial_namespaces = {"default", "kube-system", "kube-public",
                                                  "kube-node-lease"};
