@@ -134,4 +134,14 @@ std::string go_time_quote(std::string_view s) {
   return out + "\"";
 }
 
+bool valid_utf8(std::string_view s) {
+  std::uint32_t cp = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = decode_utf8(s, i, cp);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 }  // namespace kubesim::api

@@ -30,11 +30,14 @@ function(kubesim_export_library target export_name include_dir)
   set_property(GLOBAL APPEND PROPERTY KUBESIM_LIBRARIES kubesim::${export_name})
 endfunction()
 
-# kubesim_add_tests(NAME DEPS ...) builds tests/<NAME>/*_test.cc into one GoogleTest program,
-# registered with CTest as <NAME>.
+# kubesim_add_tests(NAME [DIR dir] DEPS ...) builds tests/<NAME>/*_test.cc (or tests/<dir>/) into
+# one GoogleTest program, registered with CTest as <NAME>.
 function(kubesim_add_tests name)
-  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
-  file(GLOB srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/${name}/*_test.cc)
+  cmake_parse_arguments(ARG "" "DIR" "DEPS" ${ARGN})
+  if(NOT ARG_DIR)
+    set(ARG_DIR ${name})
+  endif()
+  file(GLOB srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/${ARG_DIR}/*_test.cc)
   if(NOT srcs)
     return()
   endif()

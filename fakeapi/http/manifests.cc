@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "kubesim/fakeapi/http/yaml.h"
+#include "kubesim/api/yaml.h"
 
 namespace kubesim::fakeapi::http {
 namespace {
@@ -23,7 +23,7 @@ api::Result<void> read_file(const fs::path& path, std::vector<Manifest>& out) {
   if (!in) return api::new_bad_request(path.string() + ": cannot read the file");
   std::stringstream text;
   text << in.rdbuf();
-  auto docs = yaml_documents_to_json(text.str());  // JSON is YAML
+  auto docs = api::yaml_documents_to_json(text.str());  // JSON is YAML
   if (!docs) return at(path.string(), docs.status());
   std::size_t index = 0;
   for (auto& doc : docs.value()) {

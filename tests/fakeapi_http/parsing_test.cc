@@ -11,12 +11,14 @@
 #include "kubesim/fakeapi/http/internal/dispatch.h"
 #include "kubesim/fakeapi/http/kubeconfig.h"
 #include "kubesim/fakeapi/http/manifests.h"
-#include "kubesim/fakeapi/http/yaml.h"
+#include "kubesim/api/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {
 
 using nlohmann::json;
+using api::yaml_documents_to_json;
+using api::yaml_to_json;
 
 TEST(QueryTest, FormDecodingAndFirstValueWins) {
   auto q = parse_query("labelSelector=watch-this+in+%28a%2Cb%29&x=1&x=2&flag");

@@ -1,6 +1,6 @@
 // Request bodies: JSON and YAML objects for create and update, patch documents, DeleteOptions.
 #include "kubesim/fakeapi/http/internal/request.h"
-#include "kubesim/fakeapi/http/yaml.h"
+#include "kubesim/api/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {
@@ -31,7 +31,7 @@ std::optional<api::Status> decode_object(ApiCall& call) {
     return std::nullopt;
   }
   if (type == "application/yaml") {
-    auto parsed = yaml_to_json(call.body);
+    auto parsed = api::yaml_to_json(call.body);
     if (!parsed) return parsed.status();
     if (!parsed->is_object()) return bad_body("the YAML document is not an object");
     auto obj = api::Object::from_json(std::move(parsed.value()));
@@ -47,7 +47,7 @@ std::optional<api::Status> decode_delete_options(ApiCall& call) {
   const std::string& type = call.content_type;
   nlohmann::json j;
   if (type == "application/yaml") {
-    auto parsed = yaml_to_json(call.body);
+    auto parsed = api::yaml_to_json(call.body);
     if (!parsed) return parsed.status();
     j = std::move(parsed.value());
   } else if (type.empty() || type == "application/json") {

@@ -4,7 +4,7 @@
 
 #include "kubesim/fakeapi/http/internal/request.h"
 #include "kubesim/fakeapi/http/internal/utf8.h"
-#include "kubesim/fakeapi/http/yaml.h"
+#include "kubesim/api/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

@@ -23,6 +23,8 @@ std::string go_time_quote(std::string_view s);
 // surrogates, nothing above U+10FFFF): its length, with its code point in `cp`; 0 when it is
 // not valid.
 std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp);
+// Whether all of `s` is valid UTF-8 in that sense.
+bool valid_utf8(std::string_view s);
 
 }  // namespace kubesim::api
 

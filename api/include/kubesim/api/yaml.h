@@ -7,8 +7,8 @@
 // Guarantees: never throws; a malformed document is a 400 BadRequest naming the line and column;
 // documents nesting deeper than 256 levels, or expanding (through aliases) to more than
 // kMaxYamlNodes nodes, are refused the same way, so a small hostile body cannot exhaust memory.
-#ifndef KUBESIM_FAKEAPI_HTTP_YAML_H_
-#define KUBESIM_FAKEAPI_HTTP_YAML_H_
+#ifndef KUBESIM_API_YAML_H_
+#define KUBESIM_API_YAML_H_
 
 #include <cstddef>
 #include <string_view>
@@ -18,7 +18,7 @@
 
 #include "kubesim/api/result.h"
 
-namespace kubesim::fakeapi::http {
+namespace kubesim::api {
 
 inline constexpr std::size_t kMaxYamlNodes = 1'000'000;
 
@@ -27,6 +27,6 @@ api::Result<std::vector<nlohmann::json>> yaml_documents_to_json(std::string_view
 // Exactly one document (a request body); none or several is a 400.
 api::Result<nlohmann::json> yaml_to_json(std::string_view text);
 
-}  // namespace kubesim::fakeapi::http
+}  // namespace kubesim::api
 
-#endif  // KUBESIM_FAKEAPI_HTTP_YAML_H_
+#endif  // KUBESIM_API_YAML_H_

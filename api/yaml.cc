@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/yaml.h"
+#include "kubesim/api/yaml.h"
 
 #include <cerrno>
 #include <cmath>
@@ -8,9 +8,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "kubesim/fakeapi/http/internal/utf8.h"
+#include "kubesim/api/go_strings.h"
 
-namespace kubesim::fakeapi::http {
+namespace kubesim::api {
 namespace {
 
 constexpr int kMaxDepth = 256;
@@ -153,7 +153,7 @@ class Converter {
   static api::Result<nlohmann::json> scalar(const YAML::Node& node) {
     const std::string& tag = node.Tag();
     const std::string& value = node.Scalar();
-    if (!internal::valid_utf8(value)) return fail(node, "invalid UTF-8 in a scalar");
+    if (!valid_utf8(value)) return fail(node, "invalid UTF-8 in a scalar");
     if (tag == "!" || tag == "tag:yaml.org,2002:str") return nlohmann::json(value);
     if (tag == "?" || tag.empty()) return resolve_plain(value);
     if (tag == "tag:yaml.org,2002:int") {
@@ -213,4 +213,4 @@ api::Result<nlohmann::json> yaml_to_json(std::string_view text) {
   return std::move(docs->front());
 }
 
-}  // namespace kubesim::fakeapi::http
+}  // namespace kubesim::api
