@@ -1,7 +1,6 @@
 // StatefulSet (kubernetes pkg/apis/apps/validation: ValidateStatefulSetSpec,
-// ValidateStatefulSetUpdate, ValidateStatefulSetStatus), Job (pkg/apis/batch/validation:
-// validateJobSpec, the selector and template immutability of ValidateJobSpecUpdate) and the
-// /status updates of Deployment, ReplicaSet and StatefulSet.
+// ValidateStatefulSetUpdate, ValidateStatefulSetStatus) and the /status updates of Deployment,
+// ReplicaSet and StatefulSet. Job has its own files (validate_job.cc, validate_job_policies.cc).
 #include <array>
 
 #include "kubesim/fakeapi/internal/validation_rules.h"
@@ -160,53 +159,6 @@ void update_stateful_set(const Subject& s, FieldErrors& errs) {
   }
 }
 
-void validate_job_spec(const Json& spec, FieldErrors& errs) {
-  for (const char* f : {"parallelism", "completions", "activeDeadlineSeconds", "backoffLimit"}) {
-    validate_nonnegative(member(spec, f), child("spec", f), errs);
-  }
-  const Json& tmpl = member(spec, "template");
-  validate_pod_template(tmpl, "spec.template", errs);
-  std::string restart = string_member(member(tmpl, "spec"), "restartPolicy");
-  if (restart.empty()) restart = "Always";
-  if (restart != "OnFailure" && restart != "Never") {
-    errs.not_supported("spec.template.spec.restartPolicy", quote(restart), {"OnFailure", "Never"});
-  }
-  // Without manualSelector the API server generates the selector; the rules apply to a manual one.
-  if (member(spec, "manualSelector") != Json(true)) return;
-  const Json& selector = member(spec, "selector");
-  if (!present(selector)) {
-    errs.required("spec.selector");
-  } else {
-    validate_label_selector(selector, "spec.selector", errs);
-  }
-  const Json& labels = member(member(tmpl, "metadata"), "labels");
-  if (selector_convertible(selector) && !selector_matches(selector, labels) &&
-      !(present(selector) && selector_empty(selector))) {
-    errs.invalid("spec.template.metadata.labels", render(labels),
-                 "`selector` does not match template `labels`");
-  }
-}
-
-void validate_job(const Subject& s, FieldErrors& errs) {
-  validate_meta_create(s, errs);
-  validate_job_spec(s.spec(), errs);
-}
-
-void update_job(const Subject& s, FieldErrors& errs) {
-  validate_job(s, errs);
-  validate_meta_update(s, errs);
-  const Json& selector = member(s.spec(), "selector");
-  const Json& old_selector = member(s.old_spec(), "selector");
-  if (present(selector) != present(old_selector) || !semantically_equal(selector, old_selector)) {
-    errs.invalid("spec.selector", render_selector(selector), "field is immutable");
-  }
-  const Json& tmpl = member(s.spec(), "template");
-  if (!semantically_equal(tmpl, member(s.old_spec(), "template"))) {
-    // kube-apiserver prints the internal PodTemplateSpec; its v1 JSON stands in for it here.
-    errs.invalid("spec.template", go_json(canonical(tmpl)), "field is immutable");
-  }
-}
-
 // A /status rule: counters that must be non-negative, and counters bounded by another.
 struct StatusBound {
   const char* field;
@@ -286,6 +238,5 @@ void update_replica_set_status(const Subject& s, FieldErrors& errs) {
 KindRules stateful_set_rules() {
   return {validate_stateful_set, update_stateful_set, update_stateful_set_status};
 }
-KindRules job_rules() { return {validate_job, update_job, validate_meta_identity}; }
 
 }  // namespace kubesim::fakeapi::internal::validation

@@ -279,8 +279,8 @@ TEST(ValidationJobTest, CreateAndUpdate) {
   EXPECT_TRUE(is_status(
       validate_create(jobs, job, "default"), 422,
       invalid +
-          "spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: "
-          "\"OnFailure\", \"Never\""));
+          "spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", "
+          "\"Never\""));
   job["spec"]["template"]["spec"]["restartPolicy"] = "OnFailure";
   EXPECT_TRUE(is_valid(validate_create(jobs, job, "default")));
   EXPECT_TRUE(is_status(

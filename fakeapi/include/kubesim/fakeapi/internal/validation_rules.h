@@ -9,7 +9,9 @@
 //   validate_pod_spec.cc  the rest of PodSpec, pod templates, Pod create
 //   validate_pod_update.cc  Pod update
 //   validate_apps.cc      label selectors, Deployment, ReplicaSet, DaemonSet
-//   validate_workloads.cc StatefulSet, Job, workload /status updates
+//   validate_workloads.cc StatefulSet, workload /status updates
+//   validate_job.cc       Job; validate_job_policies.cc its failure, success and replacement
+//                         policies and managedBy
 //   validate_custom.cc    custom resources: ObjectMeta and the CRD's schema (schema_validation.h)
 // Every rule appends to a FieldErrors in the order kube-apiserver's own functions append, so the
 // causes (and the message listing them) come out in the same order.
@@ -155,6 +157,30 @@ void validate_pod_create(const Subject& s, FieldErrors& errs);
 // /status updates of the workload kinds (validate_workloads.cc).
 void update_deployment_status(const Subject& s, FieldErrors& errs);
 void update_replica_set_status(const Subject& s, FieldErrors& errs);
+
+// --- validate_job.cc, validate_job_policies.cc ------------------------------------------------
+
+// A Job's spec as SetDefaults_Job leaves it. kube-apiserver validates the defaulted Job; this
+// server stores what it is sent, so the Job rules read these values instead of the raw members.
+struct JobDefaults {
+  std::optional<std::int64_t> completions;  // 1 when neither completions nor parallelism is set
+  std::int64_t parallelism = 1;
+  std::string completion_mode = "NonIndexed";  // as given when set, whatever it says
+};
+JobDefaults job_defaults(const Json& spec);
+// The same for the spec of an update of `stored` (null on creates). kube-apiserver stores the
+// defaulted Job, so an update built from it (a patch, an apply) keeps the completions the stored
+// Job was given; a spec that leaves completions out of a Job stored without them is read so.
+JobDefaults job_defaults(const Json& spec, const Json& stored);
+// validateJobSpec's podFailurePolicy, successPolicy and podReplacementPolicy rules.
+void validate_job_policies(const Json& spec, const JobDefaults& job, FieldErrors& errs);
+// spec.managedBy: a domain-prefixed path ("example.com/controller") of at most 63 bytes.
+void validate_managed_by(const Json& spec, FieldErrors& errs);
+// The internal batch.PodFailurePolicy and batch.SuccessPolicy as json.Marshal prints them (Go
+// field names, SetDefaults_Job's defaults filled in), as an update that changes one reports it;
+// null when absent.
+nlohmann::ordered_json internal_pod_failure_policy(const Json& policy);
+nlohmann::ordered_json internal_success_policy(const Json& policy);
 
 // Pod templates and specs, shared by Pod and the workload kinds.
 // ValidatePodSpec at `path` ("spec", "spec.template.spec").
