@@ -130,6 +130,7 @@ std::optional<std::string> check_namespace(const nlohmann::json& params, const c
   if (it == params.end()) return where + " is required: the namespace to mirror " + role;
   if (!it->is_string()) return where + " must be a string (a namespace name), not " + it->dump();
   const std::string ns = it->get<std::string>();
+  if (ns.empty()) return where + " is empty: it names the namespace to mirror " + role;
   auto problems = api::is_dns1123_label(ns);
   if (!problems.empty()) {
     return where + ": \"" + ns + "\" is not a valid namespace name: " + problems.front();
