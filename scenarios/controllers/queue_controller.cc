@@ -42,26 +42,29 @@ void QueueController::watch(informer::SharedIndexInformer& informer, KeyFunc key
 std::size_t QueueController::queue_depth() const { return queue_ ? queue_->len() : 0; }
 
 sim::Task<void> QueueController::run(sim::Context ctx) {
-  assert(queue_ == nullptr && "run() while another run of the same controller is under way");
   const sim::Clock& clock = process_->clock();
-  queue_ = std::make_shared<WorkQueue>(clock, workqueue::default_controller_rate_limiter<std::string>(clock));
-  sink_->queue = queue_.get();
+  auto queue = std::make_shared<WorkQueue>(clock, workqueue::default_controller_rate_limiter<std::string>(clock));
+  // A run that starts while an earlier one still unwinds takes the handlers over from it.
+  queue_ = queue;
+  sink_->queue = queue.get();
   std::vector<std::function<bool()>> synced;
   for (const auto& registration : registrations_) {
     synced.push_back([registration] { return registration->has_synced(); });
   }
   const bool ready = co_await informer::wait_for_cache_sync(ctx, &clock, std::move(synced));
   if (ready) {
-    for (auto& key : all_keys()) queue_->add(std::move(key));
+    for (auto& key : all_keys()) queue->add(std::move(key));
     sim::TaskGroup workers(process_->loop());
-    for (int i = 0; i < workers_; ++i) workers.spawn(worker(ctx, queue_), name_ + "-worker");
+    for (int i = 0; i < workers_; ++i) workers.spawn(worker(ctx, queue), name_ + "-worker");
     // The workers return once ctx is done: get() answers nothing then, and the client's calls
     // end with the context's error.
     co_await workers.wait(sim::Context());
   }
-  queue_->shut_down();
-  sink_->queue = nullptr;
-  queue_.reset();
+  queue->shut_down();
+  if (queue_ == queue) {
+    sink_->queue = nullptr;
+    queue_.reset();
+  }
 }
 
 sim::Task<void> QueueController::worker(sim::Context ctx, std::shared_ptr<WorkQueue> queue) {

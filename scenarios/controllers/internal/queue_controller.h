@@ -82,7 +82,7 @@ class QueueController : public Controller {
   std::string name_;
   std::shared_ptr<Sink> sink_ = std::make_shared<Sink>();
   std::vector<informer::RegistrationPtr> registrations_;
-  // The queue of the run under way (null between runs); sink_->queue points at it.
+  // The queue of the latest run while it lasts (null between runs); sink_->queue points at it.
   std::shared_ptr<WorkQueue> queue_;
 };
 

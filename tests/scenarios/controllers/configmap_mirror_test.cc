@@ -9,6 +9,7 @@
 #include "fixture.h"
 #include "kubesim/fakeapi/faults.h"
 #include "kubesim/sim/sleep.h"
+#include "kubesim/sim/task_group.h"
 
 namespace kubesim::scenarios {
 namespace {
@@ -205,6 +206,39 @@ TEST_F(MirrorTest, RunsAgainOnAFreshContext) {
   EXPECT_EQ(f_.finished_runs, 1);
   expect_mirrored();
   EXPECT_EQ(f_.contents("dst").count("later"), 1u);
+}
+
+sim::Task<void> run_controller(Controller* controller, sim::Context ctx, int* finished) {
+  co_await controller->run(ctx);
+  ++*finished;
+}
+
+sim::Task<void> overlapping_runs(Fixture* f, sim::Context ctx) {
+  informer::SharedInformerFactory factory(f->client, f->process.clock());
+  ControllerEnv env{f->process, f->client, factory, f->options().params, 2};
+  auto controller = f->type().make(env);
+  factory.start(ctx);
+  sim::TaskGroup runs(f->loop);
+  auto first = sim::with_cancel(ctx);
+  runs.spawn(run_controller(controller.get(), first.ctx, &f->finished_runs));
+  co_await sim::sleep_for(ctx, f->loop, 10s);
+  // The next term starts before the last one has unwound.
+  first.cancel();
+  runs.spawn(run_controller(controller.get(), ctx, &f->finished_runs));
+  co_await runs.wait(sim::Context());
+  co_await factory.shutdown();
+}
+
+TEST_F(MirrorTest, ARunThatStartsBeforeTheLastOneEndsTakesOver) {
+  f_.put_config_map("src", "a", {{"k", "1"}});
+  f_.process.start([this](sim::Context ctx) { return overlapping_runs(&f_, ctx); });
+  f_.loop.run_for(11s);
+  EXPECT_EQ(f_.finished_runs, 1);
+  f_.put_config_map("src", "b", {{"k", "2"}});
+  f_.put_config_map("src", "a", {{"k", "3"}});
+  f_.loop.run_for(10s);
+  expect_mirrored();
+  EXPECT_EQ(f_.contents("dst").size(), 2u);
 }
 
 TEST_F(MirrorTest, QueueDepthCountsWaitingKeys) {
