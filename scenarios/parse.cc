@@ -1,0 +1,171 @@
+// The scenario file as a whole: loading the YAML, the scenario's own keys, and the order in
+// which the sections are read (kubesim/scenarios/internal/parse_context.h).
+#include "kubesim/scenarios/parse.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "kubesim/api/go_strings.h"
+#include "kubesim/scenarios/internal/parse_context.h"
+#include "kubesim/scenarios/internal/yaml_reader.h"
+
+namespace kubesim::scenarios {
+namespace {
+
+using internal::Field;
+using internal::MapFields;
+using internal::ParseContext;
+
+// The place just past the end of `text`, for problems yaml-cpp reports without a place.
+Mark end_of(std::string_view text) {
+  Mark mark{1, 1};
+  for (char c : text) {
+    if (c == '\n') {
+      ++mark.line;
+      mark.column = 1;
+    } else {
+      ++mark.column;
+    }
+  }
+  return mark;
+}
+
+// The place of the first byte that does not start a valid UTF-8 sequence, or nullopt.
+std::optional<Mark> first_invalid_utf8(std::string_view text) {
+  if (api::valid_utf8(text)) return std::nullopt;
+  Mark mark{1, 1};
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + len > text.size() || !api::valid_utf8(text.substr(i, len))) return mark;
+    if (c == '\n') {
+      ++mark.line;
+      mark.column = 1;
+    } else {
+      ++mark.column;
+    }
+    i += len;
+  }
+  return mark;
+}
+
+constexpr std::int64_t kMaxSeeds = 1'000'000'000;
+
+const std::vector<std::string> kScenarioKeys = {
+    "name",      "description", "duration", "seeds",  "shuffle", "cluster",  "network",
+    "processes", "workload",    "timeline", "expect", "mustFind", "sweep",    "measure"};
+
+void read_scenario(ParseContext& ctx, const Field& document) {
+  Scenario& s = ctx.scenario;
+  if (!document.is_map()) {
+    ctx.reader.error(document.mark(), "a scenario is a mapping (name: …, duration: …, …), not " +
+                                          internal::describe(document.value));
+    return;
+  }
+  MapFields top(ctx.reader, document, "the scenario", kScenarioKeys);
+  for (const char* key : {"sweep", "measure"}) {
+    if (Field f = top.get(key)) {
+      ctx.reader.error(f.key_mark, std::string(key) +
+                                       ": experiments (sweep and measure) are not supported yet");
+    }
+  }
+  if (auto name = ctx.reader.string(top.require("name"))) {
+    if (name->empty()) ctx.reader.error(top.get("name"), "must not be empty");
+    s.name = *name;
+  }
+  if (auto d = ctx.reader.string(top.get("description"))) s.description = *d;
+  const Field duration = top.require("duration", "the virtual time it runs, e.g. 10m");
+  if (auto d = ctx.reader.positive_duration(duration)) {
+    s.duration = *d;
+    ctx.duration_known = true;
+    ctx.duration_text = duration.value.Scalar();
+  }
+  if (auto n = ctx.reader.integer_at_least(top.get("seeds"), 1)) {
+    if (*n > kMaxSeeds) {
+      ctx.reader.error(top.get("seeds"), "must be at most " + std::to_string(kMaxSeeds));
+    } else {
+      s.seeds = static_cast<int>(*n);
+    }
+  }
+  if (auto b = ctx.reader.boolean(top.get("shuffle"))) s.shuffle = *b;
+  internal::parse_cluster(ctx, top.get("cluster"));
+  internal::parse_network(ctx, top.get("network"));
+  internal::parse_processes(ctx, top.get("processes"));
+  internal::parse_workload(ctx, top.get("workload"));
+  internal::parse_timeline(ctx, top.get("timeline"));
+  internal::parse_expect(ctx, top.get("expect"));
+  internal::parse_must_find(ctx, top.get("mustFind"));
+}
+
+}  // namespace
+
+std::string ParseError::text() const {
+  if (mark.line <= 0) return file + ": " + message;
+  return file + ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column) + ": " + message;
+}
+
+ParseResult parse_scenario(std::string_view text, const std::string& file, const Registry& registry) {
+  ParseResult result;
+  internal::Errors errors;
+  if (auto bad = first_invalid_utf8(text)) {
+    errors.add(*bad, "the file is not UTF-8 text");
+    result.errors = errors.sorted(file);
+    return result;
+  }
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    Mark mark = internal::mark_of(e.mark);
+    if (mark.line == 0) mark = end_of(text);
+    errors.add(mark, "invalid YAML: " + e.msg);
+    result.errors = errors.sorted(file);
+    return result;
+  }
+  if (documents.empty() || documents.front().IsNull()) {
+    errors.add(Mark{1, 1},
+               "the file is empty: a scenario is a mapping with at least name and duration");
+    result.errors = errors.sorted(file);
+    return result;
+  }
+  if (documents.size() > 1) {
+    Mark mark = internal::mark_of(documents[1]);
+    if (mark.line == 0) mark = end_of(text);
+    errors.add(mark, "a scenario file holds one YAML document; a second one starts here");
+  }
+  Scenario scenario;
+  scenario.file = file;
+  ParseContext ctx(errors, registry, scenario);
+  read_scenario(ctx, Field{"scenario", documents.front(), Mark{1, 1}});
+  if (errors.empty()) {
+    result.scenario = std::move(scenario);
+  } else {
+    result.errors = errors.sorted(file);
+  }
+  return result;
+}
+
+ParseResult load_scenario(const std::string& path, const Registry& registry) {
+  auto fail = [&](const std::string& why) {
+    ParseResult result;
+    result.errors.push_back(ParseError{path, Mark{}, "cannot read the file: " + why});
+    return result;
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return fail("it is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(errno != 0 ? std::strerror(errno) : "it cannot be opened");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return fail("reading it failed");
+  return parse_scenario(text.str(), path, registry);
+}
+
+}  // namespace kubesim::scenarios

@@ -1,0 +1,293 @@
+// A timeline `faults:` list: each entry becomes a fakeapi::FaultRule (kubesim/fakeapi/faults.h).
+// An `error: CODE` entry gets the Status kube-apiserver sends for that code (reason, message and
+// details as apimachinery's errors.New* build them).
+#include <algorithm>
+
+#include "kubesim/api/go_duration.h"
+#include "kubesim/scenarios/internal/parse_context.h"
+
+namespace kubesim::scenarios::internal {
+namespace {
+
+const std::vector<std::string> kKinds = {"error", "latency", "drop", "stall", "gone", "staleBy"};
+const std::vector<std::string> kFaultKeys = {
+    "verb",  "resource", "namespace",  "name",    "process", "probability",
+    "count", "for",      "error",      "message", "retryAfter", "latency",
+    "drop",  "events",   "stall",      "gone",    "staleBy"};
+
+constexpr std::string_view kDefaultMessage = "fault injected by the scenario";
+
+// The reason Kubernetes gives a code that has no constructor of its own.
+api::StatusReason reason_for(int code) {
+  switch (code) {
+    case 400: return api::StatusReason::kBadRequest;
+    case 401: return api::StatusReason::kUnauthorized;
+    case 403: return api::StatusReason::kForbidden;
+    case 404: return api::StatusReason::kNotFound;
+    case 405: return api::StatusReason::kMethodNotAllowed;
+    case 406: return api::StatusReason::kNotAcceptable;
+    case 409: return api::StatusReason::kConflict;
+    case 410: return api::StatusReason::kGone;
+    case 413: return api::StatusReason::kRequestEntityTooLarge;
+    case 415: return api::StatusReason::kUnsupportedMediaType;
+    case 422: return api::StatusReason::kInvalid;
+    case 429: return api::StatusReason::kTooManyRequests;
+    case 500: return api::StatusReason::kInternalError;
+    case 503: return api::StatusReason::kServiceUnavailable;
+    case 504: return api::StatusReason::kTimeout;
+    default: return api::StatusReason::kUnknown;
+  }
+}
+
+// The Status an `error: CODE` fault answers with.
+api::Status status_for(int code, const std::optional<std::string>& message,
+                       const api::GroupResource& resource, const std::string& name,
+                       int retry_after) {
+  const std::string text = message.value_or(std::string(kDefaultMessage));
+  api::Status s;
+  switch (code) {
+    case 400: s = api::new_bad_request(text); break;
+    case 401: s = api::new_unauthorized(text); break;
+    case 403: s = api::new_forbidden(resource, name, text); break;
+    case 404:
+      s = api::new_not_found(resource, name);
+      if (message) s.message = *message;
+      break;
+    case 409:
+      s = api::new_conflict(resource, name, message.value_or(std::string(api::kOptimisticLockErrorMsg)));
+      break;
+    case 410:
+      s = api::new_resource_expired(
+          message.value_or("The resourceVersion for the provided watch is too old."));
+      break;
+    case 429:
+      s = api::new_too_many_requests(message.value_or("Too many requests, please try again later."),
+                                     retry_after);
+      break;
+    case 500: s = api::new_internal_error(text); break;
+    case 503:
+      s = api::new_service_unavailable(
+          message.value_or("the server is currently unable to handle the request"));
+      if (retry_after > 0) {
+        if (!s.details) s.details = api::StatusDetails{};
+        s.details->retry_after_seconds = retry_after;
+      }
+      break;
+    case 504:
+      s = api::new_timeout(message.value_or("request did not complete within the allotted timeout"),
+                           retry_after);
+      break;
+    default:
+      s.code = code;
+      s.reason = reason_for(code);
+      s.message = text;
+  }
+  return s;
+}
+
+// The verbs a kind of fault can act on; empty: any.
+std::vector<fakeapi::Verb> verbs_of(fakeapi::FaultKind kind) {
+  using fakeapi::Verb;
+  switch (kind) {
+    case fakeapi::FaultKind::kDropWatch:
+    case fakeapi::FaultKind::kStallWatch: return {Verb::kWatch};
+    case fakeapi::FaultKind::kForceGone: return {Verb::kWatch, Verb::kList};
+    case fakeapi::FaultKind::kStaleRead: return {Verb::kGet, Verb::kList};
+    default: return {};
+  }
+}
+
+// `stall: true`, `gone: true`.
+bool read_true(ParseContext& ctx, const Field& field) {
+  auto b = ctx.reader.boolean(field);
+  if (b && !*b) ctx.reader.error(field, "only true turns it on; leave the key out instead");
+  return b.value_or(false);
+}
+
+// Reads the kind-specific keys into `rule`; false when something was wrong (reported).
+bool read_kind(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi::FaultRule& rule,
+               const std::optional<ResolvedResource>& resource) {
+  using fakeapi::FaultKind;
+  for (const char* key : {"message", "retryAfter"}) {
+    if (kind.label != "error" && f.has(key)) {
+      ctx.reader.error(f.get(key).key_mark, std::string(key) + ": only an error fault takes it");
+      return false;
+    }
+  }
+  if (kind.label != "drop" && f.has("events")) {
+    ctx.reader.error(f.get("events").key_mark, "events: only a drop fault takes it");
+    return false;
+  }
+  if (kind.label == "latency") {
+    rule.kind = FaultKind::kLatency;
+    auto d = ctx.reader.positive_duration(kind);
+    if (d) rule.latency = *d;
+    return d.has_value();
+  }
+  if (kind.label == "staleBy") {
+    rule.kind = FaultKind::kStaleRead;
+    auto d = ctx.reader.positive_duration(kind);
+    if (d) rule.stale_by = *d;
+    return d.has_value();
+  }
+  if (kind.label == "stall" || kind.label == "gone") {
+    rule.kind = kind.label == "stall" ? FaultKind::kStallWatch : FaultKind::kForceGone;
+    return read_true(ctx, kind);
+  }
+  if (kind.label == "drop") {
+    rule.kind = FaultKind::kDropWatch;
+    auto what = ctx.reader.string(kind);
+    if (what && *what != "afterEvents") {
+      ctx.reader.error(kind, "\"" + *what + "\" is not supported: the only value is afterEvents");
+      what.reset();
+    }
+    auto events = ctx.reader.integer_at_least(f.require("events", "drop the watch after N events"), 0);
+    if (events) rule.after_events = *events;
+    return what && events;
+  }
+  rule.kind = FaultKind::kError;
+  auto code = ctx.reader.integer(kind);
+  if (!code) return false;
+  if (*code < 400 || *code > 599) {
+    ctx.reader.error(kind, "must be an HTTP error code from 400 to 599, got " + std::to_string(*code));
+    return false;
+  }
+  auto message = ctx.reader.string(f.get("message"));
+  if (f.has("message") && !message) return false;
+  int retry_after = 0;
+  if (const Field retry = f.get("retryAfter")) {
+    if (*code != 429 && *code != 503 && *code != 504) {
+      ctx.reader.error(retry.key_mark, "retryAfter: only 429, 503 and 504 errors carry a Retry-After");
+      return false;
+    }
+    auto d = ctx.reader.positive_duration(retry);
+    if (!d) return false;
+    if (*d % std::chrono::seconds(1) != sim::Duration::zero() || *d > std::chrono::hours(24)) {
+      ctx.reader.error(retry, "must be whole seconds, at most 24h (Retry-After counts seconds), got " +
+                                  api::format_go_duration(*d));
+      return false;
+    }
+    retry_after = static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(*d).count());
+  }
+  const api::GroupResource gr =
+      resource ? resource->ref.gvr.group_resource() : api::GroupResource{"", rule.resource};
+  rule.status = status_for(static_cast<int>(*code), message, gr, rule.name, retry_after);
+  return true;
+}
+
+// `resource: plural`, `plural/subresource`, `group/version/plural[/subresource]`.
+bool read_resource(ParseContext& ctx, const Field& field, fakeapi::FaultRule& rule,
+                   std::optional<ResolvedResource>& resolved) {
+  auto text = ctx.reader.string(field);
+  if (!text) return false;
+  const std::size_t slashes = static_cast<std::size_t>(std::count(text->begin(), text->end(), '/'));
+  std::string resource = *text;
+  if (slashes == 1 || slashes == 3) {
+    const auto last = text->rfind('/');
+    rule.subresource = text->substr(last + 1);
+    resource = text->substr(0, last);
+    if (rule.subresource.empty()) {
+      ctx.reader.error(field, "\"" + *text + "\" names no subresource after '/'");
+      return false;
+    }
+  }
+  std::string problem;
+  resolved = ctx.lookup(resource, problem);
+  if (!resolved) {
+    ctx.reader.error(field, problem);
+    return false;
+  }
+  rule.resource = resolved->ref.gvr.resource;
+  return true;
+}
+
+std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
+  MapFields f(ctx.reader, field, "a fault", kFaultKeys);
+  if (!f.ok()) return std::nullopt;
+  FaultEntry entry;
+  entry.mark = field.mark();
+  fakeapi::FaultRule& rule = entry.rule;
+  bool ok = true;
+  if (auto verbs = ctx.reader.strings(f.get("verb"), true)) {
+    for (const auto& v : *verbs) {
+      if (auto verb = fakeapi::parse_verb(v)) {
+        rule.verbs.push_back(*verb);
+      } else {
+        ctx.reader.error(f.get("verb"), "unknown verb \"" + v +
+                                            "\" (get, list, watch, create, update, patch, delete, "
+                                            "deletecollection)");
+        ok = false;
+      }
+    }
+  } else if (f.has("verb")) {
+    ok = false;
+  }
+  std::optional<ResolvedResource> resolved;
+  if (const Field resource = f.get("resource")) ok = read_resource(ctx, resource, rule, resolved) && ok;
+  if (auto ns = ctx.reader.string(f.get("namespace"))) rule.ns = *ns;
+  if (auto name = ctx.reader.string(f.get("name"))) rule.name = *name;
+  if (const Field process = f.get("process")) {
+    auto replica = ctx.replica(process);
+    if (replica) rule.process = *replica;
+    ok = ok && replica.has_value();
+  }
+  if (auto p = ctx.reader.number(f.get("probability"))) {
+    if (*p < 0 || *p > 1) {
+      ctx.reader.error(f.get("probability"), "must be in [0, 1], got " + f.get("probability").value.Scalar());
+      ok = false;
+    }
+    rule.probability = *p;
+  }
+  if (auto n = ctx.reader.integer_at_least(f.get("count"), 1)) rule.count = *n;
+  if (const Field length = f.get("for")) {
+    entry.length = ctx.reader.positive_duration(length);
+    ok = ok && entry.length.has_value();
+  }
+  const auto kinds = f.present(kKinds);
+  if (kinds.size() != 1) {
+    ctx.reader.error(kinds.empty() ? f.mark() : kinds[1].key_mark,
+                     kinds.empty() ? "a fault needs one of " + join(kKinds)
+                                   : "a fault injects one thing, not " + kinds[0].label + " and " +
+                                         kinds[1].label + "; write two faults");
+    return std::nullopt;
+  }
+  ok = read_kind(ctx, f, kinds[0], rule, resolved) && ok;
+  const auto allowed = verbs_of(rule.kind);
+  for (fakeapi::Verb v : rule.verbs) {
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+      std::vector<std::string> names;
+      for (fakeapi::Verb a : allowed) names.emplace_back(fakeapi::to_string(a));
+      ctx.reader.error(f.get("verb"), kinds[0].label + " acts on " + join(names, " and ") +
+                                          " requests only, not " + std::string(fakeapi::to_string(v)));
+      ok = false;
+      break;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return entry;
+}
+
+}  // namespace
+
+std::optional<FaultsEvent> parse_faults(ParseContext& ctx, const Field& field) {
+  if (!ctx.reader.expect_list(field)) return std::nullopt;
+  FaultsEvent event;
+  bool ok = true;
+  const auto list = items(field);
+  if (list.empty()) {
+    ctx.reader.error(field, "needs at least one fault");
+    return std::nullopt;
+  }
+  for (const Field& item : list) {
+    auto entry = parse_fault(ctx, item);
+    if (entry) {
+      event.rules.push_back(std::move(*entry));
+    } else {
+      ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return event;
+}
+
+}  // namespace kubesim::scenarios::internal
