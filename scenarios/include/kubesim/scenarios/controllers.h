@@ -2,12 +2,14 @@
 // rate-limiting work queue and workers, as a client-go controller is written:
 //
 //   configmap-mirror  params {source: NS, target: NS}: for every ConfigMap in `source`, one of the
-//                     same name and data in `target`; ConfigMaps in `target` with no source are
+//                     same name, data and binaryData in `target`; ConfigMaps in `target` with no source are
 //                     deleted.
 //   widget            the Widget custom resource (example.com/v1, plural widgets, namespaced;
 //                     the scenario registers it in cluster.resources): each Widget owns
 //                     spec.replicas ConfigMaps (named WIDGET-0, WIDGET-1, …, with an owner
-//                     reference), and its status.readyReplicas says how many exist.
+//                     reference), and its status.readyReplicas says how many exist. What a
+//                     deleted Widget controlled is deleted too (the fake API server has no
+//                     garbage collector).
 //
 // Both reconcile per key from their informers' caches (level-based), write through the replica's
 // client, and treat a create that finds the object (AlreadyExists) or a delete that does not
