@@ -2,8 +2,8 @@
 // rate-limiting work queue and workers, as a client-go controller is written:
 //
 //   configmap-mirror  params {source: NS, target: NS}: for every ConfigMap in `source`, one of the
-//                     same name, data and binaryData in `target`; ConfigMaps in `target` with no source are
-//                     deleted.
+//                     same name, data and binaryData in `target`; ConfigMaps in `target` with no
+//                     source are deleted.
 //   widget            the Widget custom resource (example.com/v1, plural widgets, namespaced;
 //                     the scenario registers it in cluster.resources): each Widget owns
 //                     spec.replicas ConfigMaps (named WIDGET-0, WIDGET-1, …, with an owner
