@@ -1,0 +1,185 @@
+#include "run_checks.h"
+
+#include <algorithm>
+
+#include "kubesim/api/go_duration.h"
+#include "run_world.h"
+
+namespace kubesim::scenarios::runner {
+
+namespace {
+
+std::string at(sim::Time t) { return api::format_go_duration(t - sim::Time{}); }
+
+}  // namespace
+
+Checker::Checker(World& world) : world_(&world) {
+  for (const Check& check : world.scenario.checks) {
+    Run run;
+    run.check = &check;
+    run.deps = dependencies_of(world, check.condition);
+    const sim::Time start = sim::Time{} + check.after;
+    switch (check.kind) {
+      case CheckKind::kAlways:
+        run.from = sim::Time{};
+        run.to = world.end;
+        break;
+      case CheckKind::kEventually:
+        run.from = start;
+        run.to = start + check.within;
+        break;
+      case CheckKind::kConsistently:
+        run.from = start;
+        run.to = start + check.length;
+        break;
+      case CheckKind::kFinally:
+        run.from = run.to = world.end;
+        break;
+    }
+    const std::size_t i = runs_.size();
+    runs_.push_back(std::move(run));
+    if (check.kind == CheckKind::kFinally) continue;
+    if (runs_[i].deps.any_write || !runs_[i].deps.resources.empty()) on_write_.push_back(i);
+    if (runs_[i].deps.leadership) on_leadership_.push_back(i);
+  }
+}
+
+void Checker::begin() {
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    Run& run = runs_[i];
+    if (run.check->kind == CheckKind::kAlways) {
+      run.open = true;
+      evaluate(i);
+    } else if (run.check->kind != CheckKind::kFinally && run.from <= world_->end) {
+      world_->loop.add_timer(run.from, [this, i] { open_window(i); });
+    }
+  }
+}
+
+void Checker::open_window(std::size_t i) {
+  if (world_->closing) return;
+  Run& run = runs_[i];
+  run.open = true;
+  evaluate(i);
+  if (run.to <= world_->end) world_->loop.add_timer(run.to, [this, i] { close_window(i); });
+  const sim::Time next = world_->loop.now() + kProbeInterval;
+  if (live(run) && next < run.to) world_->loop.add_timer(next, [this, i] { probe(i); });
+}
+
+void Checker::probe(std::size_t i) {
+  if (world_->closing || !live(runs_[i])) return;
+  evaluate(i);
+  const sim::Time next = world_->loop.now() + kProbeInterval;
+  if (live(runs_[i]) && next < runs_[i].to) world_->loop.add_timer(next, [this, i] { probe(i); });
+}
+
+void Checker::close_window(std::size_t i) {
+  if (world_->closing) return;
+  Run& run = runs_[i];
+  if (live(run)) evaluate(i);  // the window's last instant counts
+  if (live(run) && run.check->kind == CheckKind::kEventually) {
+    fail(run, "did not hold at any instant of [" + at(run.from) + ", " + at(run.to) + "]; at the end:\n" + run.last_detail,
+         world_->loop.now());
+  }
+  run.done = true;
+  run.open = false;
+}
+
+void Checker::evaluate(std::size_t i) { evaluate(i, nullptr); }
+
+void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
+  Run& run = runs_[i];
+  switch (run.check->kind) {
+    case CheckKind::kAlways:
+    case CheckKind::kConsistently: {
+      // Every earlier evaluation held, so a write may be judged alone (see evaluate_condition).
+      auto broken = evaluate_condition(*world_, run.check->condition, write);
+      if (broken) {
+        fail(run, std::move(*broken), world_->loop.now());
+        run.done = true;
+      }
+      return;
+    }
+    case CheckKind::kEventually: {
+      auto broken = evaluate_condition(*world_, run.check->condition);
+      if (!broken) {
+        run.done = true;
+        world_->trace("checks", "check.held", {{"check", run.check->text}});
+      } else {
+        run.last_detail = std::move(*broken);
+      }
+      return;
+    }
+    case CheckKind::kFinally: {
+      auto broken = evaluate_condition(*world_, run.check->condition);
+      if (broken) fail(run, std::move(*broken), world_->loop.now());
+      run.done = true;
+      return;
+    }
+  }
+}
+
+void Checker::on_write(const fakeapi::CommittedWrite& write) {
+  for (std::size_t i : on_write_) {
+    if (live(runs_[i]) && write.resource != nullptr && runs_[i].deps.depends_on(*write.resource)) evaluate(i, &write);
+  }
+}
+
+void Checker::on_leadership(const std::vector<std::size_t>& locks) {
+  for (std::size_t i : on_leadership_) {
+    if (!live(runs_[i])) continue;
+    const auto& mine = runs_[i].deps.locks;
+    const bool touched = std::any_of(locks.begin(), locks.end(), [&](std::size_t id) {
+      return std::find(mine.begin(), mine.end(), id) != mine.end();
+    });
+    if (touched) evaluate(i);
+  }
+}
+
+void Checker::on_event() {
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    if (live(runs_[i])) evaluate(i);
+  }
+}
+
+void Checker::finish() {
+  const sim::Time now = world_->loop.now();
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    Run& run = runs_[i];
+    if (run.done) continue;
+    switch (run.check->kind) {
+      case CheckKind::kAlways:
+        break;
+      case CheckKind::kEventually:
+        if (run.open) evaluate(i);
+        if (!run.done) {
+          fail(run,
+               run.open ? "did not hold at any instant of [" + at(run.from) + ", " + at(now) +
+                              "] before the run ended; at the end:\n" + run.last_detail
+                        : "its window [" + at(run.from) + ", " + at(run.to) + "] starts after the run ends at " + at(now),
+               now);
+        }
+        break;
+      case CheckKind::kConsistently:
+        if (run.open) evaluate(i);
+        break;
+      case CheckKind::kFinally:
+        evaluate(i);
+        break;
+    }
+    run.done = true;
+    run.open = false;
+  }
+}
+
+void Checker::fail(Run& run, std::string detail, sim::Time when) {
+  if (failures_.empty() && first_failure_) first_failure_();
+  const Check& check = *run.check;
+  world_->trace("checks", "check.break", {{"check", check.text}, {"at", at(when)}, {"detail", detail}});
+  const std::string lock = lock_of(check.condition);
+  const bool lane = !lock.empty() && world_->leadership.find(lock).has_value();
+  world_->picture.mark(lane ? "lock " + lock : "apiserver", "failure", check.text, when);
+  failures_.push_back(Failure{check.text, condition_name(check.condition), check.mark, when, std::move(detail)});
+}
+
+}  // namespace kubesim::scenarios::runner

@@ -1,0 +1,84 @@
+// Checker: runs a scenario's checks over the run and records each broken one once, at the first
+// virtual instant it broke.
+//
+//   always        evaluated at the start, after every committed write it depends on, every
+//                 leadership change it depends on and every timeline event;
+//   eventually    the same triggers while its window [after, after+within] is open, plus a
+//                 probe every 100 ms of virtual time in it (informer caches change without
+//                 writes); holds once it held at one of those instants, breaks at the window's
+//                 end otherwise;
+//   consistently  the same triggers and probes over [after, after+for]; breaks at the first
+//                 instant it does not hold;
+//   finally       once, at the end.
+// A break is traced ("check.break"), marked on the picture and, the first time, reported to the
+// first-failure hook (the runner freezes the trace tail there).
+#ifndef KUBESIM_SCENARIOS_INTERNAL_RUN_CHECKS_H_
+#define KUBESIM_SCENARIOS_INTERNAL_RUN_CHECKS_H_
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/scenarios/result.h"
+#include "kubesim/scenarios/scenario.h"
+#include "kubesim/sim/time.h"
+#include "run_conditions.h"
+
+namespace kubesim::scenarios::runner {
+
+struct World;
+
+inline constexpr sim::Duration kProbeInterval = std::chrono::milliseconds(100);
+
+class Checker {
+ public:
+  explicit Checker(World& world);
+  Checker(const Checker&) = delete;
+  Checker& operator=(const Checker&) = delete;
+
+  // Called before the first break is recorded.
+  void set_first_failure_hook(std::function<void()> hook) { first_failure_ = std::move(hook); }
+
+  // At t=0, once the processes are started: evaluates `always`, schedules the windows.
+  void begin();
+  void on_write(const fakeapi::CommittedWrite& write);
+  void on_leadership(const std::vector<std::size_t>& locks);
+  void on_event();
+  // At the end of the run: windows still open are judged now, then `finally`.
+  void finish();
+
+  const std::vector<Failure>& failures() const { return failures_; }
+  std::vector<Failure> take_failures() { return std::move(failures_); }
+
+ private:
+  struct Run {
+    const Check* check = nullptr;
+    Dependencies deps;
+    sim::Time from{}, to{};
+    bool open = false;
+    bool done = false;  // broke, held (eventually), or its window closed
+    std::string last_detail;
+  };
+
+  void open_window(std::size_t i);
+  void probe(std::size_t i);
+  void close_window(std::size_t i);
+  void evaluate(std::size_t i);
+  // `write`: the committed write this evaluation follows, if any.
+  void evaluate(std::size_t i, const fakeapi::CommittedWrite* write);
+  void fail(Run& run, std::string detail, sim::Time at);
+  bool live(const Run& run) const { return run.open && !run.done; }
+
+  World* world_;
+  std::vector<Run> runs_;
+  std::vector<std::size_t> on_write_;       // runs that some write may change
+  std::vector<std::size_t> on_leadership_;  // runs that leadership may change
+  std::vector<Failure> failures_;
+  std::function<void()> first_failure_;
+};
+
+}  // namespace kubesim::scenarios::runner
+
+#endif  // KUBESIM_SCENARIOS_INTERNAL_RUN_CHECKS_H_

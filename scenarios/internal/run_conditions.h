@@ -1,0 +1,45 @@
+// Conditions: what a check asks at one instant, answered from the World (the server's current
+// state read directly, the leadership record, the replicas' informer caches).
+//
+// evaluate_condition says nothing when the condition holds, and otherwise the values that break
+// it, one fact a line (for atMostOneLeader: which replicas lead, since when in true time, and
+// what their clocks read). dependencies_of says what can change the answer, so the checks are
+// evaluated only after the writes and leadership changes that matter.
+#ifndef KUBESIM_SCENARIOS_INTERNAL_RUN_CONDITIONS_H_
+#define KUBESIM_SCENARIOS_INTERNAL_RUN_CONDITIONS_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kubesim/api/gvk.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/scenarios/scenario.h"
+
+namespace kubesim::scenarios::runner {
+
+struct World;
+
+struct Dependencies {
+  bool leadership = false;
+  std::vector<std::size_t> locks;  // with `leadership`: changes on these locks (empty: any)
+  bool any_write = false;
+  std::vector<api::GroupResource> resources;  // committed writes of these resources
+  bool depends_on(const api::GroupResource& resource) const;
+};
+
+Dependencies dependencies_of(World& world, const Condition& condition);
+
+// nullopt when `condition` holds now; else why not. `write`, when given, is the committed write
+// this evaluation follows and every earlier evaluation held: a noMatch then looks at the written
+// object alone.
+std::optional<std::string> evaluate_condition(World& world, const Condition& condition,
+                                              const fakeapi::CommittedWrite* write = nullptr);
+
+// The lock text a condition is about, or "".
+std::string lock_of(const Condition& condition);
+
+}  // namespace kubesim::scenarios::runner
+
+#endif  // KUBESIM_SCENARIOS_INTERNAL_RUN_CONDITIONS_H_

@@ -1,0 +1,243 @@
+#include "run_replica.h"
+
+#include <algorithm>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "kubesim/election/multi_lock.h"
+#include "kubesim/election/resource_lock.h"
+#include "kubesim/sim/event.h"
+#include "run_checks.h"
+#include "run_world.h"
+
+namespace kubesim::scenarios::runner {
+
+namespace {
+
+sim::Task<void> lead_main(World* w, Replica* r, Incarnation* inc, std::size_t elector, sim::Context ctx);
+
+// --- building an incarnation ---------------------------------------------------------------------
+
+InformerFactory make_factory(Incarnation& inc, const Replica& r, std::string ns) {
+  InformerFactory f;
+  f.ns = std::move(ns);
+  f.client = std::make_unique<FactoryClient>(*inc.client);
+  informer::SharedInformerFactoryOptions options;
+  options.ns = f.ns;
+  for (const Actor& actor : r.spec->run) {
+    const auto* spec = std::get_if<InformerSpec>(&actor);
+    if (spec == nullptr || spec->ns != f.ns) continue;
+    if (std::find(f.declared.begin(), f.declared.end(), spec->resource.gvr) == f.declared.end()) {
+      f.declared.push_back(spec->resource.gvr);
+    }
+    if (spec->resync > sim::Duration::zero()) options.custom_resync[spec->resource.gvr] = spec->resync;
+  }
+  f.factory = std::make_unique<informer::SharedInformerFactory>(*f.client, r.process->clock(), std::move(options));
+  return f;
+}
+
+void make_factories(Incarnation& inc, const Replica& r) {
+  inc.factories.push_back(make_factory(inc, r, ""));
+  for (const Actor& actor : r.spec->run) {
+    const auto* spec = std::get_if<InformerSpec>(&actor);
+    if (spec == nullptr || spec->ns.empty()) continue;
+    const bool known = std::any_of(inc.factories.begin(), inc.factories.end(),
+                                   [&](const InformerFactory& f) { return f.ns == spec->ns; });
+    if (!known) inc.factories.push_back(make_factory(inc, r, spec->ns));
+  }
+}
+
+std::shared_ptr<election::ResourceLock> make_lock(api::Client& client, const LockRef& ref,
+                                                  const std::string& identity) {
+  auto lock = election::new_lock(ref.kind, client, ref.ns, ref.name, election::ResourceLockConfig(identity));
+  if (!lock.ok()) throw std::runtime_error("lock " + ref.text() + ": " + lock.status().message);
+  return std::move(lock).value();
+}
+
+sim::Task<void> start_leading(World* w, Replica* r, Incarnation* inc, std::size_t elector, sim::Context ctx) {
+  auto term = std::make_unique<LeaderTerm>();
+  term->world = w;
+  term->replica = r;
+  LeaderTerm& t = *term;
+  inc->terms.push_back(std::move(term));
+  w->leader_started(t, elector);
+  if (!ctx.add_waiter(&t)) w->leader_ended(t);  // already over
+  inc->leading.add(1);
+  return lead_main(w, r, inc, elector, std::move(ctx));
+}
+
+void make_electors(World& w, Replica& r, Incarnation& inc) {
+  for (std::size_t e = 0; e < r.electors.size(); ++e) {
+    const ElectorSpec& spec = *r.electors[e];
+    election::LeaderElectionConfig config;
+    config.lock = make_lock(*inc.client, spec.lock.primary, r.name);
+    if (spec.lock.secondary) {
+      config.lock = std::make_shared<election::MultiLock>(config.lock,
+                                                          make_lock(*inc.client, *spec.lock.secondary, r.name));
+    }
+    config.lease_duration = spec.lease_duration;
+    config.renew_deadline = spec.renew_deadline;
+    config.retry_period = spec.retry_period;
+    config.release_on_cancel = spec.release_on_cancel;
+    config.cancel_before_release = spec.cancel_before_release;
+    config.release_only_if_holder = spec.release_only_if_holder;
+    config.name = spec.lock.primary.text();
+    World* world = &w;
+    Replica* replica = &r;
+    Incarnation* incarnation = &inc;
+    config.callbacks.on_started_leading = [world, replica, incarnation, e](sim::Context ctx) {
+      return start_leading(world, replica, incarnation, e, std::move(ctx));
+    };
+    config.callbacks.on_stopped_leading = [] {};
+    inc.electors.push_back(std::make_unique<election::LeaderElector>(std::move(config), *r.process));
+  }
+}
+
+void make_controllers(World& w, Replica& r, Incarnation& inc) {
+  for (const ControllerSpec* spec : r.controllers) {
+    const std::string who = "controller \"" + spec->type + "\" of " + r.name;
+    const ControllerType* type = w.registry.find(spec->type);
+    if (type == nullptr) throw std::runtime_error(who + ": the type is not registered");
+    if (spec->only_when_leader && r.electors.empty()) {
+      throw std::runtime_error(who + ": onlyWhenLeader, but the process runs no elector");
+    }
+    std::unique_ptr<Controller> controller;
+    try {
+      controller = type->make(ControllerEnv{*r.process, *inc.client, *inc.factories[0].factory, spec->params, spec->workers});
+    } catch (const std::exception& e) {
+      throw std::runtime_error(who + ": " + e.what());
+    }
+    if (!controller) throw std::runtime_error(who + ": the type made no controller");
+    inc.controllers.push_back(std::move(controller));
+    inc.running.push_back(0);
+  }
+}
+
+// --- running it ----------------------------------------------------------------------------------
+
+sim::Task<void> controller_main(Replica* r, Incarnation* inc, std::size_t c, sim::Context ctx) {
+  struct Running {
+    int* n;
+    ~Running() { --*n; }
+  };
+  ++inc->running[c];
+  Running running{&inc->running[c]};
+  std::optional<std::string> failure;
+  try {
+    co_await inc->controllers[c]->run(ctx);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (failure) throw std::runtime_error("controller \"" + r->controllers[c]->type + "\" of " + r->name + ": " + *failure);
+}
+
+sim::Task<void> elector_main(World* w, Replica* r, Incarnation* inc, std::size_t e, sim::Context ctx) {
+  co_await inc->electors[e]->run(ctx);
+  if (ctx.done() || w->closing) co_return;
+  w->trace(r->name, "replica.exit",
+           {{"incarnation", inc->number}, {"lock", r->electors[e]->lock.primary.text()},
+            {"why", "its leader election ended"}});
+  w->restart_after_exit(*r, inc->number);
+}
+
+// One term: runs the onlyWhenLeader controllers (gated by the replica's first elector) on the
+// leading context until it is done, then waits for them.
+sim::Task<void> lead_main(World* w, Replica* r, Incarnation* inc, std::size_t elector, sim::Context ctx) {
+  struct Done {
+    sim::WaitGroup* leading;
+    ~Done() { leading->done(); }
+  } done{&inc->leading};
+  sim::TaskGroup group(w->loop);
+  if (elector == 0) {
+    for (std::size_t c = 0; c < r->controllers.size(); ++c) {
+      if (r->controllers[c]->only_when_leader) {
+        group.spawn(controller_main(r, inc, c, ctx), r->name + " " + r->controllers[c]->type);
+      }
+    }
+  }
+  sim::Event never(w->loop);
+  co_await never.wait(ctx);
+  co_await group.wait(sim::Context());
+}
+
+void start_actors(World& w, Replica& r, Incarnation& inc, const sim::Context& ctx) {
+  for (auto& f : inc.factories) {
+    for (const auto& gvr : f.declared) (void)f.factory->informer_for(gvr);
+    f.factory->start(ctx);
+  }
+  std::size_t e = 0;
+  std::size_t c = 0;
+  for (const Actor& actor : r.spec->run) {
+    if (std::holds_alternative<ElectorSpec>(actor)) {
+      inc.group.spawn(elector_main(&w, &r, &inc, e, ctx), r.name + " elector");
+      ++e;
+    } else if (const auto* spec = std::get_if<ControllerSpec>(&actor)) {
+      if (!spec->only_when_leader) inc.group.spawn(controller_main(&r, &inc, c, ctx), r.name + " " + spec->type);
+      ++c;
+    }
+  }
+}
+
+}  // namespace
+
+sim::Task<void> replica_main(World* w, Replica* r, sim::Context ctx) {
+  if (ctx.done() || w->closing) co_return;
+  std::erase_if(r->incarnations, [](const std::unique_ptr<Incarnation>& inc) { return inc->finished; });
+  r->incarnations.push_back(std::make_unique<Incarnation>(w->loop, r->process->incarnation()));
+  Incarnation* inc = r->incarnations.back().get();
+  w->trace(r->name, "replica.start", {{"incarnation", inc->number}});
+  std::exception_ptr error;
+  try {
+    inc->client = std::make_unique<fakeapi::InProcessClient>(w->server, *r->process);
+    make_factories(*inc, *r);
+    make_electors(*w, *r, *inc);
+    make_controllers(*w, *r, *inc);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (error) {
+    inc->finished = true;  // nothing was started
+    std::rethrow_exception(error);
+  }
+  start_actors(*w, *r, *inc, ctx);
+  co_await inc->group.wait(sim::Context());
+  co_await inc->leading.wait(sim::Context());
+  for (auto& f : inc->factories) co_await f.factory->shutdown();
+  inc->finished = true;
+}
+
+// --- leadership ----------------------------------------------------------------------------------
+
+void LeaderTerm::fire() { world->leader_ended(*this); }
+
+void World::leader_started(LeaderTerm& term, std::size_t elector) {
+  Replica& r = *term.replica;
+  const std::vector<std::size_t>& locks = r.lock_ids[elector];
+  term.id = leadership.start(locks, r.index, r.name, loop.now());
+  trace(r.name, "leader.start",
+        {{"lock", r.electors[elector]->lock.primary.text()}, {"incarnation", r.process->incarnation()}});
+  for (std::size_t id : locks) term.spans.push_back(picture.open("lock " + leadership.lock(id).text, "leader", r.name, loop.now()));
+  if (!closing) checker->on_leadership(locks);
+}
+
+void World::leader_ended(LeaderTerm& term) {
+  leadership.end(term.id, loop.now());
+  const std::vector<std::size_t>& locks = leadership.locks_of(term.id);
+  trace(term.replica->name, "leader.end", {{"lock", leadership.lock(locks.front()).text}});
+  for (std::size_t span : term.spans) picture.close(span, loop.now());
+  if (!closing) checker->on_leadership(locks);
+}
+
+void World::restart_after_exit(Replica& replica, int incarnation) {
+  World* self = this;
+  Replica* r = &replica;
+  loop.post([self, r, incarnation] {
+    if (self->closing || !r->process->alive() || r->process->incarnation() != incarnation) return;
+    self->picture.mark("process " + r->name, "restart", "exited: its leader election ended", self->loop.now());
+    r->process->restart();
+  });
+}
+
+}  // namespace kubesim::scenarios::runner

@@ -1,0 +1,369 @@
+#include "run_world.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "kubesim/api/resources.h"
+#include "kubesim/scenarios/controllers.h"
+#include "run_checks.h"
+#include "run_replica.h"
+#include "run_timeline.h"
+#include "run_workload.h"
+
+namespace kubesim::scenarios::runner {
+
+using nlohmann::json;
+
+// --- FactoryClient: forwards, without a coroutine frame of its own -----------------------------
+
+void FactoryClient::saw(const api::GroupVersionResource& resource) {
+  if (std::find(resources_.begin(), resources_.end(), resource) == resources_.end()) {
+    resources_.push_back(resource);
+  }
+}
+
+sim::Task<api::Result<api::ObjectPtr>> FactoryClient::get(sim::Context ctx, api::GroupVersionResource resource,
+                                                          std::string ns, std::string name,
+                                                          api::GetOptions options) {
+  return inner_->get(std::move(ctx), std::move(resource), std::move(ns), std::move(name), std::move(options));
+}
+
+sim::Task<api::Result<api::ObjectList>> FactoryClient::list(sim::Context ctx, api::GroupVersionResource resource,
+                                                            std::string ns, api::ListOptions options) {
+  saw(resource);
+  return inner_->list(std::move(ctx), std::move(resource), std::move(ns), std::move(options));
+}
+
+sim::Task<api::Result<api::WatchPtr>> FactoryClient::watch(sim::Context ctx, api::GroupVersionResource resource,
+                                                           std::string ns, api::ListOptions options) {
+  saw(resource);
+  return inner_->watch(std::move(ctx), std::move(resource), std::move(ns), std::move(options));
+}
+
+sim::Task<api::Result<api::ObjectPtr>> FactoryClient::create(sim::Context ctx, api::GroupVersionResource resource,
+                                                             std::string ns, api::ObjectPtr object,
+                                                             api::CreateOptions options) {
+  return inner_->create(std::move(ctx), std::move(resource), std::move(ns), std::move(object), std::move(options));
+}
+
+sim::Task<api::Result<api::ObjectPtr>> FactoryClient::update(sim::Context ctx, api::GroupVersionResource resource,
+                                                             std::string ns, api::ObjectPtr object,
+                                                             api::UpdateOptions options) {
+  return inner_->update(std::move(ctx), std::move(resource), std::move(ns), std::move(object), std::move(options));
+}
+
+sim::Task<api::Result<api::ObjectPtr>> FactoryClient::patch(sim::Context ctx, api::GroupVersionResource resource,
+                                                            std::string ns, std::string name,
+                                                            api::PatchType type, std::string patch,
+                                                            api::PatchOptions options) {
+  return inner_->patch(std::move(ctx), std::move(resource), std::move(ns), std::move(name), type,
+                       std::move(patch), std::move(options));
+}
+
+sim::Task<api::Result<api::ObjectPtr>> FactoryClient::delete_(sim::Context ctx, api::GroupVersionResource resource,
+                                                              std::string ns, std::string name,
+                                                              api::DeleteOptions options) {
+  return inner_->delete_(std::move(ctx), std::move(resource), std::move(ns), std::move(name), std::move(options));
+}
+
+sim::Task<api::Result<void>> FactoryClient::delete_collection(sim::Context ctx, api::GroupVersionResource resource,
+                                                              std::string ns, api::DeleteOptions options,
+                                                              api::ListOptions list_options) {
+  return inner_->delete_collection(std::move(ctx), std::move(resource), std::move(ns), std::move(options),
+                                   std::move(list_options));
+}
+
+std::vector<api::GroupVersionResource> InformerFactory::resources() const {
+  std::vector<api::GroupVersionResource> out = declared;
+  for (const auto& r : client->resources()) {
+    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  }
+  return out;
+}
+
+InformerFactory& Incarnation::factory_for(std::string_view ns) {
+  for (auto& f : factories) {
+    if (f.ns == ns) return f;
+  }
+  throw std::logic_error("no informer factory for namespace " + std::string(ns));
+}
+
+// --- World ---------------------------------------------------------------------------------------
+
+sim::LoopOptions loop_options(const Scenario& scenario, std::uint64_t seed) {
+  sim::LoopOptions options;
+  options.seed = seed;
+  options.shuffle = scenario.shuffle;
+  return options;
+}
+
+fakeapi::ServerOptions server_options(const ClusterSpec& cluster) {
+  fakeapi::ServerOptions options;
+  options.compaction_interval = cluster.compaction;
+  options.watch.bookmark_interval = cluster.bookmarks;
+  return options;
+}
+
+World::World(const Scenario& scenario_, const Registry& registry_, const RunOptions& options_,
+             std::ostream* trace_sink)
+    : scenario(scenario_),
+      registry(registry_),
+      options(options_),
+      loop(loop_options(scenario_, options_.seed)),
+      server(loop, server_options(scenario_.cluster)),
+      end(sim::Time{} + scenario_.duration),
+      picture(options_.timeline) {
+  loop.trace().enable(trace_sink);
+}
+
+World::~World() = default;
+
+void World::trace(std::string_view process, std::string_view kind, const json& fields) {
+  if (loop.trace().enabled()) loop.trace().record(loop.now(), process, kind, fields);
+}
+
+Replica* World::find_replica(std::string_view name) {
+  for (auto& r : replicas) {
+    if (r->name == name) return r.get();
+  }
+  return nullptr;
+}
+
+sim::Process* World::find_process(std::string_view name) {
+  if (Replica* r = find_replica(name)) return r->process.get();
+  if (workload && workload->process->name() == name) return workload->process.get();
+  return nullptr;
+}
+
+ProcessLane* World::find_lane(std::string_view name) {
+  if (Replica* r = find_replica(name)) return &r->lane;
+  if (workload && workload->process->name() == name) return &workload->lane;
+  return nullptr;
+}
+
+void World::setup() {
+  trace("runner", "scenario.start", {{"name", scenario.name}, {"seed", options.seed}});
+  make_crds();
+  make_objects();
+  make_replicas();
+  if (!scenario.workload.empty()) make_workload(*this);
+  make_lanes();
+  checker = std::make_unique<Checker>(*this);
+  server.add_write_listener([this](const fakeapi::CommittedWrite& write) {
+    if (!closing) checker->on_write(write);
+  });
+  setup_timeline(*this);
+}
+
+namespace {
+
+bool is_builtin_widget(const std::vector<const CustomResource*>& versions) {
+  return versions.size() == 1 && versions[0]->group == kWidgets.group &&
+         versions[0]->version == kWidgets.version && versions[0]->plural == kWidgets.resource &&
+         versions[0]->kind == "Widget";
+}
+
+// A CustomResourceDefinition serving `versions` (one group and plural; the first is stored), each
+// with the /status subresource and a schema that keeps unknown fields.
+json crd_for(const std::vector<const CustomResource*>& versions) {
+  if (is_builtin_widget(versions)) return widget_crd();
+  const CustomResource& first = *versions.front();
+  std::string singular = first.kind;
+  for (char& c : singular) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  json schema = {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
+  json list = json::array();
+  for (const CustomResource* r : versions) {
+    list.push_back({{"name", r->version},
+                    {"served", true},
+                    {"storage", r == &first},
+                    {"subresources", {{"status", json::object()}}},
+                    {"schema", {{"openAPIV3Schema", schema}}}});
+  }
+  json names = {{"plural", first.plural}, {"singular", singular}, {"kind", first.kind},
+                {"listKind", first.kind + "List"}};
+  return {{"apiVersion", "apiextensions.k8s.io/v1"},
+          {"kind", "CustomResourceDefinition"},
+          {"metadata", {{"name", first.plural + "." + first.group}}},
+          {"spec",
+           {{"group", first.group},
+            {"scope", first.namespaced ? "Namespaced" : "Cluster"},
+            {"names", std::move(names)},
+            {"versions", std::move(list)}}}};
+}
+
+std::string describe_object(const json& j) {
+  std::string kind = j.is_object() && j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>() : "object";
+  std::string name;
+  if (j.is_object() && j.contains("metadata") && j["metadata"].is_object()) {
+    const json& m = j["metadata"];
+    if (m.contains("namespace") && m["namespace"].is_string()) name = m["namespace"].get<std::string>() + "/";
+    if (m.contains("name") && m["name"].is_string()) name += m["name"].get<std::string>();
+  }
+  return name.empty() ? kind : kind + " " + name;
+}
+
+}  // namespace
+
+void World::make_crds() {
+  std::vector<std::vector<const CustomResource*>> crds;
+  for (const auto& r : scenario.cluster.resources) {
+    auto same = std::find_if(crds.begin(), crds.end(), [&](const auto& c) {
+      return c.front()->group == r.group && c.front()->plural == r.plural;
+    });
+    if (same != crds.end()) {
+      same->push_back(&r);
+    } else {
+      crds.push_back({&r});
+    }
+  }
+  for (const auto& versions : crds) {
+    json crd = crd_for(versions);
+    const std::string name = crd["metadata"]["name"].get<std::string>();
+    auto made = server.create(api::kCustomResourceDefinitions, "", api::make_object(std::move(crd)),
+                              api::CreateOptions());
+    if (!made.ok()) {
+      throw std::runtime_error("cluster.resources: CustomResourceDefinition " + name + ": " +
+                               made.status().message);
+    }
+  }
+}
+
+void World::make_objects() {
+  const auto& objects = scenario.cluster.objects;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::string where = "cluster.objects[" + std::to_string(i) + "] (" + describe_object(objects[i]) + "): ";
+    auto object = api::Object::from_json(objects[i]);
+    if (!object.ok()) throw std::runtime_error(where + object.status().message);
+    const api::ObjectPtr& o = object.value();
+    const auto gv = api::parse_api_version(o->api_version());
+    const fakeapi::ResourceInfo* info =
+        gv ? server.registry().find_kind({gv->group, gv->version, std::string(o->kind())}) : nullptr;
+    if (info == nullptr) {
+      throw std::runtime_error(where + "the server does not serve apiVersion \"" +
+                               std::string(o->api_version()) + "\", kind \"" + std::string(o->kind()) + "\"");
+    }
+    std::string ns;
+    if (info->namespaced) ns = o->namespace_().empty() ? "default" : std::string(o->namespace_());
+    auto made = server.create(info->gvr, ns, o, api::CreateOptions());
+    if (!made.ok()) throw std::runtime_error(where + made.status().message);
+  }
+}
+
+void World::make_replicas() {
+  sim::Rng rng = loop.rng().fork();
+  for (const ProcessSpec& spec : scenario.processes) {
+    if (spec.exec) {
+      throw std::runtime_error("process \"" + spec.name +
+                               "\" runs a command (exec), which only live mode (kubesim run --live) starts");
+    }
+    const LatencySpec latency = spec.latency.value_or(scenario.network);
+    for (int i = 0; i < spec.replicas; ++i) {
+      auto r = std::make_unique<Replica>();
+      r->index = replicas.size();
+      r->name = spec.name + "-" + std::to_string(i);
+      r->spec = &spec;
+      r->process = std::make_unique<sim::Process>(loop, r->name);
+      r->link = std::make_shared<sim::NetworkLink>(loop, latency.min, latency.max - latency.min);
+      r->process->set_link(r->link);
+      const sim::Duration skew = rng.uniform_duration(spec.clock.skew.min, spec.clock.skew.max);
+      const double drift = spec.clock.drift.min + (spec.clock.drift.max - spec.clock.drift.min) * rng.uniform_real();
+      if (1.0 + drift <= 0) throw std::runtime_error("process \"" + spec.name + "\": a drift of " + std::to_string(drift) + " stops the clock");
+      r->process->clock().set_offset(skew);
+      if (drift != 0) r->process->clock().set_rate(1.0 + drift);
+      trace(r->name, "replica.clock", {{"skewNs", skew.count()}, {"drift", drift}});
+      for (const Actor& actor : spec.run) {
+        if (const auto* e = std::get_if<ElectorSpec>(&actor)) {
+          r->electors.push_back(e);
+          std::vector<std::size_t> ids = {leadership.add_lock(e->lock.primary.text())};
+          if (e->lock.secondary) ids.push_back(leadership.add_lock(e->lock.secondary->text()));
+          r->lock_ids.push_back(std::move(ids));
+        } else if (const auto* c = std::get_if<ControllerSpec>(&actor)) {
+          r->controllers.push_back(c);
+        }
+      }
+      replicas.push_back(std::move(r));
+    }
+  }
+}
+
+void World::make_lanes() {
+  if (!picture.enabled()) return;
+  for (std::size_t i = 0; i < leadership.lock_count(); ++i) picture.add_lane("lock " + leadership.lock(i).text);
+  for (const auto& r : replicas) picture.add_lane("process " + r->name);
+  if (workload) picture.add_lane("process " + workload->process->name());
+  picture.add_lane("apiserver");
+  for (const auto& r : replicas) {
+    if (r->has_controllers()) picture.add_lane("queue " + r->name);
+  }
+}
+
+namespace {
+
+// Samples every running controller's queue depth, each second, while the run lasts.
+void sample_queues(World* world) {
+  if (world->closing) return;
+  for (const auto& r : world->replicas) {
+    Incarnation* inc = r->current();
+    if (!r->has_controllers() || inc == nullptr || !r->process->alive()) continue;
+    double depth = 0;
+    bool any = false;
+    for (std::size_t c = 0; c < inc->controllers.size(); ++c) {
+      if (inc->running[c] == 0) continue;
+      any = true;
+      depth += static_cast<double>(inc->controllers[c]->queue_depth());
+    }
+    if (any) world->picture.sample("queue " + r->name, world->loop.now(), depth);
+  }
+  const sim::Time next = world->loop.now() + std::chrono::seconds(1);
+  if (next <= world->end) world->loop.add_timer(next, [world] { sample_queues(world); });
+}
+
+}  // namespace
+
+void World::start() {
+  for (auto& r : replicas) {
+    Replica* replica = r.get();
+    replica->process->start([this, replica](sim::Context ctx) { return replica_main(this, replica, std::move(ctx)); });
+  }
+  if (workload) start_workload(*this);
+  checker->begin();
+  if (picture.enabled()) {
+    const bool any = std::any_of(replicas.begin(), replicas.end(), [](const auto& r) { return r->has_controllers(); });
+    World* self = this;
+    if (any) loop.add_timer(loop.now() + std::chrono::seconds(1), [self] { sample_queues(self); });
+  }
+}
+
+bool World::unwound() const {
+  for (const auto& r : replicas) {
+    for (const auto& inc : r->incarnations) {
+      if (!inc->finished) return false;
+    }
+  }
+  return !workload || workload->group.size() == 0;
+}
+
+bool World::teardown() {
+  closing = true;
+  loop.trace().disable();
+  for (auto& r : replicas) {
+    r->process->crash();
+    if (r->link->partitioned()) r->link->heal();
+  }
+  if (workload) {
+    workload->process->crash();
+    if (workload->link->partitioned()) workload->link->heal();
+  }
+  // Lets every cancelled coroutine unwind while everything it may touch still exists. Failures
+  // now are of no interest: the run is over.
+  for (int i = 0; i < 3000 && !unwound(); ++i) {
+    try {
+      loop.run_for(std::chrono::milliseconds(100));
+    } catch (...) {
+    }
+  }
+  return unwound();
+}
+
+}  // namespace kubesim::scenarios::runner

@@ -1,0 +1,222 @@
+// World: everything one run of a scenario builds on its own Loop — the API server, the replicas
+// of every process (each a sim::Process with its clock and network link, and per incarnation a
+// fresh client, informer factories, electors and controllers), the workload process, the
+// leadership record, the checks and the timeline picture.
+//
+// Life of a World: construct (loop, server, trace), setup() (the cluster's resources and objects
+// at t=0, the replicas, the checks, the timeline), start() (every process), drive the Loop to
+// the scenario's end, finish the checks, then teardown(): every process is crashed and the Loop
+// runs until every coroutine the run started has unwound, so that the World's members can be
+// destroyed in reverse order (clients, factories and processes before the server, the server
+// before the Loop). After teardown nothing the run scheduled acts any more (`closing`).
+#ifndef KUBESIM_SCENARIOS_INTERNAL_RUN_WORLD_H_
+#define KUBESIM_SCENARIOS_INTERNAL_RUN_WORLD_H_
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kubesim/election/leader_elector.h"
+#include "kubesim/fakeapi/inprocess_client.h"
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/informer/factory.h"
+#include "kubesim/scenarios/registry.h"
+#include "kubesim/scenarios/result.h"
+#include "kubesim/scenarios/runner.h"
+#include "kubesim/scenarios/scenario.h"
+#include "kubesim/sim/internal/wait_list.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/network_link.h"
+#include "kubesim/sim/process.h"
+#include "kubesim/sim/task_group.h"
+#include "kubesim/sim/wait_group.h"
+#include "run_leadership.h"
+#include "run_picture.h"
+
+namespace kubesim::scenarios::runner {
+
+class Checker;
+class RunFilter;
+struct World;
+struct Replica;
+
+// The client an informer factory is given: forwards every call to the replica's client and
+// remembers the resources the factory's informers list or watch, so that informersConverged
+// finds informers that controllers asked for too.
+class FactoryClient final : public api::Client {
+ public:
+  explicit FactoryClient(api::Client& inner) : inner_(&inner) {}
+  const std::vector<api::GroupVersionResource>& resources() const { return resources_; }
+
+  sim::Task<api::Result<api::ObjectPtr>> get(sim::Context ctx, api::GroupVersionResource resource,
+                                             std::string ns, std::string name,
+                                             api::GetOptions options) override;
+  sim::Task<api::Result<api::ObjectList>> list(sim::Context ctx, api::GroupVersionResource resource,
+                                               std::string ns, api::ListOptions options) override;
+  sim::Task<api::Result<api::WatchPtr>> watch(sim::Context ctx, api::GroupVersionResource resource,
+                                              std::string ns, api::ListOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> create(sim::Context ctx, api::GroupVersionResource resource,
+                                                std::string ns, api::ObjectPtr object,
+                                                api::CreateOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> update(sim::Context ctx, api::GroupVersionResource resource,
+                                                std::string ns, api::ObjectPtr object,
+                                                api::UpdateOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> patch(sim::Context ctx, api::GroupVersionResource resource,
+                                               std::string ns, std::string name,
+                                               api::PatchType type, std::string patch,
+                                               api::PatchOptions options) override;
+  sim::Task<api::Result<api::ObjectPtr>> delete_(sim::Context ctx, api::GroupVersionResource resource,
+                                                 std::string ns, std::string name,
+                                                 api::DeleteOptions options) override;
+  sim::Task<api::Result<void>> delete_collection(sim::Context ctx, api::GroupVersionResource resource,
+                                                 std::string ns, api::DeleteOptions options,
+                                                 api::ListOptions list_options) override;
+
+ private:
+  void saw(const api::GroupVersionResource& resource);
+
+  api::Client* inner_;
+  std::vector<api::GroupVersionResource> resources_;  // in the order first seen
+};
+
+// One informer factory of an incarnation: all namespaces, or one namespace.
+struct InformerFactory {
+  std::string ns;  // "" for all namespaces
+  std::unique_ptr<FactoryClient> client;
+  std::unique_ptr<informer::SharedInformerFactory> factory;
+  std::vector<api::GroupVersionResource> declared;  // the `informer:` entries it serves
+  // declared, then the resources its informers asked the server for.
+  std::vector<api::GroupVersionResource> resources() const;
+};
+
+// One leadership term of one elector: linked to the leading context, it ends the term the
+// instant that context is done (synchronously, before any coroutine resumes).
+struct LeaderTerm final : sim::internal::WaitNode {
+  World* world = nullptr;
+  Replica* replica = nullptr;
+  std::size_t id = 0;  // in Leadership
+  std::vector<std::size_t> spans;  // the picture's leader spans
+  void fire() override;
+};
+
+// What one run of a replica's process (one incarnation) made. Everything here outlives the
+// incarnation's coroutines: the replica's main coroutine waits for all of them before it sets
+// `finished`.
+struct Incarnation {
+  Incarnation(sim::Loop& loop, int number_) : number(number_), group(loop), leading(loop) {}
+
+  int number;
+  std::unique_ptr<fakeapi::InProcessClient> client;
+  std::vector<InformerFactory> factories;  // [0] all namespaces, then one per namespace
+  std::vector<std::unique_ptr<election::LeaderElector>> electors;  // per Replica::electors
+  std::vector<std::unique_ptr<Controller>> controllers;            // per Replica::controllers
+  std::vector<int> running;  // per controller: its runs under way
+  std::vector<std::unique_ptr<LeaderTerm>> terms;
+  sim::TaskGroup group;    // electors, and controllers that run from the start
+  sim::WaitGroup leading;  // the leading tasks still running
+  bool finished = false;
+
+  InformerFactory& factory_for(std::string_view ns);
+};
+
+// A process's picture lane state: its open spans and when its partition ends.
+struct ProcessLane {
+  sim::Time partitioned_until{};
+  std::size_t partition_span = Picture::kNoSpan;
+  std::size_t down_span = Picture::kNoSpan;
+  std::size_t pause_span = Picture::kNoSpan;
+};
+
+struct Replica {
+  std::size_t index = 0;  // in World::replicas
+  std::string name;       // "manager-0"
+  const ProcessSpec* spec = nullptr;
+  std::unique_ptr<sim::Process> process;
+  std::shared_ptr<sim::NetworkLink> link;
+  std::vector<const ElectorSpec*> electors;        // in file order
+  std::vector<std::vector<std::size_t>> lock_ids;  // per elector: its Leadership lock ids
+  std::vector<const ControllerSpec*> controllers;  // in file order
+  // Declared after `process`, so destroyed before it.
+  std::vector<std::unique_ptr<Incarnation>> incarnations;  // the last is the current one
+  ProcessLane lane;
+
+  Incarnation* current() const { return incarnations.empty() ? nullptr : incarnations.back().get(); }
+  bool has_controllers() const { return !controllers.empty(); }
+};
+
+// The extra process that runs the workload.
+struct Workload {
+  explicit Workload(sim::Loop& loop) : group(loop) {}
+  std::unique_ptr<sim::Process> process;
+  std::shared_ptr<sim::NetworkLink> link;
+  std::unique_ptr<fakeapi::InProcessClient> client;
+  std::vector<std::int64_t> counts;  // per entry: actions so far ({{n}} of the last)
+  sim::TaskGroup group;              // entries and their actions
+  ProcessLane lane;
+};
+
+struct World {
+  World(const Scenario& scenario, const Registry& registry, const RunOptions& options,
+        std::ostream* trace_sink);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+  ~World();
+
+  // Creates the cluster's resources and objects, the replicas, the workload, the checks and the
+  // timeline. Throws std::runtime_error naming what failed.
+  void setup();
+  // Starts every process and the checks.
+  void start();
+  // Crashes everything and lets the Loop unwind it; true when every coroutine of the run
+  // finished (the World may then be destroyed).
+  bool teardown();
+
+  // Writes an event to the trace (when it is on).
+  void trace(std::string_view process, std::string_view kind,
+             const nlohmann::json& fields = nlohmann::json::object());
+  // A replica, or the workload process ("workload"), by name.
+  sim::Process* find_process(std::string_view name);
+  Replica* find_replica(std::string_view name);
+  // The lane state of the process `name` (a replica or the workload), or null.
+  ProcessLane* find_lane(std::string_view name);
+
+  // Leadership (run_replica.cc).
+  void leader_started(LeaderTerm& term, std::size_t elector);
+  void leader_ended(LeaderTerm& term);
+  // Restarts the replica after its election ended, unless it was restarted or crashed since.
+  void restart_after_exit(Replica& replica, int incarnation);
+
+  const Scenario& scenario;
+  const Registry& registry;
+  const RunOptions& options;
+  sim::Loop loop;
+  fakeapi::ApiServer server;
+  sim::Time end{};
+  Leadership leadership;
+  Picture picture;
+  std::unique_ptr<Checker> checker;
+  std::shared_ptr<RunFilter> filter;
+  std::vector<std::unique_ptr<Replica>> replicas;  // in file order
+  std::unique_ptr<Workload> workload;              // set when the scenario has a workload
+  bool closing = false;  // set by teardown: nothing scheduled acts any more
+
+ private:
+  void make_crds();
+  void make_objects();
+  void make_replicas();
+  void make_lanes();
+  bool unwound() const;
+};
+
+sim::LoopOptions loop_options(const Scenario& scenario, std::uint64_t seed);
+fakeapi::ServerOptions server_options(const ClusterSpec& cluster);
+
+}  // namespace kubesim::scenarios::runner
+
+#endif  // KUBESIM_SCENARIOS_INTERNAL_RUN_WORLD_H_

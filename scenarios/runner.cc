@@ -1,0 +1,70 @@
+// run_seed (kubesim/scenarios/runner.h): builds the World, drives it to the scenario's end,
+// judges the checks, tears everything down in a safe order and reports.
+#include "kubesim/scenarios/runner.h"
+
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "kubesim/sim/trace.h"
+#include "internal/run_checks.h"
+#include "internal/run_trace.h"
+#include "internal/run_world.h"
+
+namespace kubesim::scenarios {
+
+namespace {
+
+std::string describe(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
+}  // namespace
+
+SeedResult run_seed(const Scenario& scenario, const Registry& registry, const RunOptions& options) {
+  SeedResult result;
+  result.seed = options.seed;
+  runner::TraceTail tail(options.trace, options.trace_tail);
+  std::unique_ptr<runner::World> world;
+  try {
+    world = std::make_unique<runner::World>(scenario, registry, options, tail.stream());
+    world->setup();
+    world->checker->set_first_failure_hook([&tail] { tail.freeze(); });
+    world->start();
+    world->loop.run_until(world->end);
+    world->checker->finish();
+  } catch (...) {
+    result.error = describe(std::current_exception());
+    tail.freeze();
+    if (world) world->trace("runner", "run.error", {{"error", result.error}});
+  }
+  if (!world) {
+    result.trace_hash = sim::Trace().hash_hex();
+    if (options.trace != nullptr) *options.trace << "{\"traceHash\":\"" << result.trace_hash << "\"}\n";
+    return result;
+  }
+  const sim::Time stopped = world->loop.now();
+  if (world->checker) result.failures = world->checker->take_failures();
+  result.trace_tail = tail.lines();
+  result.trace_hash = world->loop.trace().hash_hex();
+  result.trace_events = world->loop.trace().count();
+  const auto& recorder = world->server.recorder();
+  result.requests = recorder.calls().size() + recorder.dropped();
+  if (options.timeline) result.timeline = world->picture.finish(scenario.duration, stopped);
+  if (options.trace != nullptr) *options.trace << "{\"traceHash\":\"" << result.trace_hash << "\"}\n";
+  if (!world->teardown()) {
+    // Something of the run is still suspended and may touch the World when the Loop destroys
+    // it: keep the World rather than free what it may touch.
+    if (result.error.empty()) result.error = "teardown: some of the run's coroutines did not finish";
+    (void)world.release();
+  }
+  return result;
+}
+
+}  // namespace kubesim::scenarios
