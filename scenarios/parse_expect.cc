@@ -15,15 +15,16 @@ const std::vector<std::string> kConditions = {"atMostOneLeader",    "leaderElect
 
 struct Section {
   const char* key;
+  const char* what;  // for messages
   CheckKind kind;
   std::vector<std::string> timing;  // the keys that place it in time
 };
 
 const std::vector<Section> kSections = {
-    {"always", CheckKind::kAlways, {}},
-    {"eventually", CheckKind::kEventually, {"after", "within"}},
-    {"consistently", CheckKind::kConsistently, {"after", "for"}},
-    {"finally", CheckKind::kFinally, {}},
+    {"always", "an always check", CheckKind::kAlways, {}},
+    {"eventually", "an eventually check", CheckKind::kEventually, {"after", "within"}},
+    {"consistently", "a consistently check", CheckKind::kConsistently, {"after", "for"}},
+    {"finally", "a finally check", CheckKind::kFinally, {}},
 };
 
 std::optional<std::string> held_lock(ParseContext& ctx, const Field& field) {
@@ -56,6 +57,7 @@ std::optional<CountQuery> parse_count(ParseContext& ctx, const Field& field) {
 
 std::optional<std::variant<std::int64_t, CountQuery>> parse_count_equals(ParseContext& ctx,
                                                                          const Field& field) {
+  if (!field) return std::nullopt;
   if (field.is_map()) {
     MapFields f(ctx.reader, field, "equals", {"count"});
     auto q = parse_count(ctx, f.require("count"));
@@ -162,7 +164,7 @@ void parse_check(ParseContext& ctx, const Section& section, const Field& field) 
   std::vector<std::string> keys = section.timing;
   keys.insert(keys.end(), kConditions.begin(), kConditions.end());
   keys.insert(keys.end(), {"equals", "path"});
-  MapFields f(ctx.reader, field, std::string("an ") + section.key + " check", keys);
+  MapFields f(ctx.reader, field, section.what, keys);
   if (!f.ok()) return;
   Check check;
   check.kind = section.kind;

@@ -208,19 +208,24 @@ std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
   entry.mark = field.mark();
   fakeapi::FaultRule& rule = entry.rule;
   bool ok = true;
-  if (auto verbs = ctx.reader.strings(f.get("verb"), true)) {
-    for (const auto& v : *verbs) {
-      if (auto verb = fakeapi::parse_verb(v)) {
-        rule.verbs.push_back(*verb);
-      } else {
-        ctx.reader.error(f.get("verb"), "unknown verb \"" + v +
-                                            "\" (get, list, watch, create, update, patch, delete, "
-                                            "deletecollection)");
-        ok = false;
+  if (const Field verbs = f.get("verb")) {
+    if (verbs.is_list() || verbs.is_scalar()) {
+      for (const Field& item : verbs.is_list() ? items(verbs) : std::vector<Field>{verbs}) {
+        auto text = ctx.reader.string(item);
+        auto verb = text ? fakeapi::parse_verb(*text) : std::nullopt;
+        if (verb) {
+          rule.verbs.push_back(*verb);
+        } else if (text) {
+          ctx.reader.error(item, "unknown verb \"" + *text +
+                                     "\" (get, list, watch, create, update, patch, delete, "
+                                     "deletecollection)");
+        }
+        ok = ok && verb.has_value();
       }
+    } else {
+      ctx.reader.error(verbs, "expected a verb or a list of verbs, got " + describe(verbs.value));
+      ok = false;
     }
-  } else if (f.has("verb")) {
-    ok = false;
   }
   std::optional<ResolvedResource> resolved;
   if (const Field resource = f.get("resource")) ok = read_resource(ctx, resource, rule, resolved) && ok;
