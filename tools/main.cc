@@ -1,16 +1,25 @@
-// The kubesim command line.
+// The kubesim command line. `run` and `merge` are the scenarios command line
+// (kubesim/scenarios/cli.h), which programs that link kubesim reuse.
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
+#include "kubesim/scenarios/cli.h"
 #include "tools/demo.h"
 #include "tools/serve.h"
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "merge") == 0)) {
+    return kubesim::scenarios::run_main(argc, argv);
+  }
   CLI::App app{"kubesim: a deterministic simulator for Kubernetes controllers"};
   app.require_subcommand(1);
+  // Listed for --help; main() hands them to the scenarios command line before parsing.
+  app.add_subcommand("run", "run scenario files over many seeds (kubesim run --help)")->allow_extras();
+  app.add_subcommand("merge", "merge the --results files of a sharded run")->allow_extras();
 
   kubesim::tools::DemoOptions demo;
   std::string trace_path;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -84,12 +85,18 @@ struct ScenarioResult {
   // Without mustFind: no seed broke anything. With it: some seed broke one of the listed
   // checks, no seed broke an unlisted one, and no run failed.
   bool passed() const;
-  // The replay command of a seed: "kubesim run FILE --seed N".
-  std::string replay_command(std::uint64_t seed) const;
+  // The replay command of a seed: "kubesim run FILE --seed N", with `program` for kubesim (a
+  // program that gives run_main its command line passes its argv[0]). The program and the file
+  // are quoted for a POSIX shell when they need it.
+  std::string replay_command(std::uint64_t seed, std::string_view program = "kubesim") const;
 };
 
 nlohmann::json to_json(const SeedResult& result);
 nlohmann::json to_json(const ScenarioResult& result);
+// The inverse of to_json: exactly the result that was written. A malformed document is a
+// BadRequest Status naming the path of what is wrong ("seeds[2].seed: expected an unsigned
+// integer").
+api::Result<SeedResult> seed_result_from_json(const nlohmann::json& j);
 api::Result<ScenarioResult> scenario_result_from_json(const nlohmann::json& j);
 
 }  // namespace kubesim::scenarios

@@ -1,0 +1,51 @@
+// run_main: the `kubesim run` and `kubesim merge` command line, for kubesim itself and for any
+// program that links kubesim and registers its own controller types (kubesim/scenarios/registry.h):
+//
+//   PROGRAM run FILE|DIR… [--seeds N | --seed S] [--jobs N] [--shard K/N]
+//               [--results FILE.json] [--junit FILE] [--report FILE.html] [--trace FILE]
+//               [--list-controllers]
+//   PROGRAM merge RESULTS.json… [--results FILE.json] [--junit FILE] [--report FILE.html]
+//
+// `run` reads every file first (a directory: its *.yaml and *.yml files) and runs nothing when
+// any is broken: it prints every error of every file as FILE:LINE:COL: what is wrong, and exits
+// 2. It then runs each scenario over its seeds (kubesim/scenarios/driver.h), shows progress on
+// stderr when stderr is a terminal, prints one line per scenario, the first failing seed of each
+// failing scenario with the command that replays it (PROGRAM run FILE --seed N, PROGRAM being
+// argv[0]), and the closing line "N passed, M failed" (kubesim/scenarios/summary.h), then
+// writes the files asked for. `merge` joins the --results files of the shards of one run and
+// prints and writes exactly what the unsharded run would have.
+//
+// Exit status: 0 when every scenario passed, 1 when some failed, 2 for bad input (a usage error,
+// a broken scenario file, a results file that is not one, shards that do not fit together, an
+// output file that cannot be written) — and then nothing was run.
+#ifndef KUBESIM_SCENARIOS_CLI_H_
+#define KUBESIM_SCENARIOS_CLI_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kubesim/scenarios/driver.h"
+#include "kubesim/scenarios/registry.h"
+
+namespace kubesim::scenarios {
+
+// What the command line takes from its process. run_main gives the real ones; tests give stubs.
+struct CliEnvironment {
+  LoadFunction load;   // load_scenario
+  RunFunction run;     // run_seed
+  std::ostream* out = nullptr;
+  std::ostream* err = nullptr;
+  bool err_is_terminal = false;  // progress is drawn only on a terminal
+};
+
+// args[0] is the program, args[1] the subcommand ("run" or "merge").
+int run_command_line(const std::vector<std::string>& args, const Registry& registry,
+                     const CliEnvironment& env);
+
+// The command line on std::cout and std::cerr, with load_scenario and run_seed.
+int run_main(int argc, char** argv, const Registry& registry = Registry::with_builtins());
+
+}  // namespace kubesim::scenarios
+
+#endif  // KUBESIM_SCENARIOS_CLI_H_

@@ -1,0 +1,32 @@
+// The --report file: one self-contained HTML page (inline CSS and SVG; no script, no font, no
+// image, no link to anything outside the page), legible at a glance.
+//
+// It holds the summary, a table of the scenarios (verdict, seeds, the first failure and its
+// replay command), and for each scenario a strip of its seeds (pass / fail / found), its failing
+// seeds, and the timeline picture of its report seed (the first that broke anything, else the
+// first; kubesim/scenarios/driver.h reruns that seed to collect it).
+//
+// The timeline picture (timeline_svg) has a lane per lock (each leader's span in its replica's
+// colour), per process (down, partitioned, paused, crashes, clock steps), for the apiserver
+// (restarts, compactions, fault windows) and for watch restarts, a small line chart per work
+// queue's depth, a time axis in Go duration text, a legend, and the failure as a red vertical
+// line. Every shape has a <title>, which browsers show on hover.
+#ifndef KUBESIM_SCENARIOS_REPORT_H_
+#define KUBESIM_SCENARIOS_REPORT_H_
+
+#include <ostream>
+#include <string>
+
+#include "kubesim/scenarios/result.h"
+#include "kubesim/scenarios/run_set.h"
+
+namespace kubesim::scenarios {
+
+// An <svg> element (no XML prolog, no namespace URI: it is meant for inline HTML).
+std::string timeline_svg(const Timeline& timeline);
+
+void write_report_html(const RunSet& set, std::ostream& out);
+
+}  // namespace kubesim::scenarios
+
+#endif  // KUBESIM_SCENARIOS_REPORT_H_

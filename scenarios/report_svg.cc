@@ -1,0 +1,335 @@
+// timeline_svg: the report's timeline picture (kubesim/scenarios/report.h).
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "kubesim/api/go_duration.h"
+#include "kubesim/scenarios/internal/markup.h"
+#include "kubesim/scenarios/report.h"
+
+namespace kubesim::scenarios {
+
+namespace {
+
+using internal::escape_markup;
+
+constexpr double kWidth = 1100;
+constexpr double kLabelWidth = 210;
+constexpr double kRightMargin = 24;
+constexpr double kLaneHeight = 24;
+constexpr double kFailureLabelHeight = 14;  // above the lanes, for "failure at …"
+constexpr double kChartHeight = 48;
+constexpr double kAxisHeight = 30;
+constexpr std::size_t kLabelChars = 30;
+
+// Leaders, one colour per replica in order of first appearance (wrapping after eight).
+constexpr const char* kReplicaColors[] = {"#4e79a7", "#59a14f", "#9c755f", "#76b7b2",
+                                          "#edc948", "#ff9da7", "#1f4e79", "#8cd17d"};
+
+struct KindStyle {
+  const char* kind;
+  const char* color;
+  const char* legend;
+};
+constexpr KindStyle kSpanStyles[] = {{"partition", "#f28e2b", "partitioned"},
+                                     {"down", "#3b3b3b", "down"},
+                                     {"pause", "#b07aa1", "paused"},
+                                     {"fault", "#e15759", "fault window"}};
+constexpr KindStyle kMarkStyles[] = {{"restart", "#1f4e79", "restart"},
+                                     {"compact", "#0b7a75", "compaction"},
+                                     {"watch-restart", "#17becf", "watch restart"},
+                                     {"crash", "#000000", "crash"},
+                                     {"skew", "#b8860b", "clock step"}};
+constexpr const char* kFailureColor = "#d62728";
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+std::string esc(std::string_view text) { return escape_markup(text, true); }
+
+std::string go(sim::Time t) { return api::format_go_duration(t.time_since_epoch()); }
+
+const char* span_color(const std::string& kind) {
+  for (const auto& s : kSpanStyles) {
+    if (kind == s.kind) return s.color;
+  }
+  return "#999999";
+}
+const char* mark_color(const std::string& kind) {
+  for (const auto& s : kMarkStyles) {
+    if (kind == s.kind) return s.color;
+  }
+  return "#666666";
+}
+
+// Dark text on light colours, white on dark ones.
+const char* text_on(const std::string& hex) {
+  unsigned r = 0, g = 0, b = 0;
+  std::sscanf(hex.c_str(), "#%02x%02x%02x", &r, &g, &b);
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#222" : "#fff";
+}
+
+struct Lane {
+  std::string name;
+  bool chart = false;
+  double y = 0;
+  double height = 0;
+};
+
+struct Picture {
+  explicit Picture(const Timeline& t) : timeline(t) {}
+  const Timeline& timeline;
+  std::vector<Lane> lanes;
+  std::map<std::string, std::string> replica_color;
+  double x0 = kLabelWidth;
+  double x1 = kWidth - kRightMargin;
+  double lanes_top = 0;
+  double lanes_bottom = 0;
+  sim::Duration length{1};
+
+  double x(sim::Time t) const {
+    const double f = static_cast<double>(t.time_since_epoch().count()) /
+                     static_cast<double>(length.count());
+    return x0 + std::clamp(f, 0.0, 1.0) * (x1 - x0);
+  }
+  const Lane* lane(const std::string& name) const {
+    for (const auto& l : lanes) {
+      if (l.name == name) return &l;
+    }
+    return nullptr;
+  }
+};
+
+// Places the lanes below a legend `legend_height` tall.
+Picture lay_out(const Timeline& t, double legend_height) {
+  Picture p(t);
+  p.lanes_top = legend_height;
+  std::set<std::string> series;
+  for (const auto& s : t.samples) series.insert(s.series);
+  std::vector<std::string> names = t.lanes;
+  auto add = [&](const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const auto& s : t.spans) add(s.lane);
+  for (const auto& m : t.marks) {
+    if (m.kind != "failure" || !m.lane.empty()) add(m.lane);
+  }
+  for (const auto& s : t.samples) add(s.series);
+  double y = p.lanes_top;
+  for (const auto& name : names) {
+    if (name.empty()) continue;
+    Lane lane{name, series.count(name) > 0, y, series.count(name) > 0 ? kChartHeight : kLaneHeight};
+    y += lane.height;
+    p.lanes.push_back(lane);
+  }
+  p.lanes_bottom = y;
+  sim::Duration end = t.duration;
+  for (const auto& s : t.spans) end = std::max(end, s.to.time_since_epoch());
+  for (const auto& m : t.marks) end = std::max(end, m.at.time_since_epoch());
+  p.length = std::max(end, sim::Duration{1});
+  for (const auto& s : t.spans) {
+    if (s.kind != "leader" || p.replica_color.count(s.label) > 0) continue;
+    const std::size_t n = p.replica_color.size() % std::size(kReplicaColors);
+    p.replica_color[s.label] = kReplicaColors[n];
+  }
+  return p;
+}
+
+// The axis step: the smallest "nice" duration giving at most ten intervals.
+sim::Duration tick_step(sim::Duration length) {
+  using namespace std::chrono_literals;
+  const sim::Duration steps[] = {1ms,  2ms,  5ms,   10ms,  20ms,  50ms, 100ms, 200ms, 500ms,
+                                 1s,   2s,   5s,    10s,   15s,   30s,  1min,  2min,  5min,
+                                 10min, 15min, 30min, 1h,  2h,    6h,   12h,   24h};
+  for (auto step : steps) {
+    if (length / step <= 10) return step;
+  }
+  return length / 10 + sim::Duration{1};
+}
+
+// A mark's shape centred on (x, cy): restart ▼, compaction ■, crash ✕, clock step ◆, anything
+// else (watch restart) ●.
+void draw_shape(const std::string& kind, double x, double cy, const std::string& title,
+                std::ostream& out) {
+  const char* color = mark_color(kind);
+  out << "<g fill=\"" << color << "\" stroke=\"" << color << "\">" << title;
+  if (kind == "restart") {
+    out << "<path d=\"M" << num(x - 5) << " " << num(cy - 5) << "h10l-5 10z\"/>";
+  } else if (kind == "compact") {
+    out << "<rect x=\"" << num(x - 4) << "\" y=\"" << num(cy - 4) << "\" width=\"8\" height=\"8\"/>";
+  } else if (kind == "crash") {
+    out << "<path d=\"M" << num(x - 5) << " " << num(cy - 5) << "l10 10m0 -10l-10 10\" "
+        << "stroke-width=\"2.5\" fill=\"none\"/>";
+  } else if (kind == "skew") {
+    out << "<path d=\"M" << num(x) << " " << num(cy - 6) << "l6 6l-6 6l-6 -6z\"/>";
+  } else {
+    out << "<circle cx=\"" << num(x) << "\" cy=\"" << num(cy) << "\" r=\"4\"/>";
+  }
+  out << "</g>";
+}
+
+struct LegendItem {
+  std::string color;
+  std::string text;
+  std::string mark;  // a mark's kind: drawn as its shape; "": a swatch
+};
+
+std::vector<LegendItem> legend_items(const Picture& p) {
+  std::vector<LegendItem> items;
+  for (const auto& [replica, color] : p.replica_color) items.push_back({color, "leader " + replica, ""});
+  for (const auto& s : kSpanStyles) items.push_back({s.color, s.legend, ""});
+  for (const auto& s : kMarkStyles) items.push_back({s.color, s.legend, s.kind});
+  items.push_back({kFailureColor, "failure", ""});
+  return items;
+}
+
+// Draws the legend in rows across the width; returns its height.
+double draw_legend(const Picture& p, std::ostream& out) {
+  double x = 8, y = 8;
+  for (const auto& item : legend_items(p)) {
+    const double width = 22 + 6.2 * static_cast<double>(item.text.size());
+    if (x + width > kWidth && x > 8) {
+      x = 8;
+      y += 18;
+    }
+    if (!item.mark.empty()) {
+      draw_shape(item.mark, x + 5, y + 5, "", out);
+    } else {
+      out << "<rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"10\" height=\"10\" fill=\""
+          << item.color << "\"/>";
+    }
+    out << "<text x=\"" << num(x + 14) << "\" y=\"" << num(y + 9) << "\">" << esc(item.text)
+        << "</text>";
+    x += width;
+  }
+  return y + 18 + kFailureLabelHeight;
+}
+
+void draw_lanes_and_axis(const Picture& p, std::ostream& out) {
+  for (std::size_t i = 0; i < p.lanes.size(); ++i) {
+    const Lane& lane = p.lanes[i];
+    out << "<rect x=\"0\" y=\"" << num(lane.y) << "\" width=\"" << num(kWidth) << "\" height=\""
+        << num(lane.height) << "\" fill=\"" << (i % 2 == 0 ? "#f7f7f7" : "#ffffff") << "\"/>";
+    std::string shown = lane.name;
+    if (shown.size() > kLabelChars) shown = "\xE2\x80\xA6" + shown.substr(shown.size() - kLabelChars + 1);
+    out << "<text x=\"8\" y=\"" << num(lane.y + lane.height / 2 + 4) << "\"><title>"
+        << esc(lane.name) << "</title>" << esc(shown) << "</text>";
+  }
+  const sim::Duration step = tick_step(p.length);
+  const double axis_y = p.lanes_bottom;
+  out << "<line x1=\"" << num(p.x0) << "\" y1=\"" << num(axis_y) << "\" x2=\"" << num(p.x1)
+      << "\" y2=\"" << num(axis_y) << "\" stroke=\"#444\"/>";
+  for (sim::Duration t{0}; t <= p.length; t += step) {
+    const double x = p.x(sim::Time{t});
+    out << "<line x1=\"" << num(x) << "\" y1=\"" << num(p.lanes_top) << "\" x2=\"" << num(x)
+        << "\" y2=\"" << num(axis_y + 4) << "\" stroke=\"#ddd\"/>";
+    out << "<text x=\"" << num(x) << "\" y=\"" << num(axis_y + 16)
+        << "\" text-anchor=\"middle\">" << esc(api::format_go_duration(t)) << "</text>";
+  }
+}
+
+void draw_spans(const Picture& p, std::ostream& out) {
+  for (const auto& s : p.timeline.spans) {
+    const Lane* lane = p.lane(s.lane);
+    if (lane == nullptr || lane->chart) continue;
+    const double a = p.x(s.from), b = std::max(p.x(s.to), a + 1.5);
+    const bool leader = s.kind == "leader";
+    const std::string color = leader && p.replica_color.count(s.label) > 0
+                                  ? p.replica_color.at(s.label)
+                                  : std::string(span_color(s.kind));
+    out << "<rect x=\"" << num(a) << "\" y=\"" << num(lane->y + 4) << "\" width=\"" << num(b - a)
+        << "\" height=\"" << num(lane->height - 8) << "\" rx=\"2\" fill=\"" << color << "\""
+        << (s.kind == "fault" ? " fill-opacity=\"0.55\"" : "") << "><title>"
+        << esc(s.kind + (s.label.empty() ? "" : " " + s.label) + ": " + go(s.from) + " to " +
+               go(s.to))
+        << "</title></rect>";
+    if (!s.label.empty() && b - a > 6.5 * static_cast<double>(s.label.size()) + 8) {
+      out << "<text x=\"" << num(a + 4) << "\" y=\"" << num(lane->y + lane->height / 2 + 4)
+          << "\" fill=\"" << text_on(color) << "\">" << esc(s.label) << "</text>";
+    }
+  }
+}
+
+void draw_charts(const Picture& p, std::ostream& out) {
+  for (const auto& lane : p.lanes) {
+    if (!lane.chart) continue;
+    std::vector<const TimelineSample*> points;
+    for (const auto& s : p.timeline.samples) {
+      if (s.series == lane.name) points.push_back(&s);
+    }
+    std::stable_sort(points.begin(), points.end(),
+                     [](const auto* a, const auto* b) { return a->at < b->at; });
+    double top = 1;
+    for (const auto* s : points) top = std::max(top, s->value);
+    const double base = lane.y + lane.height - 4, scale = (lane.height - 12) / top;
+    std::string line;
+    double last_y = base;
+    for (const auto* s : points) {
+      const double x = p.x(s->at), y = base - std::max(0.0, s->value) * scale;
+      if (!line.empty()) line += num(x) + "," + num(last_y) + " ";
+      line += num(x) + "," + num(y) + " ";
+      last_y = y;
+    }
+    if (line.empty()) continue;
+    out << "<polyline points=\"" << line << "\" fill=\"none\" stroke=\"#4e79a7\" "
+        << "stroke-width=\"1.5\"><title>" << esc(lane.name) << " (max " << num(top)
+        << ")</title></polyline>";
+    out << "<text x=\"" << num(p.x1 - 2) << "\" y=\"" << num(lane.y + 11)
+        << "\" text-anchor=\"end\" fill=\"#666\">max " << esc(num(top)) << "</text>";
+  }
+}
+
+void draw_mark(const Picture& p, const TimelineMark& m, std::ostream& out) {
+  const Lane* lane = p.lane(m.lane);
+  const double x = p.x(m.at);
+  const std::string title = "<title>" + esc(m.kind + (m.label.empty() ? "" : " " + m.label) +
+                                            " at " + go(m.at)) + "</title>";
+  if (m.kind == "failure") {
+    out << "<line x1=\"" << num(x) << "\" y1=\"" << num(p.lanes_top - 2) << "\" x2=\"" << num(x)
+        << "\" y2=\"" << num(p.lanes_bottom) << "\" stroke=\"" << kFailureColor
+        << "\" stroke-width=\"2\">" << title << "</line>";
+    const bool right = x < (p.x0 + p.x1) / 2;
+    out << "<text x=\"" << num(right ? x + 4 : x - 4) << "\" y=\"" << num(p.lanes_top - 4)
+        << "\" fill=\"" << kFailureColor << "\" font-weight=\"bold\" text-anchor=\""
+        << (right ? "start" : "end") << "\">" << esc("failure at " + go(m.at)) << "</text>";
+    return;
+  }
+  if (lane == nullptr) return;
+  draw_shape(m.kind, x, lane->y + lane->height / 2, title, out);
+}
+
+}  // namespace
+
+std::string timeline_svg(const Timeline& timeline) {
+  // The legend's height depends on the replicas, which the layout finds; draw it once to learn
+  // its height, then lay the lanes out below it.
+  std::ostringstream legend;
+  const double legend_height = draw_legend(lay_out(timeline, 0), legend);
+  const Picture p = lay_out(timeline, legend_height);
+  const double height = p.lanes_bottom + kAxisHeight;
+  std::ostringstream out;
+  out << "<svg class=\"timeline\" width=\"" << num(kWidth) << "\" height=\"" << num(height)
+      << "\" viewBox=\"0 0 " << num(kWidth) << " " << num(height)
+      << "\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">";
+  out << "<title>timeline, " << esc(api::format_go_duration(timeline.duration))
+      << " of virtual time</title>";
+  out << legend.str();
+  draw_lanes_and_axis(p, out);
+  draw_spans(p, out);
+  draw_charts(p, out);
+  for (const auto& m : timeline.marks) {
+    if (m.kind != "failure") draw_mark(p, m, out);
+  }
+  for (const auto& m : timeline.marks) {
+    if (m.kind == "failure") draw_mark(p, m, out);
+  }
+  out << "</svg>";
+  return out.str();
+}
+
+}  // namespace kubesim::scenarios

@@ -1,0 +1,224 @@
+// ScenarioResult and SeedResult: passed(), the replay command, and the JSON round trip that
+// --results and `kubesim merge` rely on.
+#include "kubesim/scenarios/result.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "tests/scenarios/cli/stubs.h"
+
+namespace kubesim::scenarios {
+namespace {
+
+using nlohmann::json;
+using testing::sample_failure;
+using testing::sample_timeline;
+
+// Text with the characters that need care in JSON, XML and shells, and some beyond ASCII.
+rc::Gen<std::string> text() {
+  return rc::gen::map(
+      rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(std::vector<std::string>{
+          "a", "Z", "0", " ", "\"", "\\", "\n", "\t", "<", "&", "'", "\xC3\xA9", "\xC2\xB5",
+          "\xE2\x86\x92", "{", "}", "/", ":"})),
+      [](const std::vector<std::string>& pieces) {
+        std::string out;
+        for (const auto& p : pieces) out += p;
+        return out;
+      });
+}
+
+rc::Gen<sim::Time> instant() {
+  return rc::gen::map(rc::gen::arbitrary<std::int64_t>(),
+                      [](std::int64_t ns) { return sim::Time{sim::Duration{ns}}; });
+}
+
+rc::Gen<Failure> failure() {
+  return rc::gen::build<Failure>(
+      rc::gen::set(&Failure::check, text()), rc::gen::set(&Failure::condition, text()),
+      rc::gen::set(&Failure::mark, rc::gen::build<Mark>(rc::gen::set(&Mark::line),
+                                                        rc::gen::set(&Mark::column))),
+      rc::gen::set(&Failure::at, instant()), rc::gen::set(&Failure::detail, text()));
+}
+
+rc::Gen<Timeline> timeline() {
+  return rc::gen::build<Timeline>(
+      rc::gen::set(&Timeline::duration,
+                   rc::gen::map(rc::gen::arbitrary<std::int64_t>(),
+                                [](std::int64_t ns) { return sim::Duration{ns}; })),
+      rc::gen::set(&Timeline::lanes, rc::gen::container<std::vector<std::string>>(text())),
+      rc::gen::set(&Timeline::spans,
+                   rc::gen::container<std::vector<TimelineSpan>>(rc::gen::build<TimelineSpan>(
+                       rc::gen::set(&TimelineSpan::lane, text()),
+                       rc::gen::set(&TimelineSpan::kind, text()),
+                       rc::gen::set(&TimelineSpan::label, text()),
+                       rc::gen::set(&TimelineSpan::from, instant()),
+                       rc::gen::set(&TimelineSpan::to, instant())))),
+      rc::gen::set(&Timeline::marks,
+                   rc::gen::container<std::vector<TimelineMark>>(rc::gen::build<TimelineMark>(
+                       rc::gen::set(&TimelineMark::lane, text()),
+                       rc::gen::set(&TimelineMark::kind, text()),
+                       rc::gen::set(&TimelineMark::label, text()),
+                       rc::gen::set(&TimelineMark::at, instant())))),
+      rc::gen::set(&Timeline::samples,
+                   rc::gen::container<std::vector<TimelineSample>>(rc::gen::build<TimelineSample>(
+                       rc::gen::set(&TimelineSample::series, text()),
+                       rc::gen::set(&TimelineSample::at, instant()),
+                       rc::gen::set(&TimelineSample::value,
+                                    rc::gen::map(rc::gen::arbitrary<int>(),
+                                                 [](int v) { return v / 8.0; }))))));
+}
+
+rc::Gen<SeedResult> seed_result() {
+  return rc::gen::build<SeedResult>(
+      rc::gen::set(&SeedResult::seed),
+      rc::gen::set(&SeedResult::failures, rc::gen::container<std::vector<Failure>>(failure())),
+      rc::gen::set(&SeedResult::error, text()),
+      rc::gen::set(&SeedResult::trace_tail, rc::gen::container<std::vector<std::string>>(text())),
+      rc::gen::set(&SeedResult::trace_hash, text()), rc::gen::set(&SeedResult::trace_events),
+      rc::gen::set(&SeedResult::requests),
+      rc::gen::set(&SeedResult::timeline,
+                   rc::gen::oneOf(rc::gen::just(std::optional<Timeline>()),
+                                  rc::gen::map(timeline(), [](Timeline t) {
+                                    return std::optional<Timeline>(std::move(t));
+                                  }))));
+}
+
+rc::Gen<ScenarioResult> scenario_result() {
+  return rc::gen::build<ScenarioResult>(
+      rc::gen::set(&ScenarioResult::file, text()), rc::gen::set(&ScenarioResult::name, text()),
+      rc::gen::set(&ScenarioResult::description, text()),
+      rc::gen::set(&ScenarioResult::must_find, rc::gen::container<std::vector<std::string>>(text())),
+      rc::gen::set(&ScenarioResult::seeds,
+                   rc::gen::resize(8, rc::gen::container<std::vector<SeedResult>>(seed_result()))));
+}
+
+RC_GTEST_PROP(ResultJsonTest, ScenarioResultsRoundTripThroughJsonText, ()) {
+  const ScenarioResult original = *scenario_result();
+  const json written = to_json(original);
+  auto read = scenario_result_from_json(json::parse(written.dump()));
+  RC_ASSERT(read.ok());
+  RC_ASSERT(to_json(read.value()) == written);
+  RC_ASSERT(read->seeds.size() == original.seeds.size());
+  for (std::size_t i = 0; i < original.seeds.size(); ++i) {
+    RC_ASSERT(read->seeds[i].seed == original.seeds[i].seed);
+    RC_ASSERT(read->seeds[i].failures.size() == original.seeds[i].failures.size());
+    for (std::size_t k = 0; k < original.seeds[i].failures.size(); ++k) {
+      RC_ASSERT(read->seeds[i].failures[k].at == original.seeds[i].failures[k].at);
+    }
+    RC_ASSERT(read->seeds[i].timeline.has_value() == original.seeds[i].timeline.has_value());
+  }
+}
+
+TEST(ResultJsonTest, SeedResultsHaveTheDocumentedShape) {
+  SeedResult r;
+  r.seed = 7;
+  r.failures.push_back(sample_failure(7));
+  r.trace_hash = "00ff00ff00ff00ff";
+  r.trace_events = 70;
+  r.requests = 49;
+  const json j = to_json(r);
+  EXPECT_EQ(j["seed"], 7);
+  EXPECT_EQ(j["failures"][0]["at"], "21.25s");
+  EXPECT_EQ(j["failures"][0]["mark"], (json{{"line", 12}, {"column", 7}}));
+  EXPECT_EQ(j["failures"][0]["condition"], "atMostOneLeader");
+  EXPECT_EQ(j["traceHash"], "00ff00ff00ff00ff");
+  EXPECT_FALSE(j.contains("timeline"));
+  r.timeline = sample_timeline(7);
+  EXPECT_EQ(to_json(r)["timeline"]["duration"], "10m0s");
+  EXPECT_EQ(to_json(r)["timeline"]["spans"][0]["to"], "1m30s");
+}
+
+TEST(ResultJsonTest, MalformedResultsSayWhereAndWhat) {
+  const json good = to_json(ScenarioResult{"a.yaml", "a", "", {}, {SeedResult{}}});
+  struct Case {
+    const char* pointer;
+    json value;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"/name", 5, "name: expected a string"},
+      {"/seeds", json::object(), "seeds: expected an array"},
+      {"/seeds/0/seed", -1, "seeds[0].seed: expected an unsigned integer"},
+      {"/seeds/0/failures", json::array({json{{"check", "c"}}}),
+       "seeds[0].failures[0].condition: missing"},
+      {"/seeds/0/failures",
+       json::array({json{{"check", "c"}, {"condition", "x"}, {"mark", {{"line", 1}, {"column", 2}}},
+                         {"at", "3"}}}),
+       "seeds[0].failures[0].at: time: missing unit in duration \"3\""},
+      {"/seeds/0/traceTail", json::array({1}), "seeds[0].traceTail[0]: expected a string"},
+      {"/seeds/0/timeline", json{{"duration", "1s"}, {"lanes", json::array()}},
+       "seeds[0].timeline.spans: missing"},
+  };
+  for (const auto& c : cases) {
+    json bad = good;
+    bad[json::json_pointer(c.pointer)] = c.value;
+    auto read = scenario_result_from_json(bad);
+    ASSERT_FALSE(read.ok()) << c.pointer;
+    EXPECT_EQ(read.status().message, c.message) << c.pointer;
+    EXPECT_EQ(read.status().code, 400);
+  }
+  json no_file = good;
+  no_file.erase("file");
+  EXPECT_EQ(scenario_result_from_json(no_file).status().message, "file: missing");
+  EXPECT_EQ(scenario_result_from_json(json::array()).status().message, "results: expected an object");
+  EXPECT_EQ(seed_result_from_json(json{{"seed", 1}}).status().message, "failures: missing");
+}
+
+SeedResult broke(std::uint64_t seed, const std::string& condition) {
+  SeedResult r;
+  r.seed = seed;
+  Failure f = sample_failure(seed);
+  f.condition = condition;
+  r.failures.push_back(f);
+  return r;
+}
+
+TEST(ResultTest, PassedMeansNothingBrokeOrTheMustFindCheckWasFound) {
+  SeedResult clean;
+  clean.seed = 1;
+  SeedResult errored;
+  errored.seed = 4;
+  errored.error = "the run threw: boom";
+  struct Case {
+    const char* what;
+    std::vector<std::string> must_find;
+    std::vector<SeedResult> seeds;
+    bool passed;
+  };
+  const Case cases[] = {
+      {"all clean", {}, {clean, clean}, true},
+      {"no seeds", {}, {}, true},
+      {"one broke", {}, {clean, broke(2, "count")}, false},
+      {"one errored", {}, {clean, errored}, false},
+      {"mustFind found", {"atMostOneLeader"}, {clean, broke(2, "atMostOneLeader")}, true},
+      {"mustFind found nothing", {"atMostOneLeader"}, {clean, clean}, false},
+      {"mustFind and another check broke", {"atMostOneLeader"},
+       {broke(2, "atMostOneLeader"), broke(3, "count")}, false},
+      {"mustFind and a run failed", {"atMostOneLeader"}, {broke(2, "atMostOneLeader"), errored}, false},
+      {"mustFind of two, one found", {"atMostOneLeader", "leaderElected"},
+       {broke(5, "leaderElected")}, true},
+  };
+  for (const auto& c : cases) {
+    ScenarioResult r{"f.yaml", "s", "", c.must_find, c.seeds};
+    EXPECT_EQ(r.passed(), c.passed) << c.what;
+  }
+}
+
+TEST(ResultTest, TheReplayCommandIsOneAShellReadsBack) {
+  ScenarioResult r;
+  r.file = "scenarios/library/leader.yaml";
+  EXPECT_EQ(r.replay_command(7), "kubesim run scenarios/library/leader.yaml --seed 7");
+  EXPECT_EQ(r.replay_command(18446744073709551615ull, "./build/my_test"),
+            "./build/my_test run scenarios/library/leader.yaml --seed 18446744073709551615");
+  r.file = "my scenarios/it's.yaml";
+  EXPECT_EQ(r.replay_command(3), "kubesim run 'my scenarios/it'\\''s.yaml' --seed 3");
+  r.file = "";
+  EXPECT_EQ(r.replay_command(3), "kubesim run '' --seed 3");
+}
+
+}  // namespace
+}  // namespace kubesim::scenarios
