@@ -19,8 +19,9 @@ constexpr double kWidth = 1100;
 constexpr double kLabelWidth = 210;
 constexpr double kRightMargin = 24;
 constexpr double kLaneHeight = 24;
+constexpr double kRowHeight = 18;  // a further row of a lane whose spans overlap
 constexpr double kFailureLabelHeight = 14;  // above the lanes, for "failure at …"
-constexpr double kChartHeight = 48;
+constexpr double kChartHeight = 40;
 constexpr double kAxisHeight = 30;
 constexpr std::size_t kLabelChars = 30;
 
@@ -48,6 +49,12 @@ std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
+}
+
+// "3" for a whole number, "2.5" otherwise.
+std::string count_text(double v) {
+  if (v == static_cast<double>(static_cast<long long>(v))) return std::to_string(static_cast<long long>(v));
+  return num(v);
 }
 
 std::string esc(std::string_view text) { return escape_markup(text, true); }
@@ -85,6 +92,7 @@ struct Picture {
   explicit Picture(const Timeline& t) : timeline(t) {}
   const Timeline& timeline;
   std::vector<Lane> lanes;
+  std::vector<int> span_row;  // the row of each of timeline.spans within its lane
   std::map<std::string, std::string> replica_color;
   double x0 = kLabelWidth;
   double x1 = kWidth - kRightMargin;
@@ -105,10 +113,35 @@ struct Picture {
   }
 };
 
+// Packs each lane's spans into rows, so that overlapping spans (two leaders at once, a fault
+// window inside another) sit one above the other; returns the rows each lane needs.
+std::map<std::string, int> pack_rows(const Timeline& t, std::vector<int>& span_row) {
+  std::vector<std::size_t> order(t.spans.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return t.spans[a].from < t.spans[b].from;
+  });
+  span_row.assign(t.spans.size(), 0);
+  std::map<std::string, std::vector<sim::Time>> row_ends;
+  for (std::size_t i : order) {
+    const TimelineSpan& s = t.spans[i];
+    auto& ends = row_ends[s.lane];
+    std::size_t row = 0;
+    while (row < ends.size() && ends[row] > s.from) ++row;
+    if (row == ends.size()) ends.push_back(s.from);
+    ends[row] = std::max(s.from, s.to);
+    span_row[i] = static_cast<int>(row);
+  }
+  std::map<std::string, int> rows;
+  for (const auto& [lane, ends] : row_ends) rows[lane] = static_cast<int>(ends.size());
+  return rows;
+}
+
 // Places the lanes below a legend `legend_height` tall.
 Picture lay_out(const Timeline& t, double legend_height) {
   Picture p(t);
   p.lanes_top = legend_height;
+  const std::map<std::string, int> rows = pack_rows(t, p.span_row);
   std::set<std::string> series;
   for (const auto& s : t.samples) series.insert(s.series);
   std::vector<std::string> names = t.lanes;
@@ -123,7 +156,10 @@ Picture lay_out(const Timeline& t, double legend_height) {
   double y = p.lanes_top;
   for (const auto& name : names) {
     if (name.empty()) continue;
-    Lane lane{name, series.count(name) > 0, y, series.count(name) > 0 ? kChartHeight : kLaneHeight};
+    const bool chart = series.count(name) > 0;
+    const auto r = rows.find(name);
+    const int extra = r == rows.end() ? 0 : r->second - 1;
+    Lane lane{name, chart, y, chart ? kChartHeight : kLaneHeight + kRowHeight * extra};
     y += lane.height;
     p.lanes.push_back(lane);
   }
@@ -182,9 +218,20 @@ struct LegendItem {
 std::vector<LegendItem> legend_items(const Picture& p) {
   std::vector<LegendItem> items;
   for (const auto& [replica, color] : p.replica_color) items.push_back({color, "leader " + replica, ""});
-  for (const auto& s : kSpanStyles) items.push_back({s.color, s.legend, ""});
-  for (const auto& s : kMarkStyles) items.push_back({s.color, s.legend, s.kind});
-  items.push_back({kFailureColor, "failure", ""});
+  const auto& t = p.timeline;
+  auto has_span = [&](const char* kind) {
+    return std::any_of(t.spans.begin(), t.spans.end(), [&](const auto& s) { return s.kind == kind; });
+  };
+  auto has_mark = [&](const char* kind) {
+    return std::any_of(t.marks.begin(), t.marks.end(), [&](const auto& m) { return m.kind == kind; });
+  };
+  for (const auto& s : kSpanStyles) {
+    if (has_span(s.kind)) items.push_back({s.color, s.legend, ""});
+  }
+  for (const auto& s : kMarkStyles) {
+    if (has_mark(s.kind)) items.push_back({s.color, s.legend, s.kind});
+  }
+  if (has_mark("failure")) items.push_back({kFailureColor, "failure", ""});
   return items;
 }
 
@@ -217,7 +264,8 @@ void draw_lanes_and_axis(const Picture& p, std::ostream& out) {
         << num(lane.height) << "\" fill=\"" << (i % 2 == 0 ? "#f7f7f7" : "#ffffff") << "\"/>";
     std::string shown = lane.name;
     if (shown.size() > kLabelChars) shown = "\xE2\x80\xA6" + shown.substr(shown.size() - kLabelChars + 1);
-    out << "<text x=\"8\" y=\"" << num(lane.y + lane.height / 2 + 4) << "\"><title>"
+    const double label_y = lane.chart ? lane.y + lane.height / 2 + 4 : lane.y + kLaneHeight / 2 + 4;
+    out << "<text x=\"8\" y=\"" << num(label_y) << "\"><title>"
         << esc(lane.name) << "</title>" << esc(shown) << "</text>";
   }
   const sim::Duration step = tick_step(p.length);
@@ -234,23 +282,25 @@ void draw_lanes_and_axis(const Picture& p, std::ostream& out) {
 }
 
 void draw_spans(const Picture& p, std::ostream& out) {
-  for (const auto& s : p.timeline.spans) {
+  for (std::size_t i = 0; i < p.timeline.spans.size(); ++i) {
+    const TimelineSpan& s = p.timeline.spans[i];
     const Lane* lane = p.lane(s.lane);
     if (lane == nullptr || lane->chart) continue;
     const double a = p.x(s.from), b = std::max(p.x(s.to), a + 1.5);
-    const bool leader = s.kind == "leader";
+    const double top = lane->y + 4 + kRowHeight * p.span_row[i];
+    const bool leader = s.kind == "leader", fault = s.kind == "fault";
     const std::string color = leader && p.replica_color.count(s.label) > 0
                                   ? p.replica_color.at(s.label)
                                   : std::string(span_color(s.kind));
-    out << "<rect x=\"" << num(a) << "\" y=\"" << num(lane->y + 4) << "\" width=\"" << num(b - a)
-        << "\" height=\"" << num(lane->height - 8) << "\" rx=\"2\" fill=\"" << color << "\""
-        << (s.kind == "fault" ? " fill-opacity=\"0.55\"" : "") << "><title>"
+    out << "<rect x=\"" << num(a) << "\" y=\"" << num(top) << "\" width=\"" << num(b - a)
+        << "\" height=\"" << num(kLaneHeight - 8) << "\" rx=\"2\" fill=\"" << color << "\""
+        << (fault ? " fill-opacity=\"0.55\"" : "") << "><title>"
         << esc(s.kind + (s.label.empty() ? "" : " " + s.label) + ": " + go(s.from) + " to " +
                go(s.to))
         << "</title></rect>";
     if (!s.label.empty() && b - a > 6.5 * static_cast<double>(s.label.size()) + 8) {
-      out << "<text x=\"" << num(a + 4) << "\" y=\"" << num(lane->y + lane->height / 2 + 4)
-          << "\" fill=\"" << text_on(color) << "\">" << esc(s.label) << "</text>";
+      out << "<text x=\"" << num(a + 4) << "\" y=\"" << num(top + 12) << "\" fill=\""
+          << (fault ? "#5a0d0e" : text_on(color)) << "\">" << esc(s.label) << "</text>";
     }
   }
 }
@@ -280,7 +330,7 @@ void draw_charts(const Picture& p, std::ostream& out) {
         << "stroke-width=\"1.5\"><title>" << esc(lane.name) << " (max " << num(top)
         << ")</title></polyline>";
     out << "<text x=\"" << num(p.x1 - 2) << "\" y=\"" << num(lane.y + 11)
-        << "\" text-anchor=\"end\" fill=\"#666\">max " << esc(num(top)) << "</text>";
+        << "\" text-anchor=\"end\" fill=\"#666\">max " << esc(count_text(top)) << "</text>";
   }
 }
 
@@ -300,7 +350,7 @@ void draw_mark(const Picture& p, const TimelineMark& m, std::ostream& out) {
     return;
   }
   if (lane == nullptr) return;
-  draw_shape(m.kind, x, lane->y + lane->height / 2, title, out);
+  draw_shape(m.kind, x, lane->y + kLaneHeight / 2, title, out);
 }
 
 }  // namespace

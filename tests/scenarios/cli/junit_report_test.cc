@@ -182,6 +182,35 @@ TEST(ReportTest, TheTimelineDrawsEveryLaneSpanMarkAndTheFailure) {
   EXPECT_NE(svg.find("stroke=\"#d62728\" stroke-width=\"2\"><title>failure"), std::string::npos);
 }
 
+// The y of the rectangle whose <title> starts with `title`.
+std::string rect_y(const std::string& svg, const std::string& title) {
+  const std::size_t at = svg.find("<title>" + title);
+  const std::size_t rect = svg.rfind("<rect ", at);
+  const std::size_t y = svg.find(" y=\"", rect) + 4;
+  return svg.substr(y, svg.find('"', y) - y);
+}
+
+TEST(ReportTest, OverlappingSpansOfALaneSitOneAboveTheOther) {
+  Timeline t;
+  t.duration = std::chrono::minutes(1);
+  t.lanes = {"lock l", "apiserver"};
+  using std::chrono::seconds;
+  t.spans = {{"lock l", "leader", "a", sim::Time{seconds(0)}, sim::Time{seconds(30)}},
+             {"lock l", "leader", "b", sim::Time{seconds(20)}, sim::Time{seconds(60)}},
+             {"lock l", "leader", "c", sim::Time{seconds(30)}, sim::Time{seconds(40)}},
+             {"apiserver", "fault", "x", sim::Time{seconds(5)}, sim::Time{seconds(9)}}};
+  const std::string svg = timeline_svg(t);
+  EXPECT_EQ(xml_problem(svg), "");
+  const double a = std::stod(rect_y(svg, "leader a")), b = std::stod(rect_y(svg, "leader b"));
+  EXPECT_EQ(b - a, 18);                                  // b overlaps a: the next row
+  EXPECT_EQ(rect_y(svg, "leader c"), rect_y(svg, "leader a"));  // c starts as a ends
+  EXPECT_EQ(std::stod(rect_y(svg, "fault x")), a + 24 + 18);    // the lock lane is two rows tall
+  // The legend names only what the picture holds.
+  EXPECT_NE(svg.find(">fault window</text>"), std::string::npos);
+  EXPECT_EQ(svg.find(">partitioned</text>"), std::string::npos);
+  EXPECT_EQ(svg.find(">failure</text>"), std::string::npos);
+}
+
 TEST(ReportTest, AnEmptyTimelineIsStillAPicture) {
   const std::string svg = timeline_svg(Timeline{});
   EXPECT_EQ(xml_problem(svg), "");
