@@ -1,5 +1,6 @@
 #include "kubesim/scenarios/cli.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <optional>
@@ -101,24 +102,36 @@ void write_outputs(const Context& c, const RunSet& set, Outputs& out, const std:
 }
 
 void add_run_flags(CLI::App& run, RunFlags& f) {
-  run.add_option("paths", f.paths, "scenario files, or directories of *.yaml files");
-  f.seeds_opt = run.add_option("--seeds", f.seeds, "run seeds 1…N instead of each file's `seeds`");
-  f.seed_opt = run.add_option("--seed", f.seed, "run only this seed (replays a failure)");
-  run.add_option("--jobs", f.jobs, "run seeds on this many threads (results do not depend on it)");
-  run.add_option("--shard", f.shard, "run the K-th of N disjoint slices of the runs (0 <= K < N)");
-  run.add_option("--results", f.results, "write every seed's outcome as JSON (for kubesim merge)");
-  run.add_option("--junit", f.junit, "write JUnit XML: a testsuite per scenario, a testcase per seed");
-  run.add_option("--report", f.report, "write a self-contained HTML report with timelines");
-  run.add_option("--trace", f.trace, "write the JSONL trace of the only run (one scenario, one seed)");
+  run.add_option("paths", f.paths, "scenario files, or directories of *.yaml files")
+      ->type_name("FILE|DIR");
+  f.seeds_opt = run.add_option("--seeds", f.seeds, "run seeds 1…N instead of each file's `seeds`")
+                    ->type_name("N");
+  f.seed_opt = run.add_option("--seed", f.seed, "run only this seed (replays a failure)")
+                   ->type_name("S");
+  run.add_option("--jobs", f.jobs, "run seeds on this many threads (results do not depend on it)")
+      ->type_name("N");
+  run.add_option("--shard", f.shard, "run the K-th of N disjoint slices of the runs (0 <= K < N)")
+      ->type_name("K/N");
+  run.add_option("--results", f.results, "write every seed's outcome as JSON (for kubesim merge)")
+      ->type_name("FILE.json");
+  run.add_option("--junit", f.junit, "write JUnit XML: a testsuite per scenario, a testcase per seed")
+      ->type_name("FILE");
+  run.add_option("--report", f.report, "write a self-contained HTML report with timelines")
+      ->type_name("FILE.html");
+  run.add_option("--trace", f.trace, "write the JSONL trace of the only run (one scenario, one seed)")
+      ->type_name("FILE");
   run.add_flag("--list-controllers", f.list_controllers, "list the controller types and exit");
   run.add_flag("--live", f.live, "run exec processes as real OS processes (not built yet)");
 }
 
 void add_merge_flags(CLI::App& merge, MergeFlags& f) {
-  merge.add_option("results", f.inputs, "the --results files of the shards")->required();
-  merge.add_option("--results", f.results, "write the merged results as JSON");
-  merge.add_option("--junit", f.junit, "write JUnit XML of the merged results");
-  merge.add_option("--report", f.report, "write the HTML report of the merged results");
+  merge.add_option("results", f.inputs, "the --results files of the shards")
+      ->required()
+      ->type_name("RESULTS.json");
+  merge.add_option("--results", f.results, "write the merged results as JSON")->type_name("FILE.json");
+  merge.add_option("--junit", f.junit, "write JUnit XML of the merged results")->type_name("FILE");
+  merge.add_option("--report", f.report, "write the HTML report of the merged results")
+      ->type_name("FILE.html");
 }
 
 // A seed as the command line writes it: decimal digits only, within 64 bits.
@@ -157,9 +170,13 @@ std::string check_run_flags(const RunFlags& f, Shard& shard) {
 }
 
 void list_controllers(const Registry& registry, std::ostream& out) {
+  std::size_t width = 0;
+  for (const auto& name : registry.names()) width = std::max(width, name.size());
   for (const auto& name : registry.names()) {
     const ControllerType* type = registry.find(name);
-    out << name << (type->description.empty() ? "" : "  " + type->description) << "\n";
+    out << name;
+    if (!type->description.empty()) out << std::string(width + 2 - name.size(), ' ') << type->description;
+    out << "\n";
   }
 }
 

@@ -145,6 +145,18 @@ TEST(CliTest, HelpExitsZero) {
   EXPECT_NE(r.out.find("--shard"), std::string::npos) << r.out;
 }
 
+TEST(CliTest, ListsTheControllerTypes) {
+  Registry registry;
+  registry.register_controller(ControllerType{"my-controller", "reconciles Foos", [](ControllerEnv) {
+                                                return std::unique_ptr<Controller>();
+                                              }, nullptr});
+  registry.register_controller("bare", [](ControllerEnv) { return std::unique_ptr<Controller>(); });
+  StubRunner runner;
+  const CliRun r = run_cli({"kubesim", "run", "--list-controllers"}, runner, false, registry);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, "bare\nmy-controller  reconciles Foos\n");
+}
+
 TEST(CliTest, BrokenFilesAreAllReportedAndNothingRuns) {
   ScratchDir dir;
   const std::string good = dir.write("lib/a.yaml", "name: a");

@@ -132,6 +132,17 @@ TEST(DriverRunTest, TheTimelineIsDrawnForTheFirstBrokenSeedElseTheFirst) {
   EXPECT_TRUE(plain.timeline_calls().empty());
 }
 
+TEST(DriverRunTest, OnlySeedsThatBrokeSomethingKeepTheirTraceTail) {
+  StubRunner runner;
+  runner.fail_every("a", 2);
+  const RunSet set = run_plan(make_plan({scenario("a", 3)}, {}, {}), Registry{}, runner.function(), {});
+  const auto& seeds = set.scenarios[0].result.seeds;
+  EXPECT_TRUE(seeds[0].trace_tail.empty());
+  EXPECT_EQ(seeds[1].trace_tail.size(), 1u);
+  EXPECT_TRUE(seeds[2].trace_tail.empty());
+  EXPECT_EQ(seeds[2].trace_hash.size(), 16u);  // the rest of a passing seed stays
+}
+
 TEST(DriverRunTest, ARunThatThrowsIsAFailedSeedAndTheOthersGoOn) {
   const Plan plan = make_plan({scenario("a", 2), scenario("b", 2)}, {}, {});
   StubRunner runner;

@@ -196,7 +196,7 @@ struct CliRun {
   std::string out, err;
 };
 inline CliRun run_cli(const std::vector<std::string>& args, StubRunner& runner,
-                      bool terminal = false) {
+                      bool terminal = false, const Registry& registry = Registry{}) {
   std::ostringstream out, err;
   CliEnvironment env;
   env.load = stub_load;
@@ -205,7 +205,7 @@ inline CliRun run_cli(const std::vector<std::string>& args, StubRunner& runner,
   env.err = &err;
   env.err_is_terminal = terminal;
   CliRun r;
-  r.code = run_command_line(args, Registry{}, env);
+  r.code = run_command_line(args, registry, env);
   r.out = out.str();
   r.err = err.str();
   return r;
