@@ -1,6 +1,7 @@
 #include "run_checks.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "kubesim/api/go_duration.h"
 #include "run_world.h"
@@ -120,8 +121,17 @@ void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
 }
 
 void Checker::on_write(const fakeapi::CommittedWrite& write) {
+  std::optional<bool> lag;  // informers_lag(write), computed when first needed
   for (std::size_t i : on_write_) {
-    if (live(runs_[i]) && write.resource != nullptr && runs_[i].deps.depends_on(*write.resource)) evaluate(i, &write);
+    Run& run = runs_[i];
+    if (!live(run) || write.resource == nullptr || !run.deps.depends_on(*write.resource)) continue;
+    // An eventually informersConverged cannot hold while an informer still lacks this write;
+    // skipping it saves a comparison of every cache with the server.
+    if (run.check->kind == CheckKind::kEventually && std::holds_alternative<InformersConverged>(run.check->condition)) {
+      if (!lag) lag = informers_lag(*world_, write);
+      if (*lag) continue;
+    }
+    evaluate(i, &write);
   }
 }
 

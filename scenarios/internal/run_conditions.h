@@ -37,6 +37,11 @@ Dependencies dependencies_of(World& world, const Condition& condition);
 std::optional<std::string> evaluate_condition(World& world, const Condition& condition,
                                               const fakeapi::CommittedWrite* write = nullptr);
 
+// True when some running informer of a live, unpaused replica watches what `write` wrote: its
+// cache cannot have the write yet (write listeners run before any watcher receives it), so
+// informersConverged does not hold at this instant.
+bool informers_lag(World& world, const fakeapi::CommittedWrite& write);
+
 // The lock text a condition is about, or "".
 std::string lock_of(const Condition& condition);
 
