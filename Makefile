@@ -18,8 +18,12 @@ release: setup
 	cmake -S . -B $(BUILD_REL) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKUBESIM_BUILD_TESTS=OFF -DKUBESIM_BUILD_BENCH=ON
 	cmake --build $(BUILD_REL) -j$(JOBS)
 
+# The main job: every scenario of the library over its seeds, with a report under build/.
 run: release
-	$(BUILD_REL)/tools/kubesim demo
+	@$(BUILD_REL)/tools/kubesim run scenarios/library --jobs $(JOBS) \
+	  --report build/report.html --junit build/junit.xml --results build/results.json; \
+	rc=$$?; echo "report: $(CURDIR)/build/report.html (JUnit: build/junit.xml, results: build/results.json)"; \
+	exit $$rc
 
 bench: release
 	for b in $(BUILD_REL)/bench/*_bench; do $$b; done
