@@ -118,31 +118,29 @@ ParseResult parse_scenario(std::string_view text, const std::string& file, const
     result.errors = errors.sorted(file);
     return result;
   }
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    Mark mark = internal::mark_of(e.mark);
+  internal::LoadedYaml yaml = internal::load_yaml(text);
+  if (yaml.error) {
+    Mark mark = yaml.error->first;
     if (mark.line == 0) mark = end_of(text);
-    errors.add(mark, "invalid YAML: " + e.msg);
+    errors.add(mark, "invalid YAML: " + yaml.error->second);
     result.errors = errors.sorted(file);
     return result;
   }
-  if (documents.empty() || documents.front().IsNull()) {
+  if (!yaml.document.IsDefined() || yaml.document.IsNull()) {
     errors.add(Mark{1, 1},
                "the file is empty: a scenario is a mapping with at least name and duration");
     result.errors = errors.sorted(file);
     return result;
   }
-  if (documents.size() > 1) {
-    Mark mark = internal::mark_of(documents[1]);
+  if (yaml.second_document) {
+    Mark mark = *yaml.second_document;
     if (mark.line == 0) mark = end_of(text);
     errors.add(mark, "a scenario file holds one YAML document; a second one starts here");
   }
   Scenario scenario;
   scenario.file = file;
   ParseContext ctx(errors, registry, scenario);
-  read_scenario(ctx, Field{"scenario", documents.front(), Mark{1, 1}});
+  read_scenario(ctx, Field{"scenario", yaml.document, Mark{1, 1}});
   if (errors.empty()) {
     result.scenario = std::move(scenario);
   } else {

@@ -61,6 +61,9 @@ const Case kDocumentCases[] = {
      {"s.yaml:2:1: invalid YAML: illegal tab when looking for indentation"}},
     {"UndefinedAlias", "name: *x\nduration: 1m\n",
      {"s.yaml:1:7: invalid YAML: the referenced anchor is not defined"}},
+    // yaml-cpp 0.7's LoadAll would loop on these forever.
+    {"StrayComma", ",\n", {"s.yaml:1:1: invalid YAML: unexpected \",\""}},
+    {"StrayCommaAfterAComment", "# c\n  , x\n  |~\n", {"s.yaml:2:3: invalid YAML: unexpected \",\""}},
     {"Empty", "", {"s.yaml:1:1: the file is empty: a scenario is a mapping with at least name and duration"}},
     {"OnlyComments", "# nothing\n",
      {"s.yaml:1:1: the file is empty: a scenario is a mapping with at least name and duration"}},

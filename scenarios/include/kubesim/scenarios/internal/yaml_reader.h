@@ -28,6 +28,16 @@
 
 namespace kubesim::scenarios::internal {
 
+// A file's YAML: its first document (null when it has none), the place of a second document if
+// there is one, or the syntax error (at 0:0 when yaml-cpp gives no place) that stops the parser.
+struct LoadedYaml {
+  YAML::Node document;
+  std::optional<Mark> second_document;
+  std::optional<std::pair<Mark, std::string>> error;
+};
+// Never throws, and stops on inputs where yaml-cpp 0.7's LoadAll would not.
+LoadedYaml load_yaml(std::string_view text);
+
 // The 1-based place of `node`; 0:0 for an invalid node or one without a place.
 Mark mark_of(const YAML::Node& node);
 // The 1-based place of a yaml-cpp mark (0-based, or -1 when it has none).
