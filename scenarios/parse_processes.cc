@@ -184,7 +184,7 @@ std::optional<ControllerSpec> parse_controller(ParseContext& ctx, const Field& f
     }
     if (problem) {
       const Field at = params ? params : type_field;
-      ctx.reader.error(at.mark(), "params: " + *type + ": " + *problem);
+      ctx.reader.error(at.mark(), *type + ": " + *problem);
     }
   }
   return c;

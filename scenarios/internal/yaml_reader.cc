@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kubesim/api/go_duration.h"
+#include "kubesim/api/go_strings.h"
 
 namespace kubesim::scenarios::internal {
 namespace {
@@ -35,6 +36,25 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return d[n][m];
 }
 
+// `s` with each byte that does not begin a valid UTF-8 sequence replaced by U+FFFD, so that
+// messages quoting the file's text can be written anywhere (JSON reports among them).
+std::string valid_utf8_text(std::string_view s) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len != 0 && i + len <= s.size() && api::valid_utf8(s.substr(i, len))) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Mark mark_of(const YAML::Mark& mark) {
@@ -52,6 +72,7 @@ std::string mark_text(Mark mark) {
 }
 
 void Errors::add(Mark mark, std::string message) {
+  if (!api::valid_utf8(message)) message = valid_utf8_text(message);
   errors_.emplace_back(mark, std::move(message));
 }
 
@@ -116,7 +137,6 @@ void Reader::error(const Field& field, const std::string& message) {
 std::optional<std::string> Reader::string(const Field& field) {
   if (!field) return std::nullopt;
   if (field.is_scalar()) {
-    if (field.value.Tag() == "!") return field.value.Scalar();
     auto j = resolve_scalar(field.value);
     if (!j) return std::nullopt;
     if (j->is_string()) return j->get<std::string>();
@@ -129,7 +149,11 @@ std::optional<std::string> Reader::string(const Field& field) {
 
 std::optional<std::string> Reader::scalar_text(const Field& field) {
   if (!field) return std::nullopt;
-  if (field.is_scalar()) return field.value.Scalar();
+  if (field.is_scalar()) {
+    if (api::valid_utf8(field.value.Scalar())) return field.value.Scalar();
+    error(field.mark(), kNotUtf8);
+    return std::nullopt;
+  }
   error(field, "expected a string, got " + describe(field.value));
   return std::nullopt;
 }

@@ -1,6 +1,7 @@
 // The scenario parser's YAML values: how a node reads in a message, as JSON, and on one line.
 #include <cmath>
 
+#include "kubesim/api/go_strings.h"
 #include "kubesim/api/yaml.h"
 #include "kubesim/scenarios/internal/yaml_reader.h"
 
@@ -15,6 +16,9 @@ constexpr std::size_t kMaxJsonNodes = 50'000;
 constexpr std::size_t kMaxTextNodes = 1'000;
 
 }  // namespace
+
+const char* const kNotUtf8 =
+    "the text is not UTF-8 (an escape such as \\xff stands for a byte that is not)";
 
 std::string quote(std::string_view s) {
   std::string out = "\"";
@@ -58,7 +62,13 @@ std::string describe(const YAML::Node& node) {
 std::optional<nlohmann::json> Reader::resolve_scalar(const YAML::Node& node) {
   if (node.IsNull()) return nlohmann::json(nullptr);
   // yaml-cpp's emitter writes a quoted scalar without its quotes, so quoting is read here.
-  if (node.Tag() == "!") return nlohmann::json(node.Scalar());
+  if (node.Tag() == "!") {
+    if (!api::valid_utf8(node.Scalar())) {
+      error(mark_of(node), kNotUtf8);
+      return std::nullopt;
+    }
+    return nlohmann::json(node.Scalar());
+  }
   YAML::Emitter out;
   out << node;
   auto j = api::yaml_to_json(out.c_str());

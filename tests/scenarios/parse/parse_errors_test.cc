@@ -160,7 +160,7 @@ const Case kProcessCases[] = {
       "s.yaml:10:28: type: unknown controller type \"configmap-mirorr\"; did you mean "
       "\"configmap-mirror\"? (registered: configmap-mirror, widget)"}},
     {"ControllerParamsRefused", kHead + "      - controller: {type: configmap-mirror, params: {target: b}}\n",
-     {"s.yaml:9:54: params: configmap-mirror: source: required"}},
+     {"s.yaml:9:54: configmap-mirror: source: required"}},
     {"ControllerWorkersZero", kHead + "      - controller: {type: widget, workers: 0}\n",
      {"s.yaml:9:45: workers: must be at least 1, got 0"}},
     {"OnlyWhenLeaderWithoutElector",

@@ -84,6 +84,8 @@ std::optional<std::string> closest(std::string_view word, const std::vector<std:
 // "a, b, c".
 std::string join(const std::vector<std::string>& words, std::string_view separator = ", ");
 
+// The message for a string that is not UTF-8 (the file is, but an escape may not be).
+extern const char* const kNotUtf8;
 // `s` in double quotes, as messages show text the file wrote.
 std::string quote(std::string_view s);
 // How a value reads in a message: "a list", "a mapping", "nothing", "an integer (3)",
