@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target for the HTTP request path with clang in a side build and runs it
-# briefly from the seed corpus (CTest's fakeapi_http_fuzz). Exits 77 (skipped) when clang++ with
-# libFuzzer is not installed.
-# Usage: run_fuzz.sh SOURCE_DIR SIDE_BUILD_DIR [SECONDS]   (default 20 s, or $KUBESIM_FUZZ_SECONDS)
+# Builds the libFuzzer targets — the HTTP request path and the scenario file parser — with clang
+# in one side build and runs each briefly from its seed corpus, the HTTP one first (CTest's
+# fakeapi_http_fuzz). Exits 77 (skipped) when clang++ with libFuzzer is not installed.
+# Usage: run_fuzz.sh SOURCE_DIR SIDE_BUILD_DIR [SECONDS]   (default 20 s, or $KUBESIM_FUZZ_SECONDS;
+# the parser gets $KUBESIM_SCENARIO_FUZZ_SECONDS, default 10 s)
 set -euo pipefail
 
 src=$1
@@ -27,7 +28,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_EXE_LINKER_FLAGS="$ubsan" -DKUBESIM_SANITIZE=address -DKUBESIM_FUZZ=ON >"$probe/configure.log" ||
     { cat "$probe/configure.log"; exit 1; }
 fi
-cmake --build "$build" --target fakeapi_http_fuzz -j"${JOBS:-2}"
+cmake --build "$build" --target fakeapi_http_fuzz scenario_parse_fuzz -j"${JOBS:-2}"
 
 corpus="$build/fuzz-corpus"
 mkdir -p "$corpus"
@@ -35,3 +36,10 @@ mkdir -p "$corpus"
   -error_exitcode=1 -timeout_exitcode=1 \
   -print_final_stats=1 -dict="$src/tests/fakeapi_http/fuzz/http.dict" \
   -artifact_prefix="$build/" "$corpus" "$src/tests/fakeapi_http/fuzz/corpus"
+
+scenario_corpus="$build/scenario-fuzz-corpus"
+mkdir -p "$scenario_corpus"
+"$build/tests/scenario_parse_fuzz" -max_total_time="${KUBESIM_SCENARIO_FUZZ_SECONDS:-10}" -timeout=10 \
+  -rss_limit_mb=4096 -error_exitcode=1 -timeout_exitcode=1 \
+  -print_final_stats=1 -dict="$src/tests/scenarios/fuzz/scenario.dict" \
+  -artifact_prefix="$build/scenario-" "$scenario_corpus" "$src/tests/scenarios/fuzz/corpus"
