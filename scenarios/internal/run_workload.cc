@@ -35,32 +35,33 @@ void substitute_in_place(json& value, const std::string& n) {
   }
 }
 
-json outcome(std::size_t entry, std::int64_t n, std::string_view verb) {
-  return {{"entry", entry}, {"n", n}, {"verb", verb}};
+// Traces an action that wrote nothing (a write is traced by the server):
+// {"entry", "n", "verb", "key" (when one was picked), and `what`}.
+void trace_action(World& w, std::size_t entry, std::int64_t n, std::string_view verb, std::string_view key,
+                  json what) {
+  what["entry"] = entry;
+  what["n"] = n;
+  what["verb"] = verb;
+  if (!key.empty()) what["key"] = key;
+  w.trace(kWorkload, "workload." + std::string(verb), what);
 }
 
-template <class T>
-void add_answer(json& fields, const api::Result<T>& result) {
-  if (result.ok()) {
-    fields["ok"] = true;
-  } else {
-    fields["code"] = result.status().code;
-    fields["error"] = result.status().message;
-  }
+void trace_failure(World& w, std::size_t entry, std::int64_t n, std::string_view verb, std::string_view key,
+                   const api::Status& status) {
+  trace_action(w, entry, n, verb, key, {{"code", status.code}, {"error", status.message}});
 }
 
-// An existing object of `gvr` in `ns`, read from the server directly (not a request).
-api::ObjectPtr pick(World& w, const api::GroupVersionResource& gvr, const std::string& ns, Pick how) {
-  auto listed = w.server.list(gvr, ns, api::ListOptions());
-  if (!listed.ok() || listed.value().items.empty()) return nullptr;
-  const auto& items = listed.value().items;
-  if (how == Pick::kRandom) return items[w.loop.rng().uniform(items.size())];
-  const auto older = [](const api::ObjectPtr& a, const api::ObjectPtr& b) {
-    if (a->creation_timestamp() != b->creation_timestamp()) return a->creation_timestamp() < b->creation_timestamp();
-    return a->key().view() < b->key().view();
-  };
-  return how == Pick::kOldest ? *std::min_element(items.begin(), items.end(), older)
-                              : *std::max_element(items.begin(), items.end(), older);
+// An existing object to act on, from the entry's index, as the server holds it now (read
+// directly: not a request).
+api::ObjectPtr pick(World& w, std::size_t entry, Pick how) {
+  const PickIndex* index = w.workload->entry_picks[entry];
+  const std::optional<std::string> key = index->pick(how, w.loop.rng());
+  if (!key) return nullptr;
+  const std::size_t slash = key->find('/');
+  const std::string ns = slash == std::string::npos ? "" : key->substr(0, slash);
+  const std::string name = slash == std::string::npos ? *key : key->substr(slash + 1);
+  auto got = w.server.get(index->resource(), ns, name, api::GetOptions());
+  return got.ok() ? std::move(got).value() : nullptr;
 }
 
 // `object` with `value` at the dotted `path`; metadata goes through validation (a bad label is
@@ -84,7 +85,6 @@ api::Result<api::ObjectPtr> set_path(const api::ObjectPtr& object, const std::st
 }
 
 sim::Task<void> create(World* w, std::size_t entry, std::int64_t n, const CreateAction* action, sim::Context ctx) {
-  json fields = outcome(entry, n, "create");
   auto object = api::Object::from_json(substitute_n(action->object, n));
   const fakeapi::ResourceInfo* info = nullptr;
   if (object.ok()) {
@@ -92,60 +92,49 @@ sim::Task<void> create(World* w, std::size_t entry, std::int64_t n, const Create
     if (gv) info = w->server.registry().find_kind({gv->group, gv->version, std::string(object.value()->kind())});
   }
   if (info == nullptr) {
-    fields["error"] = object.ok() ? "the server does not serve this kind" : object.status().message;
-    w->trace(kWorkload, "workload.create", fields);
+    const std::string why = object.ok() ? "the server does not serve this kind" : object.status().message;
+    trace_action(*w, entry, n, "create", "", {{"error", why}});
     co_return;
   }
   std::string ns;
   if (info->namespaced) ns = object.value()->namespace_().empty() ? "default" : std::string(object.value()->namespace_());
   auto made = co_await w->workload->client->create(ctx, info->gvr, ns, object.value(), api::CreateOptions());
-  if (w->closing) co_return;
-  add_answer(fields, made);
-  if (made.ok()) fields["key"] = made.value()->key().str();
-  w->trace(kWorkload, "workload.create", fields);
+  if (w->closing || made.ok()) co_return;  // the server traced the write
+  trace_failure(*w, entry, n, "create", "", made.status());
 }
 
 sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const UpdateAction* action, sim::Context ctx) {
-  json fields = outcome(entry, n, "update");
-  api::ObjectPtr picked = pick(*w, action->resource.gvr, action->ns, action->pick);
+  api::ObjectPtr picked = pick(*w, entry, action->pick);
   if (!picked) {
-    fields["skipped"] = "nothing to pick";
-    w->trace(kWorkload, "workload.update", fields);
+    trace_action(*w, entry, n, "update", "", {{"skipped", "nothing to pick"}});
     co_return;
   }
-  fields["key"] = picked->key().str();
   api::ObjectPtr changed = picked;
   for (const auto& [path, value] : action->set) {
     auto next = set_path(changed, path, substitute_n(value, n));
     if (!next.ok()) {
-      fields["error"] = next.status().message;
-      w->trace(kWorkload, "workload.update", fields);
+      trace_action(*w, entry, n, "update", picked->key().view(), {{"error", next.status().message}});
       co_return;
     }
     changed = std::move(next).value();
   }
   const std::string ns(picked->namespace_());
   auto updated = co_await w->workload->client->update(ctx, action->resource.gvr, ns, changed, api::UpdateOptions());
-  if (w->closing) co_return;
-  add_answer(fields, updated);
-  w->trace(kWorkload, "workload.update", fields);
+  if (w->closing || updated.ok()) co_return;  // the server traced the write
+  trace_failure(*w, entry, n, "update", picked->key().view(), updated.status());
 }
 
 sim::Task<void> remove(World* w, std::size_t entry, std::int64_t n, const DeleteAction* action, sim::Context ctx) {
-  json fields = outcome(entry, n, "delete");
-  api::ObjectPtr picked = pick(*w, action->resource.gvr, action->ns, action->pick);
+  api::ObjectPtr picked = pick(*w, entry, action->pick);
   if (!picked) {
-    fields["skipped"] = "nothing to pick";
-    w->trace(kWorkload, "workload.delete", fields);
+    trace_action(*w, entry, n, "delete", "", {{"skipped", "nothing to pick"}});
     co_return;
   }
-  fields["key"] = picked->key().str();
   const std::string ns(picked->namespace_());
   const std::string name(picked->name());
   auto deleted = co_await w->workload->client->delete_(ctx, action->resource.gvr, ns, name, api::DeleteOptions());
-  if (w->closing) co_return;
-  add_answer(fields, deleted);
-  w->trace(kWorkload, "workload.delete", fields);
+  if (w->closing || deleted.ok()) co_return;  // the server traced the write
+  trace_failure(*w, entry, n, "delete", picked->key().view(), deleted.status());
 }
 
 sim::Task<void> act(World* w, std::size_t entry, std::int64_t n, sim::Context ctx) {
@@ -184,7 +173,89 @@ sim::Task<void> workload_main(World* w, sim::Context ctx) {
   }
 }
 
+// One index per resource and namespace that update and delete entries pick from, filled from
+// the server's current state and then kept by a write listener.
+void make_pick_indexes(World& w) {
+  Workload& wl = *w.workload;
+  for (const WorkloadEntry& e : w.scenario.workload) {
+    const ResourceRef* resource = nullptr;
+    const std::string* ns = nullptr;
+    if (const auto* u = std::get_if<UpdateAction>(&e.action)) {
+      resource = &u->resource;
+      ns = &u->ns;
+    } else if (const auto* d = std::get_if<DeleteAction>(&e.action)) {
+      resource = &d->resource;
+      ns = &d->ns;
+    }
+    PickIndex* index = nullptr;
+    for (const auto& p : wl.picks) {
+      if (resource != nullptr && p->resource() == resource->gvr && p->ns() == *ns) index = p.get();
+    }
+    if (resource != nullptr && index == nullptr) {
+      wl.picks.push_back(std::make_unique<PickIndex>(resource->gvr, *ns));
+      index = wl.picks.back().get();
+      auto listed = w.server.list(resource->gvr, *ns, api::ListOptions());
+      if (listed.ok()) {
+        for (const auto& o : listed.value().items) index->add(*o);
+      }
+    }
+    wl.entry_picks.push_back(index);
+  }
+  if (wl.picks.empty()) return;
+  Workload* workload = &wl;
+  w.server.add_write_listener([workload](const fakeapi::CommittedWrite& write) {
+    if (write.resource == nullptr || !write.object) return;
+    for (const auto& p : workload->picks) {
+      if (!p->covers(*write.resource, write.object->namespace_())) continue;
+      if (write.type == fakeapi::ChangeType::kDeleted) {
+        p->remove(write.object->key().view());
+      } else if (write.type == fakeapi::ChangeType::kAdded) {
+        p->add(*write.object);
+      }
+    }
+  });
+}
+
 }  // namespace
+
+bool PickIndex::covers(const api::GroupResource& resource, std::string_view ns) const {
+  return resource.resource == resource_.resource && resource.group == resource_.group && (ns_.empty() || ns_ == ns);
+}
+
+void PickIndex::add(const api::Object& object) {
+  std::string key = object.key().str();
+  if (where_.find(key) != where_.end()) return;
+  std::string timestamp(object.creation_timestamp());
+  by_age_.emplace(timestamp, key);
+  where_.emplace(key, std::make_pair(keys_.size(), std::move(timestamp)));
+  keys_.push_back(std::move(key));
+}
+
+void PickIndex::remove(std::string_view key) {
+  auto it = where_.find(key);
+  if (it == where_.end()) return;
+  const std::size_t at = it->second.first;
+  by_age_.erase({it->second.second, it->first});
+  if (at + 1 != keys_.size()) {  // the last key takes the removed one's place
+    keys_[at] = std::move(keys_.back());
+    where_.find(keys_[at])->second.first = at;
+  }
+  keys_.pop_back();
+  where_.erase(it);
+}
+
+std::optional<std::string> PickIndex::pick(Pick how, sim::Rng& rng) const {
+  if (keys_.empty()) return std::nullopt;
+  switch (how) {
+    case Pick::kRandom:
+      return keys_[rng.uniform(keys_.size())];
+    case Pick::kOldest:
+      return by_age_.begin()->second;
+    case Pick::kNewest:
+      return by_age_.rbegin()->second;
+  }
+  return std::nullopt;
+}
 
 json substitute_n(const json& value, std::int64_t n) {
   if (!has_placeholder(value)) return value;
@@ -202,6 +273,7 @@ void make_workload(World& w) {
   wl.process->set_link(wl.link);
   wl.client = std::make_unique<fakeapi::InProcessClient>(w.server, *wl.process);
   wl.counts.assign(w.scenario.workload.size(), 0);
+  make_pick_indexes(w);
 }
 
 void start_workload(World& w) {

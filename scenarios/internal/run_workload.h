@@ -5,21 +5,61 @@
 // Each entry acts every `every` of true time over [from, until) (until: the end of the run),
 // each action a task of its own, so a slow answer never delays the next one. {{n}} in a string
 // value is the entry's 1-based action count. create sends the object (generateName works);
-// update and delete pick an existing object of the resource and namespace from the server's
-// current state, read directly (not a request): at random (the Loop's Rng), the oldest or the
-// newest (by creationTimestamp, then name); update sets the dotted paths and sends the object
-// with the resourceVersion it was read at. Every action and its answer is traced; failures
-// (conflicts, faults, partitions) and actions with nothing to pick are not errors.
+// update and delete pick an existing object of the resource and namespace as the server holds
+// it now (a PickIndex, not a request): at random (the Loop's Rng), the oldest or the newest (by
+// creationTimestamp, then key); update sets the dotted paths and sends the object with the
+// resourceVersion it was read at. The server traces every write; an action that writes nothing
+// (a failure — conflict, fault, partition — or nothing to pick) is traced here. None is an error.
 #ifndef KUBESIM_SCENARIOS_INTERNAL_RUN_WORKLOAD_H_
 #define KUBESIM_SCENARIOS_INTERNAL_RUN_WORKLOAD_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "kubesim/api/gvk.h"
+#include "kubesim/api/object.h"
+#include "kubesim/scenarios/scenario.h"
+#include "kubesim/sim/rng.h"
 
 namespace kubesim::scenarios::runner {
 
 struct World;
+
+// The objects of one resource and namespace ("" for all) that update and delete entries pick
+// from, kept as the server's committed writes change them, so that a pick costs a lookup rather
+// than a list of the namespace. It holds exactly what a list would return: an object is in it
+// from its create until its deletion is committed (finalizers included).
+class PickIndex {
+ public:
+  PickIndex(api::GroupVersionResource resource, std::string ns) : resource_(std::move(resource)), ns_(std::move(ns)) {}
+
+  const api::GroupVersionResource& resource() const { return resource_; }
+  const std::string& ns() const { return ns_; }
+  // Whether an object of `resource` in `ns` belongs here.
+  bool covers(const api::GroupResource& resource, std::string_view ns) const;
+  void add(const api::Object& object);
+  void remove(std::string_view key);
+  std::size_t size() const { return keys_.size(); }
+  // The key of the object to act on: uniform at random (drawing from `rng`), or the oldest or
+  // newest by creationTimestamp, then key. Nullopt when there is none.
+  std::optional<std::string> pick(Pick how, sim::Rng& rng) const;
+
+ private:
+  api::GroupVersionResource resource_;
+  std::string ns_;
+  std::set<std::pair<std::string, std::string>> by_age_;  // (creationTimestamp, key)
+  std::vector<std::string> keys_;                          // in no particular (but a fixed) order
+  std::map<std::string, std::pair<std::size_t, std::string>, std::less<>> where_;  // key -> (index in keys_, timestamp)
+};
 
 // Makes the workload process, its link and its client (World::workload).
 void make_workload(World& world);

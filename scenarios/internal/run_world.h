@@ -38,6 +38,7 @@
 #include "kubesim/sim/wait_group.h"
 #include "run_leadership.h"
 #include "run_picture.h"
+#include "run_workload.h"
 
 namespace kubesim::scenarios::runner {
 
@@ -157,6 +158,8 @@ struct Workload {
   std::shared_ptr<sim::NetworkLink> link;
   std::unique_ptr<fakeapi::InProcessClient> client;
   std::vector<std::int64_t> counts;  // per entry: actions so far ({{n}} of the last)
+  std::vector<std::unique_ptr<PickIndex>> picks;  // one per resource and namespace picked from
+  std::vector<PickIndex*> entry_picks;            // per entry: its index (null for a create)
   sim::TaskGroup group;              // entries and their actions
   ProcessLane lane;
 };

@@ -2,6 +2,10 @@
 // update and delete picking from the server's current state; failures traced, not errors.
 #include "kubesim/scenarios/runner.h"
 
+#include <algorithm>
+#include <set>
+#include <sstream>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -24,6 +28,39 @@ TEST(WorkloadTest, SubstitutesTheActionCountInEveryString) {
                      {"list", {"12", 1}}};
   EXPECT_EQ(runner::substitute_n(in, 12), want);
   EXPECT_EQ(runner::substitute_n("{{m}}", 3), "{{m}}");
+}
+
+api::ObjectPtr configmap(const std::string& ns, const std::string& name, const std::string& created) {
+  return api::make_object({{"apiVersion", "v1"},
+                           {"kind", "ConfigMap"},
+                           {"metadata", {{"name", name}, {"namespace", ns}, {"creationTimestamp", created}}}});
+}
+
+TEST(WorkloadTest, APickIndexHoldsWhatAListWouldReturn) {
+  runner::PickIndex index({"", "v1", "configmaps"}, "a");
+  sim::Rng rng(1);
+  EXPECT_EQ(index.pick(Pick::kRandom, rng), std::nullopt);
+  EXPECT_TRUE(index.covers({"", "configmaps"}, "a"));
+  EXPECT_FALSE(index.covers({"", "configmaps"}, "b"));
+  EXPECT_FALSE(index.covers({"apps", "configmaps"}, "a"));
+  EXPECT_TRUE(runner::PickIndex({"", "v1", "configmaps"}, "").covers({"", "configmaps"}, "b"));
+  index.add(*configmap("a", "y", "2025-01-01T00:00:05Z"));
+  index.add(*configmap("a", "x", "2025-01-01T00:00:05Z"));
+  index.add(*configmap("a", "old", "2025-01-01T00:00:01Z"));
+  index.add(*configmap("a", "new", "2025-01-01T00:00:09Z"));
+  index.add(*configmap("a", "x", "2025-01-01T00:00:05Z"));  // already there
+  EXPECT_EQ(index.size(), 4u);
+  EXPECT_EQ(index.pick(Pick::kOldest, rng), "a/old");
+  EXPECT_EQ(index.pick(Pick::kNewest, rng), "a/new");
+  index.remove("a/old");
+  index.remove("a/new");
+  index.remove("a/missing");
+  EXPECT_EQ(index.size(), 2u);
+  EXPECT_EQ(index.pick(Pick::kOldest, rng), "a/x");  // same second: by key
+  EXPECT_EQ(index.pick(Pick::kNewest, rng), "a/y");
+  std::set<std::string> seen;
+  for (int i = 0; i < 50; ++i) seen.insert(*index.pick(Pick::kRandom, rng));
+  EXPECT_EQ(seen, (std::set<std::string>{"a/x", "a/y"}));
 }
 
 constexpr const char* kWorkload = R"(
@@ -55,25 +92,33 @@ expect:
     - noMatch: {apiVersion: v1, kind: ConfigMap, metadata: {name: w-1}}
 )";
 
+// The workload's writes as the server traced them: (verb, name) in order.
+std::vector<std::pair<std::string, std::string>> writes_of_workload(const std::string& trace) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream in(trace);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("{\"traceHash\"", 0) == 0) continue;
+    const json j = json::parse(line);
+    const std::string kind = j["k"];
+    if (j["p"] == "workload" && kind.rfind("api.", 0) == 0) out.emplace_back(kind.substr(4), j["f"]["name"]);
+  }
+  return out;
+}
+
 TEST(WorkloadTest, CreatesUpdatesAndDeletesOnItsSchedule) {
   const Outcome r = run(parse(kWorkload));
   ASSERT_FALSE(r.result.broke_any()) << failures_of(r.result);
-  const auto creates = lines_of(r.trace, "workload.create");
-  ASSERT_EQ(creates.size(), 4u);  // at 1, 2, 3 and 4 s: until is not included
-  for (int i = 0; i < 4; ++i) {
-    EXPECT_EQ(fields_of(creates[i])["key"], "default/w-" + std::to_string(i + 1));
-    EXPECT_EQ(fields_of(creates[i])["ok"], true);
-  }
-  const auto updates = lines_of(r.trace, "workload.update");
-  ASSERT_EQ(updates.size(), 2u + 3u);
-  EXPECT_EQ(fields_of(updates[0])["key"], "default/w-4");  // the newest
-  EXPECT_EQ(fields_of(updates[1])["key"], "default/w-4");
-  // Nothing to pick: skipped, traced.
-  EXPECT_EQ(fields_of(updates[2])["skipped"], "nothing to pick");
-  const auto deletes = lines_of(r.trace, "workload.delete");
-  ASSERT_EQ(deletes.size(), 2u);
-  EXPECT_EQ(fields_of(deletes[0])["key"], "default/w-1");  // the oldest
-  EXPECT_EQ(fields_of(deletes[1])["key"], "default/w-2");
+  // Creates at 1, 2, 3 and 4 s (until is not included); updates of the newest; deletes of the
+  // oldest.
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"create", "w-1"}, {"create", "w-2"}, {"create", "w-3"}, {"create", "w-4"},
+      {"update", "w-4"}, {"update", "w-4"}, {"delete", "w-1"}, {"delete", "w-2"}};
+  EXPECT_EQ(writes_of_workload(r.trace), want);
+  // Successful actions are the server's trace lines; an action with nothing to pick is traced.
+  EXPECT_TRUE(lines_of(r.trace, "workload.create").empty());
+  const auto skipped = lines_of(r.trace, "workload.update");
+  ASSERT_EQ(skipped.size(), 3u);  // secrets at 25, 27 and 29 s
+  EXPECT_EQ(fields_of(skipped[0]), json::parse(R"({"entry":3,"n":1,"skipped":"nothing to pick","verb":"update"})"));
   // The workload's requests went through the front door, as a process of their own.
   EXPECT_EQ(r.result.requests, 4u + 2u + 2u);
 }
@@ -95,14 +140,14 @@ timeline:
 )");
   const Outcome r = run(s);
   EXPECT_FALSE(r.result.broke_any()) << failures_of(r.result);
-  const auto creates = lines_of(r.trace, "workload.create");
-  ASSERT_EQ(creates.size(), 10u + 5u);
-  EXPECT_EQ(fields_of(creates[0])["ok"], true);
-  EXPECT_EQ(fields_of(creates[1])["code"], 409);
-  EXPECT_NE(fields_of(creates[1])["error"].get<std::string>().find("already exists"), std::string::npos);
+  const auto failed = lines_of(r.trace, "workload.create");
+  ASSERT_EQ(failed.size(), 9u + 5u);
+  EXPECT_EQ(fields_of(failed[0])["n"], 2);
+  EXPECT_EQ(fields_of(failed[0])["code"], 409);
+  EXPECT_EQ(fields_of(failed[0])["error"], "configmaps \"same\" already exists");
   int unavailable = 0;
   int not_found = 0;
-  for (const auto& line : creates) {
+  for (const auto& line : failed) {
     const json f = fields_of(line);
     unavailable += f.value("code", 0) == 503 ? 1 : 0;
     not_found += f.value("code", 0) == 404 ? 1 : 0;
@@ -115,8 +160,13 @@ TEST(WorkloadTest, GenerateNameAndRandomPicksAreDeterministic) {
   const Scenario s = parse(R"(
 name: random
 duration: 20s
+cluster:
+  objects:
+    - {apiVersion: v1, kind: ConfigMap, metadata: {name: there-from-the-start, namespace: default}}
 workload:
   - every: 500ms
+    from: 9500ms
+    until: 19500ms
     action: {create: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: r-, namespace: default}}}
   - every: 1s
     action: {delete: {resource: configmaps, namespace: default, pick: random}}
@@ -124,9 +174,19 @@ workload:
   const Outcome a = run(s, 5);
   const Outcome b = run(s, 5);
   EXPECT_EQ(a.trace, b.trace);
-  const auto deletes = lines_of(a.trace, "workload.delete");
-  ASSERT_EQ(deletes.size(), 20u);
-  EXPECT_EQ(fields_of(lines_of(a.trace, "workload.create")[0])["key"].get<std::string>().rfind("default/r-", 0), 0u);
+  const auto writes = writes_of_workload(a.trace);
+  ASSERT_FALSE(writes.empty());
+  EXPECT_EQ(writes[0], std::make_pair(std::string("delete"), std::string("there-from-the-start")));
+  const auto is = [](const char* verb) { return [verb](const auto& w) { return w.first == verb; }; };
+  EXPECT_EQ(std::count_if(writes.begin(), writes.end(), is("create")), 20);
+  const auto deletes = std::count_if(writes.begin(), writes.end(), is("delete"));
+  EXPECT_EQ(deletes + static_cast<long>(lines_of(a.trace, "workload.delete").size()), 20);
+  EXPECT_EQ(lines_of(a.trace, "workload.delete").size(), 9u);  // from 1 s to 9 s: nothing to pick
+  for (const auto& w : writes) {
+    if (w.first == "create") {
+      EXPECT_EQ(w.second.rfind("r-", 0), 0u) << w.second;
+    }
+  }
 }
 
 }  // namespace
