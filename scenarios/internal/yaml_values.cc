@@ -17,8 +17,8 @@ constexpr std::size_t kMaxTextNodes = 1'000;
 
 }  // namespace
 
-const char* const kNotUtf8 =
-    "the text is not UTF-8 (an escape such as \\xff stands for a byte that is not)";
+// yaml-cpp refuses escapes of no character (\ud800); this keeps the promise all the same.
+const char* const kNotUtf8 = "the text is not UTF-8";
 
 std::string quote(std::string_view s) {
   std::string out = "\"";

@@ -73,6 +73,8 @@ const Case kDocumentCases[] = {
      {"s.yaml:4:1: a scenario file holds one YAML document; a second one starts here"}},
     {"NotUtf8", "name: a\nduration: 1m\ndescription: caf\xe9\n",
      {"s.yaml:3:17: the file is not UTF-8 text"}},
+    {"EscapeOfNoCharacter", "name: \"\\ud800\"\nduration: 1m\n",
+     {"s.yaml:1:14: invalid YAML: invalid unicode: 55296"}},
     {"UnknownKeyNearAValidOne", "name: a\nduration: 1m\nseed: 3\n",
      {"s.yaml:3:1: unknown key \"seed\" in the scenario; did you mean \"seeds\"? (valid keys: name, "
       "description, duration, seeds, shuffle, cluster, network, processes, workload, timeline, "

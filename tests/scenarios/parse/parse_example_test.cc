@@ -260,6 +260,30 @@ TEST_F(FullExample, Checks) {
   EXPECT_EQ(transitions.at_most, 4);
 }
 
+// The scenarios of the user's reference (docs/scenarios.md) parse: every YAML block of it that is
+// a whole scenario (it opens with name:).
+TEST(ParseScenario, TheReferenceExamplesParse) {
+  const auto path = std::filesystem::path(__FILE__).parent_path() / ".." / ".." / ".." / "docs" /
+                    "scenarios.md";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  auto registry = Registry::with_builtins();
+  int scenarios = 0;
+  for (std::size_t at = doc.find("```yaml\n"); at != std::string::npos;
+       at = doc.find("```yaml\n", at + 1)) {
+    const std::size_t begin = at + 8;
+    const std::string block = doc.substr(begin, doc.find("```", begin) - begin);
+    if (block.rfind("name:", 0) != 0) continue;
+    ++scenarios;
+    auto r = parse_scenario(block, "docs/scenarios.md", registry);
+    for (const auto& e : r.errors) ADD_FAILURE() << e.text();
+  }
+  EXPECT_EQ(scenarios, 2);
+}
+
 TEST(ParseScenario, DefaultsOfAMinimalFile) {
   auto registry = Registry::with_builtins();
   auto r = parse_scenario("name: tiny\nduration: 1m\n", "tiny.yaml", registry);
