@@ -3,6 +3,8 @@
 // server restarts and compactions — each traced and drawn.
 #include "kubesim/scenarios/runner.h"
 
+#include <map>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -178,6 +180,45 @@ timeline:
   EXPECT_TRUE(std::any_of(t.marks.begin(), t.marks.end(), [](const TimelineMark& m) {
     return m.kind == "watch-restart" && m.lane == "process node-1" && m.label == "configmaps" && m.at >= at(20s);
   }));
+}
+
+TEST(TimelineTest, QueueDepthsAreSampledEachSecondWhileAControllerRuns) {
+  const Scenario s = parse(R"(
+name: queues
+duration: 20s
+network: {latency: {min: 1ms, max: 2ms}}
+processes:
+  - name: ctl
+    replicas: 2
+    run:
+      - elector: {lock: leases/default/q}
+      - controller: {type: idle, onlyWhenLeader: true}
+  - name: plain
+    replicas: 1
+    run:
+      - controller: {type: idle}
+timeline:
+  - {at: 0s, crash: {process: ctl-1, restartAfter: 1s}}
+  - {at: 10500ms, crash: {process: plain-0}}
+)");
+  const Outcome r = run(s, 1, true);
+  ASSERT_TRUE(r.result.error.empty()) << r.result.error;
+  const Timeline& t = *r.result.timeline;
+  const std::vector<std::string> lanes = {"lock leases/default/q", "process ctl-0", "process ctl-1", "process plain-0",
+                                          "apiserver", "queue ctl-0", "queue ctl-1", "queue plain-0"};
+  EXPECT_EQ(t.lanes, lanes);
+  std::map<std::string, std::vector<sim::Time>> samples;
+  for (const auto& sample : t.samples) {
+    EXPECT_EQ(sample.value, 3.0);  // the idle controller's queue_depth
+    samples[sample.series].push_back(sample.at);
+  }
+  // ctl-0 leads from the start and runs its controller; ctl-1 never leads; plain-0 runs its
+  // controller until it crashes at 10.5 s.
+  EXPECT_EQ(samples["queue ctl-0"].size(), 20u);
+  EXPECT_EQ(samples["queue ctl-0"].front(), at(1s));
+  EXPECT_EQ(samples.count("queue ctl-1"), 0u);
+  ASSERT_EQ(samples["queue plain-0"].size(), 10u);
+  EXPECT_EQ(samples["queue plain-0"].back(), at(10s));
 }
 
 }  // namespace
