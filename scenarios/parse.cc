@@ -2,13 +2,13 @@
 // which the sections are read (kubesim/scenarios/internal/parse_context.h).
 #include "kubesim/scenarios/parse.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <yaml-cpp/yaml.h>
 
 #include "kubesim/api/go_strings.h"
 #include "kubesim/scenarios/internal/parse_context.h"
@@ -42,7 +42,11 @@ std::optional<Mark> first_invalid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    const std::size_t len = c < 0x80         ? 1
+                            : (c >> 5) == 6  ? 2
+                            : (c >> 4) == 14 ? 3
+                            : (c >> 3) == 30 ? 4
+                                             : 0;
     if (len == 0 || i + len > text.size() || !api::valid_utf8(text.substr(i, len))) return mark;
     if (c == '\n') {
       ++mark.line;
@@ -58,8 +62,8 @@ std::optional<Mark> first_invalid_utf8(std::string_view text) {
 constexpr std::int64_t kMaxSeeds = 1'000'000'000;
 
 const std::vector<std::string> kScenarioKeys = {
-    "name",      "description", "duration", "seeds",  "shuffle", "cluster",  "network",
-    "processes", "workload",    "timeline", "expect", "mustFind", "sweep",    "measure"};
+    "name",      "description", "duration", "seeds",  "shuffle",  "cluster", "network",
+    "processes", "workload",    "timeline", "expect", "mustFind", "sweep",   "measure"};
 
 void read_scenario(ParseContext& ctx, const Field& document) {
   Scenario& s = ctx.scenario;
@@ -71,8 +75,8 @@ void read_scenario(ParseContext& ctx, const Field& document) {
   MapFields top(ctx.reader, document, "the scenario", kScenarioKeys);
   for (const char* key : {"sweep", "measure"}) {
     if (Field f = top.get(key)) {
-      ctx.reader.error(f.key_mark, std::string(key) +
-                                       ": experiments (sweep and measure) are not supported yet");
+      ctx.reader.error(
+          f.key_mark, std::string(key) + ": experiments (sweep and measure) are not supported yet");
     }
   }
   if (auto name = ctx.reader.string(top.require("name"))) {
@@ -107,10 +111,12 @@ void read_scenario(ParseContext& ctx, const Field& document) {
 
 std::string ParseError::text() const {
   if (mark.line <= 0) return file + ": " + message;
-  return file + ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column) + ": " + message;
+  return file + ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column) + ": " +
+         message;
 }
 
-ParseResult parse_scenario(std::string_view text, const std::string& file, const Registry& registry) {
+ParseResult parse_scenario(std::string_view text, const std::string& file,
+                           const Registry& registry) {
   ParseResult result;
   internal::Errors errors;
   if (auto bad = first_invalid_utf8(text)) {

@@ -19,7 +19,9 @@ void parse_custom_resource(ParseContext& ctx, const Field& field) {
   if (!group || !version || !kind || !plural) return;
   bool ok = true;
   for (const auto& [key, value] : {std::pair<const char*, const std::string*>{"group", &*group},
-                                   {"version", &*version}, {"kind", &*kind}, {"plural", &*plural}}) {
+                                   {"version", &*version},
+                                   {"kind", &*kind},
+                                   {"plural", &*plural}}) {
     if (value->empty() || value->find('/') != std::string::npos) {
       ctx.reader.error(f.get(key), "must be a non-empty word without '/'");
       ok = false;
@@ -35,8 +37,8 @@ void parse_custom_resource(ParseContext& ctx, const Field& field) {
     return;
   }
   if (ctx.resource_of_kind(api::GroupVersion(r.group, r.version).to_string(), r.kind)) {
-    ctx.reader.error(field, "kind " + r.kind + " of " + r.group + "/" + r.version +
-                                " is already defined");
+    ctx.reader.error(field,
+                     "kind " + r.kind + " of " + r.group + "/" + r.version + " is already defined");
     return;
   }
   for (const auto& other : ctx.scenario.cluster.resources) {
@@ -87,8 +89,9 @@ std::optional<LatencySpec> parse_latency(ParseContext& ctx, const Field& field) 
   if (field.is_list()) {
     auto list = items(field);
     if (list.size() != 2) {
-      ctx.reader.error(field, "expected one duration, [min, max] or {min: …, max: …}, got a list of " +
-                                  std::to_string(list.size()));
+      ctx.reader.error(field,
+                       "expected one duration, [min, max] or {min: …, max: …}, got a list of " +
+                           std::to_string(list.size()));
       return std::nullopt;
     }
     min_field = list[0];

@@ -8,10 +8,10 @@
 namespace kubesim::scenarios::internal {
 namespace {
 
-const std::vector<std::string> kConditions = {"atMostOneLeader",    "leaderElected",
-                                              "informersConverged", "count",
-                                              "object",             "maxLeaderTransitions",
-                                              "match",              "noMatch"};
+const std::vector<std::string> kConditions = {
+    "atMostOneLeader", "leaderElected", "informersConverged",
+    "count",           "object",        "maxLeaderTransitions",
+    "match",           "noMatch"};
 
 struct Section {
   const char* key;
@@ -44,7 +44,8 @@ std::optional<CountQuery> parse_count(ParseContext& ctx, const Field& field) {
   if (auto s = ctx.reader.string(selector)) {
     auto parsed = api::parse_label_selector(*s);
     if (!parsed) {
-      ctx.reader.error(selector, "\"" + *s + "\" is not a label selector: " + parsed.error().message);
+      ctx.reader.error(selector,
+                       "\"" + *s + "\" is not a label selector: " + parsed.error().message);
     } else {
       q.label_selector = *s;
     }
@@ -112,7 +113,9 @@ std::optional<Condition> parse_condition(ParseContext& ctx, const MapFields& f, 
                    return !std::holds_alternative<ElectorSpec>(a);
                  });
         });
-    if (!any) ctx.reader.error(c.key_mark, "informersConverged: no process runs an informer or a controller");
+    if (!any)
+      ctx.reader.error(c.key_mark,
+                       "informersConverged: no process runs an informer or a controller");
     if (!b || !*b) return std::nullopt;
     return InformersConverged{};
   }
@@ -173,10 +176,10 @@ void parse_check(ParseContext& ctx, const Section& section, const Field& field) 
   const auto conditions = f.present(kConditions);
   if (conditions.size() != 1) {
     ctx.reader.error(conditions.empty() ? f.mark() : conditions[1].key_mark,
-                     conditions.empty() ? "a check needs one of " + join(kConditions)
-                                        : "a check holds one condition, not " + conditions[0].label +
-                                              " and " + conditions[1].label +
-                                              "; write two checks");
+                     conditions.empty()
+                         ? "a check needs one of " + join(kConditions)
+                         : "a check holds one condition, not " + conditions[0].label + " and " +
+                               conditions[1].label + "; write two checks");
     return;
   }
   const std::string& name = conditions[0].label;
@@ -194,9 +197,9 @@ void parse_check(ParseContext& ctx, const Section& section, const Field& field) 
       check_after(ctx, f.get("after"), *d);
     }
     const bool eventually = section.kind == CheckKind::kEventually;
-    const Field window = f.require(eventually ? "within" : "for",
-                                   eventually ? "how long it may take, e.g. 30s"
-                                              : "how long it must hold, e.g. 30s");
+    const Field window =
+        f.require(eventually ? "within" : "for", eventually ? "how long it may take, e.g. 30s"
+                                                            : "how long it must hold, e.g. 30s");
     auto d = ctx.reader.positive_duration(window);
     if (d) (eventually ? check.within : check.length) = *d;
     ok = d.has_value();

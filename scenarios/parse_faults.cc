@@ -11,32 +11,36 @@ namespace {
 
 const std::vector<std::string> kKinds = {"error", "latency", "drop", "stall", "gone", "staleBy"};
 const std::vector<std::string> kFaultKeys = {
-    "verb",  "resource", "namespace",  "name",    "process", "probability",
-    "count", "for",      "error",      "message", "retryAfter", "latency",
-    "drop",  "events",   "stall",      "gone",    "staleBy"};
+    "verb",  "resource", "namespace", "name",    "process",    "probability",
+    "count", "for",      "error",     "message", "retryAfter", "latency",
+    "drop",  "events",   "stall",     "gone",    "staleBy"};
 
 constexpr std::string_view kDefaultMessage = "fault injected by the scenario";
 
-// The reason Kubernetes gives a code that has no constructor of its own.
+// The reason Kubernetes gives each code (apimachinery's reasonForCode and errors.New*).
+constexpr std::pair<int, api::StatusReason> kReasons[] = {
+    {400, api::StatusReason::kBadRequest},
+    {401, api::StatusReason::kUnauthorized},
+    {403, api::StatusReason::kForbidden},
+    {404, api::StatusReason::kNotFound},
+    {405, api::StatusReason::kMethodNotAllowed},
+    {406, api::StatusReason::kNotAcceptable},
+    {409, api::StatusReason::kConflict},
+    {410, api::StatusReason::kGone},
+    {413, api::StatusReason::kRequestEntityTooLarge},
+    {415, api::StatusReason::kUnsupportedMediaType},
+    {422, api::StatusReason::kInvalid},
+    {429, api::StatusReason::kTooManyRequests},
+    {500, api::StatusReason::kInternalError},
+    {503, api::StatusReason::kServiceUnavailable},
+    {504, api::StatusReason::kTimeout},
+};
+
 api::StatusReason reason_for(int code) {
-  switch (code) {
-    case 400: return api::StatusReason::kBadRequest;
-    case 401: return api::StatusReason::kUnauthorized;
-    case 403: return api::StatusReason::kForbidden;
-    case 404: return api::StatusReason::kNotFound;
-    case 405: return api::StatusReason::kMethodNotAllowed;
-    case 406: return api::StatusReason::kNotAcceptable;
-    case 409: return api::StatusReason::kConflict;
-    case 410: return api::StatusReason::kGone;
-    case 413: return api::StatusReason::kRequestEntityTooLarge;
-    case 415: return api::StatusReason::kUnsupportedMediaType;
-    case 422: return api::StatusReason::kInvalid;
-    case 429: return api::StatusReason::kTooManyRequests;
-    case 500: return api::StatusReason::kInternalError;
-    case 503: return api::StatusReason::kServiceUnavailable;
-    case 504: return api::StatusReason::kTimeout;
-    default: return api::StatusReason::kUnknown;
+  for (const auto& [c, reason] : kReasons) {
+    if (c == code) return reason;
   }
+  return api::StatusReason::kUnknown;
 }
 
 // The Status an `error: CODE` fault answers with.
@@ -46,15 +50,22 @@ api::Status status_for(int code, const std::optional<std::string>& message,
   const std::string text = message.value_or(std::string(kDefaultMessage));
   api::Status s;
   switch (code) {
-    case 400: s = api::new_bad_request(text); break;
-    case 401: s = api::new_unauthorized(text); break;
-    case 403: s = api::new_forbidden(resource, name, text); break;
+    case 400:
+      s = api::new_bad_request(text);
+      break;
+    case 401:
+      s = api::new_unauthorized(text);
+      break;
+    case 403:
+      s = api::new_forbidden(resource, name, text);
+      break;
     case 404:
       s = api::new_not_found(resource, name);
       if (message) s.message = *message;
       break;
     case 409:
-      s = api::new_conflict(resource, name, message.value_or(std::string(api::kOptimisticLockErrorMsg)));
+      s = api::new_conflict(resource, name,
+                            message.value_or(std::string(api::kOptimisticLockErrorMsg)));
       break;
     case 410:
       s = api::new_resource_expired(
@@ -64,7 +75,9 @@ api::Status status_for(int code, const std::optional<std::string>& message,
       s = api::new_too_many_requests(message.value_or("Too many requests, please try again later."),
                                      retry_after);
       break;
-    case 500: s = api::new_internal_error(text); break;
+    case 500:
+      s = api::new_internal_error(text);
+      break;
     case 503:
       s = api::new_service_unavailable(
           message.value_or("the server is currently unable to handle the request"));
@@ -90,10 +103,14 @@ std::vector<fakeapi::Verb> verbs_of(fakeapi::FaultKind kind) {
   using fakeapi::Verb;
   switch (kind) {
     case fakeapi::FaultKind::kDropWatch:
-    case fakeapi::FaultKind::kStallWatch: return {Verb::kWatch};
-    case fakeapi::FaultKind::kForceGone: return {Verb::kWatch, Verb::kList};
-    case fakeapi::FaultKind::kStaleRead: return {Verb::kGet, Verb::kList};
-    default: return {};
+    case fakeapi::FaultKind::kStallWatch:
+      return {Verb::kWatch};
+    case fakeapi::FaultKind::kForceGone:
+      return {Verb::kWatch, Verb::kList};
+    case fakeapi::FaultKind::kStaleRead:
+      return {Verb::kGet, Verb::kList};
+    default:
+      return {};
   }
 }
 
@@ -102,6 +119,42 @@ bool read_true(ParseContext& ctx, const Field& field) {
   auto b = ctx.reader.boolean(field);
   if (b && !*b) ctx.reader.error(field, "only true turns it on; leave the key out instead");
   return b.value_or(false);
+}
+
+// `error: CODE` with its `message` and `retryAfter`.
+bool read_error(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi::FaultRule& rule,
+                const std::optional<ResolvedResource>& resource) {
+  rule.kind = fakeapi::FaultKind::kError;
+  auto code = ctx.reader.integer(kind);
+  if (!code) return false;
+  if (*code < 400 || *code > 599) {
+    ctx.reader.error(kind,
+                     "must be an HTTP error code from 400 to 599, got " + std::to_string(*code));
+    return false;
+  }
+  auto message = ctx.reader.string(f.get("message"));
+  if (f.has("message") && !message) return false;
+  int retry_after = 0;
+  if (const Field retry = f.get("retryAfter")) {
+    if (*code != 429 && *code != 503 && *code != 504) {
+      ctx.reader.error(retry.key_mark,
+                       "retryAfter: only 429, 503 and 504 errors carry a Retry-After");
+      return false;
+    }
+    auto d = ctx.reader.positive_duration(retry);
+    if (!d) return false;
+    if (*d % std::chrono::seconds(1) != sim::Duration::zero() || *d > std::chrono::hours(24)) {
+      ctx.reader.error(retry,
+                       "must be whole seconds, at most 24h (Retry-After counts seconds), got " +
+                           api::format_go_duration(*d));
+      return false;
+    }
+    retry_after = static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(*d).count());
+  }
+  const api::GroupResource gr =
+      resource ? resource->ref.gvr.group_resource() : api::GroupResource{"", rule.resource};
+  rule.status = status_for(static_cast<int>(*code), message, gr, rule.name, retry_after);
+  return true;
 }
 
 // Reads the kind-specific keys into `rule`; false when something was wrong (reported).
@@ -141,38 +194,12 @@ bool read_kind(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi
       ctx.reader.error(kind, "\"" + *what + "\" is not supported: the only value is afterEvents");
       what.reset();
     }
-    auto events = ctx.reader.integer_at_least(f.require("events", "drop the watch after N events"), 0);
+    auto events =
+        ctx.reader.integer_at_least(f.require("events", "drop the watch after N events"), 0);
     if (events) rule.after_events = *events;
     return what && events;
   }
-  rule.kind = FaultKind::kError;
-  auto code = ctx.reader.integer(kind);
-  if (!code) return false;
-  if (*code < 400 || *code > 599) {
-    ctx.reader.error(kind, "must be an HTTP error code from 400 to 599, got " + std::to_string(*code));
-    return false;
-  }
-  auto message = ctx.reader.string(f.get("message"));
-  if (f.has("message") && !message) return false;
-  int retry_after = 0;
-  if (const Field retry = f.get("retryAfter")) {
-    if (*code != 429 && *code != 503 && *code != 504) {
-      ctx.reader.error(retry.key_mark, "retryAfter: only 429, 503 and 504 errors carry a Retry-After");
-      return false;
-    }
-    auto d = ctx.reader.positive_duration(retry);
-    if (!d) return false;
-    if (*d % std::chrono::seconds(1) != sim::Duration::zero() || *d > std::chrono::hours(24)) {
-      ctx.reader.error(retry, "must be whole seconds, at most 24h (Retry-After counts seconds), got " +
-                                  api::format_go_duration(*d));
-      return false;
-    }
-    retry_after = static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(*d).count());
-  }
-  const api::GroupResource gr =
-      resource ? resource->ref.gvr.group_resource() : api::GroupResource{"", rule.resource};
-  rule.status = status_for(static_cast<int>(*code), message, gr, rule.name, retry_after);
-  return true;
+  return read_error(ctx, f, kind, rule, resource);
 }
 
 // `resource: plural`, `plural/subresource`, `group/version/plural[/subresource]`.
@@ -201,6 +228,29 @@ bool read_resource(ParseContext& ctx, const Field& field, fakeapi::FaultRule& ru
   return true;
 }
 
+// `verb: update` or `verb: [get, list]`.
+bool read_verbs(ParseContext& ctx, const Field& verbs, fakeapi::FaultRule& rule) {
+  if (!verbs) return true;
+  if (!verbs.is_list() && !verbs.is_scalar()) {
+    ctx.reader.error(verbs, "expected a verb or a list of verbs, got " + describe(verbs.value));
+    return false;
+  }
+  bool ok = true;
+  for (const Field& item : verbs.is_list() ? items(verbs) : std::vector<Field>{verbs}) {
+    auto text = ctx.reader.string(item);
+    auto verb = text ? fakeapi::parse_verb(*text) : std::nullopt;
+    if (verb) {
+      rule.verbs.push_back(*verb);
+    } else if (text) {
+      ctx.reader.error(item, "unknown verb \"" + *text +
+                                 "\" (get, list, watch, create, update, patch, delete, "
+                                 "deletecollection)");
+    }
+    ok = ok && verb.has_value();
+  }
+  return ok;
+}
+
 std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
   MapFields f(ctx.reader, field, "a fault", kFaultKeys);
   if (!f.ok()) return std::nullopt;
@@ -208,27 +258,10 @@ std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
   entry.mark = field.mark();
   fakeapi::FaultRule& rule = entry.rule;
   bool ok = true;
-  if (const Field verbs = f.get("verb")) {
-    if (verbs.is_list() || verbs.is_scalar()) {
-      for (const Field& item : verbs.is_list() ? items(verbs) : std::vector<Field>{verbs}) {
-        auto text = ctx.reader.string(item);
-        auto verb = text ? fakeapi::parse_verb(*text) : std::nullopt;
-        if (verb) {
-          rule.verbs.push_back(*verb);
-        } else if (text) {
-          ctx.reader.error(item, "unknown verb \"" + *text +
-                                     "\" (get, list, watch, create, update, patch, delete, "
-                                     "deletecollection)");
-        }
-        ok = ok && verb.has_value();
-      }
-    } else {
-      ctx.reader.error(verbs, "expected a verb or a list of verbs, got " + describe(verbs.value));
-      ok = false;
-    }
-  }
+  ok = read_verbs(ctx, f.get("verb"), rule) && ok;
   std::optional<ResolvedResource> resolved;
-  if (const Field resource = f.get("resource")) ok = read_resource(ctx, resource, rule, resolved) && ok;
+  if (const Field resource = f.get("resource"))
+    ok = read_resource(ctx, resource, rule, resolved) && ok;
   if (auto ns = ctx.reader.string(f.get("namespace"))) rule.ns = *ns;
   if (auto name = ctx.reader.string(f.get("name"))) rule.name = *name;
   if (const Field process = f.get("process")) {
@@ -238,7 +271,8 @@ std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
   }
   if (auto p = ctx.reader.number(f.get("probability"))) {
     if (*p < 0 || *p > 1) {
-      ctx.reader.error(f.get("probability"), "must be in [0, 1], got " + f.get("probability").value.Scalar());
+      ctx.reader.error(f.get("probability"),
+                       "must be in [0, 1], got " + f.get("probability").value.Scalar());
       ok = false;
     }
     rule.probability = *p;
@@ -263,7 +297,8 @@ std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
       std::vector<std::string> names;
       for (fakeapi::Verb a : allowed) names.emplace_back(fakeapi::to_string(a));
       ctx.reader.error(f.get("verb"), kinds[0].label + " acts on " + join(names, " and ") +
-                                          " requests only, not " + std::string(fakeapi::to_string(v)));
+                                          " requests only, not " +
+                                          std::string(fakeapi::to_string(v)));
       ok = false;
       break;
     }

@@ -31,8 +31,8 @@ auto range_of(ParseContext& ctx, const Field& field, Read read)
   if (field.is_list()) {
     auto list = items(field);
     if (list.size() != 2) {
-      ctx.reader.error(field, "expected one value or [min, max], got a list of " +
-                                  std::to_string(list.size()));
+      ctx.reader.error(
+          field, "expected one value or [min, max], got a list of " + std::to_string(list.size()));
       return std::nullopt;
     }
     auto min = read(list[0]);
@@ -64,8 +64,10 @@ std::optional<Lock> parse_lock(ParseContext& ctx, const Field& field) {
     return lock;
   }
   if (!field.is_scalar()) {
-    ctx.reader.error(field, "expected a lock (leases/NAMESPACE/NAME) or {multi: {primary: …, "
-                            "secondary: …}}, got " + describe(field.value));
+    ctx.reader.error(field,
+                     "expected a lock (leases/NAMESPACE/NAME) or {multi: {primary: …, "
+                     "secondary: …}}, got " +
+                         describe(field.value));
     return std::nullopt;
   }
   auto ref = ctx.lock_ref(field);
@@ -78,10 +80,10 @@ std::optional<Lock> parse_lock(ParseContext& ctx, const Field& field) {
 void check_timings(ParseContext& ctx, const MapFields& f, const ElectorSpec& e) {
   if (e.lease_duration <= e.renew_deadline) {
     const Field at = f.has("renewDeadline") ? f.get("renewDeadline") : f.get("leaseDuration");
-    ctx.reader.error(at ? at.mark() : f.mark(),
-                     "leaseDuration (" + seconds_text(e.lease_duration) +
-                         ") must be greater than renewDeadline (" + seconds_text(e.renew_deadline) +
-                         "), as client-go requires");
+    ctx.reader.error(at ? at.mark() : f.mark(), "leaseDuration (" + seconds_text(e.lease_duration) +
+                                                    ") must be greater than renewDeadline (" +
+                                                    seconds_text(e.renew_deadline) +
+                                                    "), as client-go requires");
     return;
   }
   const auto jittered = sim::Duration(static_cast<sim::Duration::rep>(
@@ -114,7 +116,8 @@ std::optional<ElectorSpec> parse_elector(ParseContext& ctx, const Field& field) 
   }
   bool timings = true;
   for (auto [key, out] : {std::pair{"leaseDuration", &e.lease_duration},
-                          {"renewDeadline", &e.renew_deadline}, {"retryPeriod", &e.retry_period}}) {
+                          {"renewDeadline", &e.renew_deadline},
+                          {"retryPeriod", &e.retry_period}}) {
     const Field value = f.get(key);
     if (!value) continue;
     if (auto d = ctx.reader.positive_duration(value)) {
@@ -267,7 +270,8 @@ ClockSpec parse_clock(ParseContext& ctx, const Field& field) {
 }
 
 void parse_process(ParseContext& ctx, const Field& field) {
-  MapFields f(ctx.reader, field, "a process", {"name", "replicas", "clock", "network", "run", "exec"});
+  MapFields f(ctx.reader, field, "a process",
+              {"name", "replicas", "clock", "network", "run", "exec"});
   if (!f.ok()) return;
   ProcessSpec p;
   p.mark = field.mark();

@@ -128,17 +128,19 @@ void parse_event(ParseContext& ctx, const Field& field) {
   const Field at = f.get("at");
   const Field when = f.get("when");
   if (at && when) {
-    ctx.reader.error(when.key_mark, "when: an event happens either at an instant or when a "
-                                    "trigger fires, not both");
+    ctx.reader.error(when.key_mark,
+                     "when: an event happens either at an instant or when a "
+                     "trigger fires, not both");
     ok = false;
   } else if (!at && !when) {
-    ctx.reader.error(f.mark(), "a timeline event needs at (an instant, e.g. 30s) or when (a trigger)");
+    ctx.reader.error(f.mark(),
+                     "a timeline event needs at (an instant, e.g. 30s) or when (a trigger)");
     ok = false;
   } else if (at) {
     e.at = ctx.reader.non_negative_duration(at);
     if (e.at && ctx.duration_known && *e.at > ctx.scenario.duration) {
-      ctx.reader.error(at, at.value.Scalar() + " is past the scenario's duration (" +
-                               ctx.duration_text + ")");
+      ctx.reader.error(
+          at, at.value.Scalar() + " is past the scenario's duration (" + ctx.duration_text + ")");
       ok = false;
     }
     ok = ok && e.at.has_value();
@@ -149,10 +151,10 @@ void parse_event(ParseContext& ctx, const Field& field) {
   const auto actions = f.present(kActions);
   if (actions.size() != 1) {
     ctx.reader.error(actions.empty() ? f.mark() : actions[1].key_mark,
-                     actions.empty() ? "a timeline event needs an action (one of " + join(kActions) + ")"
-                                     : "a timeline event holds one action, not " + actions[0].label +
-                                           " and " + actions[1].label +
-                                           "; write one event for each");
+                     actions.empty()
+                         ? "a timeline event needs an action (one of " + join(kActions) + ")"
+                         : "a timeline event holds one action, not " + actions[0].label + " and " +
+                               actions[1].label + "; write one event for each");
     return;
   }
   auto action = parse_action(ctx, actions[0]);

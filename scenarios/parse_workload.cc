@@ -20,10 +20,17 @@ std::optional<sim::Duration> parse_rate(ParseContext& ctx, const Field& field) {
   if (slash == std::string::npos || slash + 2 != text->size()) return bad();
   double per = 0;
   switch ((*text)[slash + 1]) {
-    case 's': per = 1e9; break;
-    case 'm': per = 60e9; break;
-    case 'h': per = 3600e9; break;
-    default: return bad();
+    case 's':
+      per = 1e9;
+      break;
+    case 'm':
+      per = 60e9;
+      break;
+    case 'h':
+      per = 3600e9;
+      break;
+    default:
+      return bad();
   }
   double n = 0;
   const char* begin = text->data();
@@ -58,7 +65,8 @@ struct Target {
   Pick pick = Pick::kRandom;
 };
 
-std::optional<Target> parse_target(ParseContext& ctx, const MapFields& f, const Field& resource_field) {
+std::optional<Target> parse_target(ParseContext& ctx, const MapFields& f,
+                                   const Field& resource_field) {
   Target t;
   auto resource = ctx.resource(resource_field);
   bool ok = resource.has_value();

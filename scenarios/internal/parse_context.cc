@@ -13,8 +13,8 @@ std::vector<std::string> split(std::string_view s, char sep) {
   std::size_t start = 0;
   while (true) {
     const std::size_t pos = s.find(sep, start);
-    out.emplace_back(s.substr(start, pos == std::string_view::npos ? std::string_view::npos
-                                                                    : pos - start));
+    out.emplace_back(
+        s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
     if (pos == std::string_view::npos) return out;
     start = pos + 1;
   }
@@ -49,7 +49,8 @@ std::optional<ResolvedResource> ParseContext::find(const std::string& group,
   }
   for (const auto& c : scenario.cluster.resources) {
     if (c.group == group && c.version == version && c.plural == plural) {
-      return ResolvedResource{ResourceRef{{c.group, c.version, c.plural}, ""}, c.kind, c.namespaced};
+      return ResolvedResource{ResourceRef{{c.group, c.version, c.plural}, ""}, c.kind,
+                              c.namespaced};
     }
   }
   return std::nullopt;
@@ -197,8 +198,8 @@ std::optional<std::string> ParseContext::replica(const Field& field) {
   }
   for (const auto& p : scenario.processes) {
     if (p.name == *text) {
-      reader.error(field, "\"" + *text + "\" is a process, not a replica: name one of " +
-                              replica_names(p));
+      reader.error(
+          field, "\"" + *text + "\" is a process, not a replica: name one of " + replica_names(p));
       return std::nullopt;
     }
   }
@@ -262,7 +263,7 @@ std::optional<nlohmann::json> ParseContext::object(const Field& field) {
   if (!object) return std::nullopt;
   if (!object->is_object()) {
     reader.error(field, "expected an object (a mapping with apiVersion, kind and metadata), got " +
-                                describe(field.value));
+                            describe(field.value));
     return std::nullopt;
   }
   const auto api_version = object->value("apiVersion", nlohmann::json());
@@ -273,14 +274,13 @@ std::optional<nlohmann::json> ParseContext::object(const Field& field) {
   }
   if (!resource_of_kind(api_version.get<std::string>(), kind.get<std::string>())) {
     reader.error(field, "no resource has kind " + kind.get<std::string>() + " in " +
-                                api_version.get<std::string>() +
-                                " (declare custom resources in cluster.resources)");
+                            api_version.get<std::string>() +
+                            " (declare custom resources in cluster.resources)");
     return std::nullopt;
   }
   const auto metadata = object->value("metadata", nlohmann::json());
-  if (!metadata.is_object() ||
-      (!metadata.value("name", nlohmann::json()).is_string() &&
-       !metadata.value("generateName", nlohmann::json()).is_string())) {
+  if (!metadata.is_object() || (!metadata.value("name", nlohmann::json()).is_string() &&
+                                !metadata.value("generateName", nlohmann::json()).is_string())) {
     reader.error(field, "an object needs metadata.name (or metadata.generateName)");
     return std::nullopt;
   }

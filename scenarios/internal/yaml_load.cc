@@ -4,9 +4,9 @@
 // token as an empty document again and again, allocating as it goes; yaml-cpp issue #1040, fixed
 // in 0.8). So the documents are walked one at a time, at most three, and a parser that stops
 // advancing is reported as the syntax error it is.
-#include <sstream>
-
 #include <yaml-cpp/eventhandler.h>
+
+#include <sstream>
 
 #include "kubesim/scenarios/internal/yaml_reader.h"
 
@@ -70,9 +70,9 @@ LoadedYaml load_yaml(std::string_view text) {
           probe.mark.pos == documents.back().mark.pos) {
         const auto pos = static_cast<std::size_t>(probe.mark.pos);
         const char c = pos < input.size() ? input[pos] : ' ';
-        out.error = std::pair{mark_of(probe.mark),
-                              c > ' ' && c < 0x7f ? "unexpected \"" + std::string(1, c) + "\""
-                                                  : std::string("unexpected character")};
+        out.error = std::pair{mark_of(probe.mark), c > ' ' && c < 0x7f
+                                                       ? "unexpected \"" + std::string(1, c) + "\""
+                                                       : std::string("unexpected character")};
         return out;
       }
       documents.push_back(probe);

@@ -43,7 +43,11 @@ std::string valid_utf8_text(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    const std::size_t len = c < 0x80         ? 1
+                            : (c >> 5) == 6  ? 2
+                            : (c >> 4) == 14 ? 3
+                            : (c >> 3) == 30 ? 4
+                                             : 0;
     if (len != 0 && i + len <= s.size() && api::valid_utf8(s.substr(i, len))) {
       out.append(s.substr(i, len));
       i += len;
@@ -289,8 +293,8 @@ MapFields::MapFields(Reader& reader, const Field& field, std::string what,
     const Mark key_mark = mark_of(kv.first);
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      std::string message = "unknown key " + (kv.first.IsScalar() ? quote(key) : describe(kv.first)) +
-                            " in " + what_;
+      std::string message =
+          "unknown key " + (kv.first.IsScalar() ? quote(key) : describe(kv.first)) + " in " + what_;
       if (keys.empty()) {
         reader.error(key_mark, message + ": it takes no keys");
         continue;

@@ -53,7 +53,8 @@ std::string describe(const YAML::Node& node) {
   auto j = api::yaml_to_json(out.c_str());
   if (!j) return quote(node.Scalar());
   if (j->is_boolean()) return "a boolean (" + node.Scalar() + ")";
-  if (j->is_number_integer() || j->is_number_unsigned()) return "an integer (" + node.Scalar() + ")";
+  if (j->is_number_integer() || j->is_number_unsigned())
+    return "an integer (" + node.Scalar() + ")";
   if (j->is_number()) return "a number (" + node.Scalar() + ")";
   if (j->is_null()) return "null";
   return quote(node.Scalar());

@@ -5,7 +5,8 @@
 // and every check's text on one line. The sanitizers and libFuzzer's timeouts catch the rest
 // (crashes, leaks, hangs).
 //
-//   scenario_parse_fuzz -max_total_time=10 -dict=tests/scenarios/fuzz/scenario.dict CORPUS_DIR SEED_DIR
+//   scenario_parse_fuzz -max_total_time=10 -dict=tests/scenarios/fuzz/scenario.dict CORPUS_DIR
+//   SEED_DIR
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -63,12 +64,14 @@ void check_scenario(const Scenario& s) {
     }
   }
   for (const auto& c : s.checks) {
-    if (c.text.find('\n') != std::string::npos) broken("a check's text on several lines: " + c.text);
+    if (c.text.find('\n') != std::string::npos)
+      broken("a check's text on several lines: " + c.text);
     if (!kubesim::api::valid_utf8(c.text)) broken("a check's text that is not UTF-8");
     if (const auto* m = std::get_if<Match>(&c.condition)) check_json(m->tree);
     if (const auto* o = std::get_if<ObjectPathEquals>(&c.condition)) check_json(o->equals);
   }
-  if (s.duration <= kubesim::sim::Duration::zero()) broken("a scenario without a positive duration");
+  if (s.duration <= kubesim::sim::Duration::zero())
+    broken("a scenario without a positive duration");
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // Broken scenario files: each is reported as FILE:LINE:COL: what is wrong, every error of the
 // file, in file order.
-#include "kubesim/scenarios/parse.h"
-
 #include <gtest/gtest.h>
+
+#include "kubesim/scenarios/parse.h"
 
 namespace kubesim::scenarios {
 namespace {
@@ -16,7 +16,8 @@ Registry test_registry() {
         if (!params.contains("source")) return "source: required";
         return std::nullopt;
       });
-  r.register_controller("widget", [](ControllerEnv) -> std::unique_ptr<Controller> { return nullptr; });
+  r.register_controller("widget",
+                        [](ControllerEnv) -> std::unique_ptr<Controller> { return nullptr; });
   return r;
 }
 
@@ -55,84 +56,119 @@ TEST_P(BrokenFile, ReportsEveryErrorWithItsPlace) {
 std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.param.name; }
 
 const Case kDocumentCases[] = {
-    {"SyntaxError", "name: x\nduration: 1m\nprocesses: [\n",
+    {"SyntaxError",
+     "name: x\nduration: 1m\nprocesses: [\n",
      {"s.yaml:4:1: invalid YAML: end of sequence flow not found"}},
-    {"Tab", "name: x\n\tduration: 1m\n",
+    {"Tab",
+     "name: x\n\tduration: 1m\n",
      {"s.yaml:2:1: invalid YAML: illegal tab when looking for indentation"}},
-    {"UndefinedAlias", "name: *x\nduration: 1m\n",
+    {"UndefinedAlias",
+     "name: *x\nduration: 1m\n",
      {"s.yaml:1:7: invalid YAML: the referenced anchor is not defined"}},
     // yaml-cpp 0.7's LoadAll would loop on these forever.
     {"StrayComma", ",\n", {"s.yaml:1:1: invalid YAML: unexpected \",\""}},
-    {"StrayCommaAfterAComment", "# c\n  , x\n  |~\n", {"s.yaml:2:3: invalid YAML: unexpected \",\""}},
-    {"Empty", "", {"s.yaml:1:1: the file is empty: a scenario is a mapping with at least name and duration"}},
-    {"OnlyComments", "# nothing\n",
+    {"StrayCommaAfterAComment",
+     "# c\n  , x\n  |~\n",
+     {"s.yaml:2:3: invalid YAML: unexpected \",\""}},
+    {"Empty",
+     "",
      {"s.yaml:1:1: the file is empty: a scenario is a mapping with at least name and duration"}},
-    {"NotAMapping", "- a\n- b\n",
+    {"OnlyComments",
+     "# nothing\n",
+     {"s.yaml:1:1: the file is empty: a scenario is a mapping with at least name and duration"}},
+    {"NotAMapping",
+     "- a\n- b\n",
      {"s.yaml:1:1: a scenario is a mapping (name: …, duration: …, …), not a list"}},
-    {"TwoDocuments", "name: a\nduration: 1m\n---\nname: b\n",
+    {"TwoDocuments",
+     "name: a\nduration: 1m\n---\nname: b\n",
      {"s.yaml:4:1: a scenario file holds one YAML document; a second one starts here"}},
-    {"NotUtf8", "name: a\nduration: 1m\ndescription: caf\xe9\n",
+    {"NotUtf8",
+     "name: a\nduration: 1m\ndescription: caf\xe9\n",
      {"s.yaml:3:17: the file is not UTF-8 text"}},
-    {"EscapeOfNoCharacter", "name: \"\\ud800\"\nduration: 1m\n",
+    {"EscapeOfNoCharacter",
+     "name: \"\\ud800\"\nduration: 1m\n",
      {"s.yaml:1:14: invalid YAML: invalid unicode: 55296"}},
-    {"UnknownKeyNearAValidOne", "name: a\nduration: 1m\nseed: 3\n",
-     {"s.yaml:3:1: unknown key \"seed\" in the scenario; did you mean \"seeds\"? (valid keys: name, "
+    {"UnknownKeyNearAValidOne",
+     "name: a\nduration: 1m\nseed: 3\n",
+     {"s.yaml:3:1: unknown key \"seed\" in the scenario; did you mean \"seeds\"? (valid keys: "
+      "name, "
       "description, duration, seeds, shuffle, cluster, network, processes, workload, timeline, "
       "expect, mustFind, sweep, measure)"}},
-    {"UnknownKeyFarFromAll", "name: a\nduration: 1m\ncolour: red\n",
+    {"UnknownKeyFarFromAll",
+     "name: a\nduration: 1m\ncolour: red\n",
      {"s.yaml:3:1: unknown key \"colour\" in the scenario (valid keys: name, description, "
       "duration, seeds, shuffle, cluster, network, processes, workload, timeline, expect, "
       "mustFind, sweep, measure)"}},
-    {"KeyTwice", "name: a\nname: b\nduration: 1m\n",
+    {"KeyTwice",
+     "name: a\nname: b\nduration: 1m\n",
      {"s.yaml:2:1: key \"name\" given twice in the scenario (first at 1:1)"}},
-    {"MissingNameAndDuration", "description: d\n",
+    {"MissingNameAndDuration",
+     "description: d\n",
      {"s.yaml:1:1: missing required key \"name\" in the scenario",
       "s.yaml:1:1: missing required key \"duration\" in the scenario (the virtual time it runs, "
       "e.g. 10m)"}},
-    {"EmptyValues", "name:\nduration:\n",
+    {"EmptyValues",
+     "name:\nduration:\n",
      {"s.yaml:1:1: name: expected a string, got nothing",
       "s.yaml:2:1: duration: expected a duration such as 10s, got nothing"}},
-    {"NameNotAString", "name: 2024\nduration: 1m\n",
+    {"NameNotAString",
+     "name: 2024\nduration: 1m\n",
      {"s.yaml:1:7: name: expected a string, got an integer (2024); quote it to make it one"}},
-    {"DurationWithoutUnit", "name: a\nduration: 10\n",
+    {"DurationWithoutUnit",
+     "name: a\nduration: 10\n",
      {"s.yaml:2:11: duration: time: missing unit in duration \"10\""}},
-    {"DurationUnknownUnit", "name: a\nduration: 10x\n",
+    {"DurationUnknownUnit",
+     "name: a\nduration: 10x\n",
      {"s.yaml:2:11: duration: time: unknown unit \"x\" in duration \"10x\""}},
-    {"DurationZero", "name: a\nduration: 0s\n", {"s.yaml:2:11: duration: must be positive, got 0s"}},
-    {"SeedsAndShuffle", "name: a\nduration: 1m\nseeds: 0\nshuffle: maybe\n",
+    {"DurationZero",
+     "name: a\nduration: 0s\n",
+     {"s.yaml:2:11: duration: must be positive, got 0s"}},
+    {"SeedsAndShuffle",
+     "name: a\nduration: 1m\nseeds: 0\nshuffle: maybe\n",
      {"s.yaml:3:8: seeds: must be at least 1, got 0",
       "s.yaml:4:10: shuffle: expected true or false, got \"maybe\""}},
-    {"Experiments", "name: a\nduration: 1m\nsweep: {a: [1s]}\nmeasure: [failoverTime]\n",
+    {"Experiments",
+     "name: a\nduration: 1m\nsweep: {a: [1s]}\nmeasure: [failoverTime]\n",
      {"s.yaml:3:1: sweep: experiments (sweep and measure) are not supported yet",
       "s.yaml:4:1: measure: experiments (sweep and measure) are not supported yet"}},
 };
 INSTANTIATE_TEST_SUITE_P(Document, BrokenFile, ::testing::ValuesIn(kDocumentCases), case_name);
 
 const Case kProcessCases[] = {
-    {"ReplicasNotAnInteger", "name: a\nduration: 1m\nprocesses:\n  - {name: p, replicas: three}\n",
+    {"ReplicasNotAnInteger",
+     "name: a\nduration: 1m\nprocesses:\n  - {name: p, replicas: three}\n",
      {"s.yaml:4:25: replicas: expected an integer, got \"three\""}},
-    {"ReplicasZero", "name: a\nduration: 1m\nprocesses:\n  - {name: p, replicas: 0}\n",
+    {"ReplicasZero",
+     "name: a\nduration: 1m\nprocesses:\n  - {name: p, replicas: 0}\n",
      {"s.yaml:4:25: replicas: must be at least 1, got 0"}},
-    {"ProcessesNotAList", "name: a\nduration: 1m\nprocesses: {name: p}\n",
+    {"ProcessesNotAList",
+     "name: a\nduration: 1m\nprocesses: {name: p}\n",
      {"s.yaml:3:12: processes: expected a list, got a mapping"}},
-    {"DuplicateName", kHead + "  - name: manager\n",
+    {"DuplicateName",
+     kHead + "  - name: manager\n",
      {"s.yaml:9:11: name: duplicate process name \"manager\" (first at 4:5)"}},
-    {"BadName", "name: a\nduration: 1m\nprocesses:\n  - name: Manager\n",
+    {"BadName",
+     "name: a\nduration: 1m\nprocesses:\n  - name: Manager\n",
      {"s.yaml:4:11: name: \"Manager\" is not a process name: lowercase letters, digits and '-', "
       "starting and ending with a letter or digit"}},
-    {"ProcessMissingName", "name: a\nduration: 1m\nprocesses:\n  - replicas: 2\n",
+    {"ProcessMissingName",
+     "name: a\nduration: 1m\nprocesses:\n  - replicas: 2\n",
      {"s.yaml:4:5: missing required key \"name\" in a process"}},
-    {"SkewUpsideDown", "name: a\nduration: 1m\nprocesses:\n  - {name: p, clock: {skew: [1s, -1s]}}\n",
+    {"SkewUpsideDown",
+     "name: a\nduration: 1m\nprocesses:\n  - {name: p, clock: {skew: [1s, -1s]}}\n",
      {"s.yaml:4:29: skew: the range is upside down: 1s > -1s"}},
     {"DriftUpsideDownAndOutOfRange",
      "name: a\nduration: 1m\nprocesses:\n  - {name: p, clock: {drift: [0.1, 0.01]}}\n"
      "  - {name: q, clock: {drift: 1.5}}\n",
      {"s.yaml:4:30: drift: the range is upside down: 0.1 > 0.01",
       "s.yaml:5:30: drift: must be between -1 and 1 (a rate error: 0.01 is 1 % fast)"}},
-    {"LatencyUpsideDown", "name: a\nduration: 1m\nnetwork: {latency: {min: 50ms, max: 5ms}}\n",
+    {"LatencyUpsideDown",
+     "name: a\nduration: 1m\nnetwork: {latency: {min: 50ms, max: 5ms}}\n",
      {"s.yaml:3:20: latency: the range is upside down: min 50ms > max 5ms"}},
-    {"LatencyListOfThree", "name: a\nduration: 1m\nnetwork: {latency: [1ms, 2ms, 3ms]}\n",
-     {"s.yaml:3:20: latency: expected one duration, [min, max] or {min: …, max: …}, got a list of 3"}},
+    {"LatencyListOfThree",
+     "name: a\nduration: 1m\nnetwork: {latency: [1ms, 2ms, 3ms]}\n",
+     {"s.yaml:3:20: latency: expected one duration, [min, max] or {min: …, max: …}, got a list of "
+      "3"}},
     {"LeaseNotLongerThanRenew",
      "name: a\nduration: 1m\nprocesses:\n  - name: p\n    run:\n"
      "      - elector: {lock: leases/a/m, leaseDuration: 10s, renewDeadline: 10s}\n",
@@ -147,7 +183,8 @@ const Case kProcessCases[] = {
      "name: a\nduration: 1m\nprocesses:\n  - name: p\n    run:\n"
      "      - elector: {lock: leases/a/m, retryPeriod: 0s}\n",
      {"s.yaml:6:50: retryPeriod: must be positive, got 0s"}},
-    {"TwoElectors", kHead + "      - elector: {lock: leases/a/n}\n",
+    {"TwoElectors",
+     kHead + "      - elector: {lock: leases/a/n}\n",
      {"s.yaml:9:9: a process runs at most one elector (the first is at 7:9)"}},
     {"BadLocks",
      "name: a\nduration: 1m\nprocesses:\n  - name: p\n    run:\n      - elector: {lock: leases/m}\n"
@@ -156,14 +193,18 @@ const Case kProcessCases[] = {
       "or endpoints/…)",
       "s.yaml:9:25: lock: unknown lock kind \"lease\" in \"lease/a/m\"; did you mean \"leases\"? "
       "(leases, configmaps or endpoints)"}},
-    {"ControllerTypeUnknown", kHead + "      - controller: {type: mirror}\n" +
-                                  "      - controller: {type: configmap-mirorr}\n",
-     {"s.yaml:9:28: type: unknown controller type \"mirror\" (registered: configmap-mirror, widget)",
+    {"ControllerTypeUnknown",
+     kHead + "      - controller: {type: mirror}\n" +
+         "      - controller: {type: configmap-mirorr}\n",
+     {"s.yaml:9:28: type: unknown controller type \"mirror\" (registered: configmap-mirror, "
+      "widget)",
       "s.yaml:10:28: type: unknown controller type \"configmap-mirorr\"; did you mean "
       "\"configmap-mirror\"? (registered: configmap-mirror, widget)"}},
-    {"ControllerParamsRefused", kHead + "      - controller: {type: configmap-mirror, params: {target: b}}\n",
+    {"ControllerParamsRefused",
+     kHead + "      - controller: {type: configmap-mirror, params: {target: b}}\n",
      {"s.yaml:9:54: configmap-mirror: source: required"}},
-    {"ControllerWorkersZero", kHead + "      - controller: {type: widget, workers: 0}\n",
+    {"ControllerWorkersZero",
+     kHead + "      - controller: {type: widget, workers: 0}\n",
      {"s.yaml:9:45: workers: must be at least 1, got 0"}},
     {"OnlyWhenLeaderWithoutElector",
      "name: a\nduration: 1m\nprocesses:\n  - name: p\n    run:\n"
@@ -178,10 +219,11 @@ const Case kProcessCases[] = {
       "s.yaml:10:30: resource: unknown resource \"example.com/v1/widgets\": not a built-in "
       "resource nor one declared in cluster.resources",
       "s.yaml:11:53: namespace: namespaces are cluster-scoped: leave namespace out"}},
-    {"RunEntryWithoutOrWithTwoActors", kHead + "      - {}\n" +
-                                           "      - {informer: {resource: pods}, controller: {type: widget}}\n",
+    {"RunEntryWithoutOrWithTwoActors",
+     kHead + "      - {}\n" + "      - {informer: {resource: pods}, controller: {type: widget}}\n",
      {"s.yaml:9:9: a run entry needs one of elector, informer or controller",
-      "s.yaml:10:9: a run entry holds one actor; write informer and controller as separate entries"}},
+      "s.yaml:10:9: a run entry holds one actor; write informer and controller as separate "
+      "entries"}},
     {"ExecAndRun",
      "name: a\nduration: 1m\nprocesses:\n  - name: p\n    run: []\n    exec: {command: []}\n"
      "  - {name: q, exec: {env: {A: [1]}}}\n",
@@ -194,7 +236,8 @@ INSTANTIATE_TEST_SUITE_P(Processes, BrokenFile, ::testing::ValuesIn(kProcessCase
 
 const Case kClusterAndWorkloadCases[] = {
     {"CustomResources",
-     "name: a\nduration: 1m\ncluster:\n  resources:\n    - {group: example.com, version: v1, kind: Foo}\n"
+     "name: a\nduration: 1m\ncluster:\n  resources:\n    - {group: example.com, version: v1, kind: "
+     "Foo}\n"
      "    - {group: example, version: v1, kind: Bar, plural: bars}\n"
      "    - {group: example.com, version: v1, kind: Foo, plural: foos}\n"
      "    - {group: example.com, version: v1, kind: Foo, plural: foos}\n",
@@ -202,7 +245,8 @@ const Case kClusterAndWorkloadCases[] = {
       "s.yaml:6:15: group: a custom resource's group must contain a dot (example.com)",
       "s.yaml:8:7: resources: kind Foo of example.com/v1 is already defined"}},
     {"Objects",
-     "name: a\nduration: 1m\ncluster:\n  objects:\n    - {apiVersion: v1, kind: ConfigMapp, metadata: {name: x}}\n"
+     "name: a\nduration: 1m\ncluster:\n  objects:\n    - {apiVersion: v1, kind: ConfigMapp, "
+     "metadata: {name: x}}\n"
      "    - {apiVersion: v1, kind: ConfigMap, metadata: {namespace: x}}\n    - [a]\n",
      {"s.yaml:5:7: objects: no resource has kind ConfigMapp in v1 (declare custom resources in "
       "cluster.resources)",
@@ -210,15 +254,18 @@ const Case kClusterAndWorkloadCases[] = {
       "s.yaml:7:7: objects: expected an object (a mapping with apiVersion, kind and metadata), got "
       "a list"}},
     {"EveryAndRate",
-     "name: a\nduration: 1m\nworkload:\n  - {every: 1s, rate: 5/s, action: {delete: {resource: pods}}}\n"
-     "  - {action: {delete: {resource: pods}}}\n  - {rate: 5/x, action: {delete: {resource: pods}}}\n"
+     "name: a\nduration: 1m\nworkload:\n  - {every: 1s, rate: 5/s, action: {delete: {resource: "
+     "pods}}}\n"
+     "  - {action: {delete: {resource: pods}}}\n  - {rate: 5/x, action: {delete: {resource: "
+     "pods}}}\n"
      "  - {rate: 0/s, action: {delete: {resource: pods}}}\n",
      {"s.yaml:4:17: rate: give either every or rate, not both",
       "s.yaml:5:5: a workload entry needs every (200ms) or rate (5/s)",
       "s.yaml:6:12: rate: \"5/x\" is not a rate: write N/s, N/m or N/h (5/s)",
       "s.yaml:7:12: rate: must be positive, got \"0/s\""}},
     {"WindowUpsideDown",
-     "name: a\nduration: 1m\nworkload:\n  - {every: 1s, from: 2m, until: 1m, action: {delete: {resource: pods}}}\n",
+     "name: a\nduration: 1m\nworkload:\n  - {every: 1s, from: 2m, until: 1m, action: {delete: "
+     "{resource: pods}}}\n",
      {"s.yaml:4:34: until: the window is upside down: until 1m is before from 2m"}},
     {"Actions",
      "name: a\nduration: 1m\nworkload:\n  - {every: 1s, action: {}}\n"
@@ -231,24 +278,29 @@ const Case kClusterAndWorkloadCases[] = {
       "s.yaml:6:57: pick: unknown pick \"first\" (random, oldest or newest)",
       "s.yaml:6:69: set: must set at least one path",
       "s.yaml:7:57: set: \"data..x\" is not a dotted path (data.key)",
-      "s.yaml:8:5: missing required key \"action\" in a workload entry ({create: …}, {update: …} or "
+      "s.yaml:8:5: missing required key \"action\" in a workload entry ({create: …}, {update: …} "
+      "or "
       "{delete: …})"}},
 };
-INSTANTIATE_TEST_SUITE_P(ClusterAndWorkload, BrokenFile, ::testing::ValuesIn(kClusterAndWorkloadCases),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(ClusterAndWorkload, BrokenFile,
+                         ::testing::ValuesIn(kClusterAndWorkloadCases), case_name);
 
 const Case kTimelineCases[] = {
-    {"AtPastDuration", kHead + "timeline:\n  - {at: 11m, compact: {}}\n  - {at: 10m, compact: {}}\n",
+    {"AtPastDuration",
+     kHead + "timeline:\n  - {at: 11m, compact: {}}\n  - {at: 10m, compact: {}}\n",
      {"s.yaml:10:10: at: 11m is past the scenario's duration (10m)"}},
-    {"AtAndWhen", kHead + "timeline:\n  - {at: 1m, when: {process: manager-0, after: {}}, compact: {}}\n"
-                          "  - {compact: {}}\n",
+    {"AtAndWhen",
+     kHead + "timeline:\n  - {at: 1m, when: {process: manager-0, after: {}}, compact: {}}\n"
+             "  - {compact: {}}\n",
      {"s.yaml:10:14: when: an event happens either at an instant or when a trigger fires, not both",
       "s.yaml:11:5: a timeline event needs at (an instant, e.g. 30s) or when (a trigger)"}},
-    {"ZeroOrTwoActions", kHead + "timeline:\n  - at: 1m\n  - at: 2m\n    crash: {process: manager-0}\n"
-                                 "    pause: {process: manager-1, for: 1s}\n",
+    {"ZeroOrTwoActions",
+     kHead + "timeline:\n  - at: 1m\n  - at: 2m\n    crash: {process: manager-0}\n"
+             "    pause: {process: manager-1, for: 1s}\n",
      {"s.yaml:10:5: a timeline event needs an action (one of partition, crash, apiserver, compact, "
       "faults, skew, pause)",
-      "s.yaml:13:5: a timeline event holds one action, not crash and pause; write one event for each"}},
+      "s.yaml:13:5: a timeline event holds one action, not crash and pause; write one event for "
+      "each"}},
     {"ReplicaReferences",
      kHead + "timeline:\n  - {at: 1m, crash: {process: manager-5}}\n"
              "  - {at: 1m, crash: {process: manager}}\n  - {at: 1m, crash: {process: ctl-0}}\n"
@@ -259,19 +311,25 @@ const Case kTimelineCases[] = {
       "manager-1, manager-2",
       "s.yaml:12:31: process: \"ctl-0\" does not exist (replicas: manager-0, manager-1, manager-2)",
       "s.yaml:13:25: missing required key \"for\" in a partition"}},
-    {"NoProcesses", "name: a\nduration: 1m\ntimeline:\n  - {at: 1s, skew: {process: p-0, by: 1s}}\n",
+    {"NoProcesses",
+     "name: a\nduration: 1m\ntimeline:\n  - {at: 1s, skew: {process: p-0, by: 1s}}\n",
      {"s.yaml:4:30: process: \"p-0\" does not exist: the scenario has no processes"}},
-    {"ApiServerAndCompact", kHead + "timeline:\n  - {at: 1m, apiserver: stop}\n  - {at: 1m, compact: {x: 1}}\n",
+    {"ApiServerAndCompact",
+     kHead + "timeline:\n  - {at: 1m, apiserver: stop}\n  - {at: 1m, compact: {x: 1}}\n",
      {"s.yaml:10:25: apiserver: \"stop\" is not supported: the only value is restart",
       "s.yaml:11:24: unknown key \"x\" in compact: it takes no keys"}},
-    {"Trigger", kHead + "timeline:\n  - when: {process: manager-0, after: {verb: frob, resource: cms, count: 0}}\n"
-                        "    compact: {}\n",
+    {"Trigger",
+     kHead +
+         "timeline:\n  - when: {process: manager-0, after: {verb: frob, resource: cms, count: 0}}\n"
+         "    compact: {}\n",
      {"s.yaml:10:46: verb: unknown verb \"frob\" (get, list, watch, create, update, patch, delete, "
       "deletecollection)",
-      "s.yaml:10:62: resource: unknown resource \"cms\": not a built-in resource nor one declared in "
+      "s.yaml:10:62: resource: unknown resource \"cms\": not a built-in resource nor one declared "
+      "in "
       "cluster.resources",
       "s.yaml:10:74: count: must be at least 1, got 0"}},
-    {"PauseForNegative", kHead + "timeline:\n  - {at: 1m, pause: {process: manager-0, for: -1s}}\n",
+    {"PauseForNegative",
+     kHead + "timeline:\n  - {at: 1m, pause: {process: manager-0, for: -1s}}\n",
      {"s.yaml:10:47: for: must be positive, got -1s"}},
 };
 INSTANTIATE_TEST_SUITE_P(Timeline, BrokenFile, ::testing::ValuesIn(kTimelineCases), case_name);
@@ -288,7 +346,8 @@ const Case kFaultCases[] = {
       "s.yaml:13:34: retryAfter: must be whole seconds, at most 24h (Retry-After counts seconds), "
       "got 1.5s"}},
     {"KindCount",
-     kHead + "timeline:\n  - at: 1m\n    faults:\n      - {verb: list}\n      - {latency: 1s, stall: true}\n",
+     kHead + "timeline:\n  - at: 1m\n    faults:\n      - {verb: list}\n      - {latency: 1s, "
+             "stall: true}\n",
      {"s.yaml:12:9: a fault needs one of error, latency, drop, stall, gone, staleBy",
       "s.yaml:13:23: a fault injects one thing, not latency and stall; write two faults"}},
     {"Drop",
@@ -305,27 +364,33 @@ const Case kFaultCases[] = {
              "      - {verb: [watch, frob], resource: leasez, process: manager-3, gone: true}\n",
      {"s.yaml:12:24: verb: unknown verb \"frob\" (get, list, watch, create, update, patch, delete, "
       "deletecollection)",
-      "s.yaml:12:41: resource: unknown resource \"leasez\": not a built-in resource nor one declared "
+      "s.yaml:12:41: resource: unknown resource \"leasez\": not a built-in resource nor one "
+      "declared "
       "in cluster.resources; did you mean \"leases\"?",
       "s.yaml:12:58: process: \"manager-3\" does not exist: manager has 3 replicas (manager-0, "
       "manager-1, manager-2)"}},
-    {"EmptyFaults", kHead + "timeline:\n  - {at: 1m, faults: []}\n",
+    {"EmptyFaults",
+     kHead + "timeline:\n  - {at: 1m, faults: []}\n",
      {"s.yaml:10:22: faults: needs at least one fault"}},
 };
 INSTANTIATE_TEST_SUITE_P(Faults, BrokenFile, ::testing::ValuesIn(kFaultCases), case_name);
 
 const Case kExpectCases[] = {
-    {"LockNoElectorHolds", kHead + "expect:\n  always:\n    - atMostOneLeader: leases/a/other\n",
+    {"LockNoElectorHolds",
+     kHead + "expect:\n  always:\n    - atMostOneLeader: leases/a/other\n",
      {"s.yaml:11:24: atMostOneLeader: no elector holds lock \"leases/a/other\" (electors hold: "
       "leases/a/m)"}},
     {"LockWithoutElectors",
-     "name: a\nduration: 1m\nexpect:\n  finally:\n    - {maxLeaderTransitions: {lock: leases/a/m, atMost: -1}}\n",
+     "name: a\nduration: 1m\nexpect:\n  finally:\n    - {maxLeaderTransitions: {lock: leases/a/m, "
+     "atMost: -1}}\n",
      {"s.yaml:5:37: lock: no elector holds lock \"leases/a/m\" (no process runs an elector)",
       "s.yaml:5:57: atMost: must be at least 0, got -1"}},
     {"Counts",
-     kHead + "expect:\n  finally:\n    - {count: {resource: configmaps, labelSelector: \"a in (b\"}, equals: -1}\n"
+     kHead + "expect:\n  finally:\n    - {count: {resource: configmaps, labelSelector: \"a in "
+             "(b\"}, equals: -1}\n"
              "    - {count: {resource: namespaces, namespace: x}}\n",
-     {"s.yaml:11:53: labelSelector: \"a in (b\" is not a label selector: position 7: found end of string, "
+     {"s.yaml:11:53: labelSelector: \"a in (b\" is not a label selector: position 7: found end of "
+      "string, "
       "expected: ',' or ')'",
       "s.yaml:11:73: equals: must be at least 0, got -1",
       "s.yaml:12:7: missing required key \"equals\" in a finally check (a number or {count: …})",
@@ -336,9 +401,11 @@ const Case kExpectCases[] = {
              "    - {object: configmaps/a/b}\n",
      {"s.yaml:11:16: object: \"configmaps/seed\": configmaps are namespaced: write "
       "configmaps/NAMESPACE/NAME",
-      "s.yaml:12:16: object: \"namespaces/a/b\": namespaces are cluster-scoped: write namespaces/NAME",
+      "s.yaml:12:16: object: \"namespaces/a/b\": namespaces are cluster-scoped: write "
+      "namespaces/NAME",
       "s.yaml:12:38: path: \"data..k\" is not a dotted path (data.k)",
-      "s.yaml:13:7: missing required key \"path\" in a finally check (a dotted path such as data.k)",
+      "s.yaml:13:7: missing required key \"path\" in a finally check (a dotted path such as "
+      "data.k)",
       "s.yaml:13:7: missing required key \"equals\" in a finally check"}},
     {"Windows",
      kHead + "expect:\n  eventually:\n    - {leaderElected: leases/a/m}\n"
@@ -358,13 +425,17 @@ const Case kExpectCases[] = {
              "    - {match: {kind: ConfigMap}}\n",
      {"s.yaml:11:14: match: no resource has kind Foo in v1 (declare custom resources in "
       "cluster.resources)",
-      "s.yaml:12:16: noMatch: expected a partial object (a mapping with apiVersion and kind), got a "
+      "s.yaml:12:16: noMatch: expected a partial object (a mapping with apiVersion and kind), got "
+      "a "
       "list",
       "s.yaml:13:15: match: a partial object needs apiVersion and kind (strings)"}},
     {"ConditionCount",
-     kHead + "expect:\n  always:\n    - {}\n    - {leaderElected: leases/a/m, atMostOneLeader: leases/a/m}\n"
-             "    - {leaderElected: leases/a/m, equals: 1}\n    - {after: 1s, leaderElected: leases/a/m}\n",
-     {"s.yaml:11:7: a check needs one of atMostOneLeader, leaderElected, informersConverged, count, "
+     kHead + "expect:\n  always:\n    - {}\n    - {leaderElected: leases/a/m, atMostOneLeader: "
+             "leases/a/m}\n"
+             "    - {leaderElected: leases/a/m, equals: 1}\n    - {after: 1s, leaderElected: "
+             "leases/a/m}\n",
+     {"s.yaml:11:7: a check needs one of atMostOneLeader, leaderElected, informersConverged, "
+      "count, "
       "object, maxLeaderTransitions, match, noMatch",
       "s.yaml:12:35: a check holds one condition, not leaderElected and atMostOneLeader; write two "
       "checks",
@@ -398,15 +469,16 @@ name: broken
 duration: 10m
 seeds: many
 )";
-  EXPECT_EQ(errors_of(yaml),
-            (std::vector<std::string>{
-                "s.yaml:3:24: atMostOneLeader: no elector holds lock \"leases/x/y\" (no process runs "
-                "an elector)",
-                "s.yaml:5:10: at: 20m is past the scenario's duration (10m)",
-                "s.yaml:5:32: process: \"web-9\" does not exist: web has 1 replica (web-0)",
-                "s.yaml:8:15: replicas: must be at least 1, got 0",
-                "s.yaml:11:8: seeds: expected an integer, got \"many\"",
-            }));
+  EXPECT_EQ(
+      errors_of(yaml),
+      (std::vector<std::string>{
+          "s.yaml:3:24: atMostOneLeader: no elector holds lock \"leases/x/y\" (no process runs "
+          "an elector)",
+          "s.yaml:5:10: at: 20m is past the scenario's duration (10m)",
+          "s.yaml:5:32: process: \"web-9\" does not exist: web has 1 replica (web-0)",
+          "s.yaml:8:15: replicas: must be at least 1, got 0",
+          "s.yaml:11:8: seeds: expected an integer, got \"many\"",
+      }));
 }
 
 TEST(ParseErrors, TextWithoutAPlace) {

@@ -1,15 +1,14 @@
 // The full example of the format (docs/scenarios.md, both blocks in one file) parses into the
 // structs it describes, with the defaults filled in and the places kept.
-#include "kubesim/scenarios/parse.h"
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/faults.h"
+#include "kubesim/scenarios/parse.h"
 
 namespace kubesim::scenarios {
 namespace {
@@ -17,7 +16,8 @@ namespace {
 using namespace std::chrono_literals;
 
 std::string example_path() {
-  return (std::filesystem::path(__FILE__).parent_path() / "testdata" / "full_example.yaml").string();
+  return (std::filesystem::path(__FILE__).parent_path() / "testdata" / "full_example.yaml")
+      .string();
 }
 
 class FullExample : public ::testing::Test {
@@ -64,8 +64,9 @@ TEST_F(FullExample, Cluster) {
   EXPECT_EQ(foo.mark.line, 13);
   EXPECT_EQ(foo.mark.column, 7);
   ASSERT_EQ(s_->cluster.objects.size(), 2u);
-  EXPECT_EQ(s_->cluster.objects[0], nlohmann::json::parse(
-                                        R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-a"}})"));
+  EXPECT_EQ(s_->cluster.objects[0],
+            nlohmann::json::parse(
+                R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-a"}})"));
   EXPECT_EQ(s_->cluster.objects[1]["data"], nlohmann::json::parse(R"({"k":"v"})"));
   EXPECT_EQ(s_->network.min, 1ms);
   EXPECT_EQ(s_->network.max, 20ms);
@@ -226,8 +227,9 @@ TEST_F(FullExample, Checks) {
   EXPECT_TRUE(no_match.negate);
   // A quoted "true" stays a string, as Kubernetes tools read it.
   EXPECT_EQ(no_match.tree["metadata"]["labels"]["bad"], "true");
-  EXPECT_EQ(s_->checks[1].text,
-            R"({noMatch: {apiVersion: v1, kind: ConfigMap, metadata: {namespace: team-b, labels: {bad: "true"}}}})");
+  EXPECT_EQ(
+      s_->checks[1].text,
+      R"({noMatch: {apiVersion: v1, kind: ConfigMap, metadata: {namespace: team-b, labels: {bad: "true"}}}})");
 
   const Check& elected = s_->checks[2];
   EXPECT_EQ(elected.kind, CheckKind::kEventually);
@@ -263,8 +265,8 @@ TEST_F(FullExample, Checks) {
 // The scenarios of the user's reference (docs/scenarios.md) parse: every YAML block of it that is
 // a whole scenario (it opens with name:).
 TEST(ParseScenario, TheReferenceExamplesParse) {
-  const auto path = std::filesystem::path(__FILE__).parent_path() / ".." / ".." / ".." / "docs" /
-                    "scenarios.md";
+  const auto path =
+      std::filesystem::path(__FILE__).parent_path() / ".." / ".." / ".." / "docs" / "scenarios.md";
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   std::ostringstream text;

@@ -1,21 +1,22 @@
 // Properties of the parser: it never throws, whatever the text; every error it reports has a
 // place in the file, and they come in file order; a Scenario comes exactly when no error does.
-#include "kubesim/scenarios/parse.h"
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <gtest/gtest.h>
-#include <rapidcheck.h>
-#include <rapidcheck/gtest.h>
+#include "kubesim/scenarios/parse.h"
 
 namespace kubesim::scenarios {
 namespace {
 
 std::string full_example() {
-  std::ifstream in(std::filesystem::path(__FILE__).parent_path() / "testdata" / "full_example.yaml");
+  std::ifstream in(std::filesystem::path(__FILE__).parent_path() / "testdata" /
+                   "full_example.yaml");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -46,11 +47,10 @@ ParseResult checked_parse(const std::string& text) {
     RC_ASSERT(e.mark.column >= 1);
     RC_ASSERT(!e.message.empty());
   }
-  RC_ASSERT(std::is_sorted(result.errors.begin(), result.errors.end(),
-                           [](const ParseError& a, const ParseError& b) {
-                             return std::pair(a.mark.line, a.mark.column) <
-                                    std::pair(b.mark.line, b.mark.column);
-                           }));
+  RC_ASSERT(std::is_sorted(
+      result.errors.begin(), result.errors.end(), [](const ParseError& a, const ParseError& b) {
+        return std::pair(a.mark.line, a.mark.column) < std::pair(b.mark.line, b.mark.column);
+      }));
   return result;
 }
 
@@ -58,12 +58,17 @@ ParseResult checked_parse(const std::string& text) {
 // parser and into the scenario's own checks.
 rc::Gen<std::string> yamlish_text() {
   static const std::vector<std::string> kPieces = {
-      "name", "duration", "processes", "replicas", "run", "elector", "lock", "leases/a/m",
-      "timeline", "at", "faults", "error", "expect", "always", "atMostOneLeader", "count",
-      "resource", "configmaps", "10m", "1s", "-1s", "0", "3", "true", "~", "\"q\"", "'s'",
-      ": ", "- ", "\n", "\n  ", "\n    ", "[", "]", "{", "}", ", ", "#", "&a ", "*a", "!!str ",
-      "|", ">", "---\n", "\t", "%", "@", "manager-0", "match", "mustFind", "workload", "rate",
-      "5/s"};
+      "name",     "duration", "processes",  "replicas", "run",
+      "elector",  "lock",     "leases/a/m", "timeline", "at",
+      "faults",   "error",    "expect",     "always",   "atMostOneLeader",
+      "count",    "resource", "configmaps", "10m",      "1s",
+      "-1s",      "0",        "3",          "true",     "~",
+      "\"q\"",    "'s'",      ": ",         "- ",       "\n",
+      "\n  ",     "\n    ",   "[",          "]",        "{",
+      "}",        ", ",       "#",          "&a ",      "*a",
+      "!!str ",   "|",        ">",          "---\n",    "\t",
+      "%",        "@",        "manager-0",  "match",    "mustFind",
+      "workload", "rate",     "5/s"};
   return rc::gen::map(rc::gen::container<std::vector<std::size_t>>(
                           rc::gen::inRange<std::size_t>(0, kPieces.size())),
                       [](const std::vector<std::size_t>& picks) {
@@ -77,9 +82,7 @@ RC_GTEST_PROP(ParseProperty, NeverThrowsOnArbitraryBytes, (const std::string& te
   checked_parse(text);
 }
 
-RC_GTEST_PROP(ParseProperty, NeverThrowsOnYamlishText, ()) {
-  checked_parse(*yamlish_text());
-}
+RC_GTEST_PROP(ParseProperty, NeverThrowsOnYamlishText, ()) { checked_parse(*yamlish_text()); }
 
 // One random edit of a valid file: a line dropped, doubled, moved or cut short, a character
 // replaced, or a piece of YAML inserted.
@@ -132,9 +135,9 @@ TEST(ParseProperty, TheExampleItselfIsValid) {
 RC_GTEST_PROP(ParseProperty, ReplicaReferencesResolveExactlyWhenInRange, ()) {
   const int n = *rc::gen::inRange(1, 4);
   const int i = *rc::gen::inRange(0, 6);
-  const std::string yaml = "name: r\nduration: 1m\nprocesses:\n  - {name: web, replicas: " +
-                           std::to_string(n) + "}\ntimeline:\n  - {at: 1s, crash: {process: web-" +
-                           std::to_string(i) + "}}\n";
+  const std::string yaml =
+      "name: r\nduration: 1m\nprocesses:\n  - {name: web, replicas: " + std::to_string(n) +
+      "}\ntimeline:\n  - {at: 1s, crash: {process: web-" + std::to_string(i) + "}}\n";
   auto result = checked_parse(yaml);
   if (i < n) {
     RC_ASSERT(result.errors.empty());
@@ -144,9 +147,9 @@ RC_GTEST_PROP(ParseProperty, ReplicaReferencesResolveExactlyWhenInRange, ()) {
     std::string names;
     for (int k = 0; k < n; ++k) names += (k > 0 ? ", web-" : "web-") + std::to_string(k);
     RC_ASSERT(result.errors.size() == 1u);
-    RC_ASSERT(result.errors[0].text() ==
-              "p.yaml:6:31: process: \"web-" + std::to_string(i) + "\" does not exist: web has " +
-                  std::to_string(n) + (n == 1 ? " replica (" : " replicas (") + names + ")");
+    RC_ASSERT(result.errors[0].text() == "p.yaml:6:31: process: \"web-" + std::to_string(i) +
+                                             "\" does not exist: web has " + std::to_string(n) +
+                                             (n == 1 ? " replica (" : " replicas (") + names + ")");
   }
 }
 

@@ -42,7 +42,7 @@ class ParseContext {
 
   Reader reader;
   const Registry& controllers;
-  Scenario& scenario;          // the sections read so far
+  Scenario& scenario;           // the sections read so far
   bool duration_known = false;  // scenario.duration was read
   std::string duration_text;    // as written
   // The condition of every check the file wrote, also of those with errors (for mustFind).

@@ -11,16 +11,16 @@
 #ifndef KUBESIM_SCENARIOS_INTERNAL_YAML_READER_H_
 #define KUBESIM_SCENARIOS_INTERNAL_YAML_READER_H_
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
 #include "kubesim/scenarios/parse.h"
 #include "kubesim/scenarios/scenario.h"
@@ -80,7 +80,8 @@ std::vector<Field> items(const Field& list);
 
 // The closest of `candidates` to `word` when it is near enough to be a likely typo
 // (case-insensitive edit distance), else nullopt.
-std::optional<std::string> closest(std::string_view word, const std::vector<std::string>& candidates);
+std::optional<std::string> closest(std::string_view word,
+                                   const std::vector<std::string>& candidates);
 // "a, b, c".
 std::string join(const std::vector<std::string>& words, std::string_view separator = ", ");
 
