@@ -1,6 +1,7 @@
 #include "kubesim/sim/trace.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <cstdint>
 #include <sstream>
@@ -68,6 +69,28 @@ TEST(TraceTest, LineFormatHasSortedKeysAndNanosecondTimes) {
     EXPECT_EQ(trace.count(), 1u);
     EXPECT_EQ(trace.hash(), fnv1a(c.line + "\n"));
   }
+}
+
+// A line is the dump() of {"f": fields, "k": kind, "p": process, "t": ns}, whatever the
+// strings hold: quotes, backslashes, control characters, UTF-8.
+RC_GTEST_PROP(TraceTest, LineIsTheDumpOfTheWholeObject, ()) {
+  const auto pick = [](const std::string& s) {
+    static const char* const kPieces[] = {"a", "\"", "\\", "\n", "\t", "\x01", "\x1f", "\x7f", "/",
+                                          "\xc3\xa9", "\xe2\x82\xac", " ", "ctl-0", "api.create"};
+    std::string out;
+    for (char c : s) out += kPieces[static_cast<unsigned char>(c) % std::size(kPieces)];
+    return out;
+  };
+  const std::string process = pick(*rc::gen::arbitrary<std::string>());
+  const std::string kind = pick(*rc::gen::arbitrary<std::string>());
+  const std::string value = pick(*rc::gen::arbitrary<std::string>());
+  const std::int64_t ns = *rc::gen::inRange<std::int64_t>(-1'000'000, 1'000'000'000'000);
+  Trace trace;
+  std::ostringstream sink;
+  trace.enable(&sink);
+  trace.record(Time{} + Duration(ns), process, kind, {{"v", value}, {"n", ns}});
+  const json whole = {{"t", ns}, {"p", process}, {"k", kind}, {"f", {{"v", value}, {"n", ns}}}};
+  RC_ASSERT(sink.str() == whole.dump() + "\n");
 }
 
 TEST(TraceTest, HashCoversEveryLineOfTheSinkOutput) {
