@@ -90,7 +90,9 @@ void end_pause(World* w, std::string name) {
   if (w->closing) return;
   sim::Process& p = process_named(*w, name);
   ProcessLane& lane = *w->find_lane(name);
-  if (p.paused()) return;  // a later pause extended it
+  // A later pause extended it. (One ending now may not have ended yet: same-instant work runs in
+  // a seeded order in shuffle mode.)
+  if (p.paused() && p.paused_until() > w->loop.now()) return;
   w->picture.close(std::exchange(lane.pause_span, Picture::kNoSpan), w->loop.now());
 }
 

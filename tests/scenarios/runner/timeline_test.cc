@@ -133,6 +133,32 @@ timeline:
   EXPECT_EQ(windows[1].to, at(60s));
 }
 
+// The picture's pause ends when the pause does, whichever of the two same-instant callbacks (the
+// process's own end of pause, the picture's) a seed runs first.
+TEST(TimelineTest, APauseSpanEndsWithThePauseInEverySeed) {
+  const Scenario s = parse(R"(
+name: pauses
+duration: 1m
+processes:
+  - name: node
+    replicas: 1
+    run:
+      - elector: {lock: leases/kube-system/p}
+timeline:
+  - {at: 10s, pause: {process: node-0, for: 5s}}
+)");
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    const Outcome r = run(s, seed, true);
+    ASSERT_TRUE(r.result.error.empty()) << r.result.error;
+    const auto& spans = r.result.timeline->spans;
+    const auto pause = std::find_if(spans.begin(), spans.end(),
+                                    [](const TimelineSpan& span) { return span.kind == "pause"; });
+    ASSERT_NE(pause, spans.end()) << "seed " << seed;
+    EXPECT_EQ(pause->from, at(10s)) << "seed " << seed;
+    EXPECT_EQ(pause->to, at(15s)) << "seed " << seed;
+  }
+}
+
 TEST(TimelineTest, EveryEventIsTracedAndDrawn) {
   const Scenario s = parse(R"(
 name: events
