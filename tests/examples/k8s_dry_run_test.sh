@@ -12,28 +12,10 @@ set -euo pipefail
 kubesim=$1
 shift
 examples=$(cd "$(dirname "$0")/../../examples/k8s" && pwd)
-kubectls=("$@")
-if [ ${#kubectls[@]} -eq 0 ]; then
-  mapfile -t found < <(ls /usr/lib/google-cloud-sdk/bin/kubectl.1.* 2>/dev/null | sort -V)
-  if [ ${#found[@]} -gt 0 ]; then
-    kubectls+=("${found[0]}")
-    [ ${#found[@]} -gt 1 ] && kubectls+=("${found[-1]}")
-  fi
-fi
-if [ ${#kubectls[@]} -eq 0 ]; then
-  echo "no kubectl found: skipped"
-  exit 77
-fi
-
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=../lib/serve_env.sh
+source "$(dirname "$0")/../lib/serve_env.sh"
+find_kubectls "$@"
+serve_env_init
 # expect_refused MESSAGE CMD...: CMD must fail and print MESSAGE (a fixed string).
 expect_refused() {
   local message=$1
@@ -53,15 +35,7 @@ variant() {
 manifests=("$examples"/*.yaml)
 [ ${#manifests[@]} -ge 3 ] || fail "examples/k8s has ${#manifests[@]} manifests"
 
-"$kubesim" serve --listen 127.0.0.1:0 --kubeconfig-out "$tmp/kubeconfig" --cert-dir "$tmp/certs" \
-  >"$tmp/serve.out" 2>"$tmp/serve.err" &
-server_pid=$!
-for _ in $(seq 100); do
-  [ -s "$tmp/kubeconfig" ] && break
-  sleep 0.1
-done
-[ -s "$tmp/kubeconfig" ] || fail "kubesim serve did not start: $(cat "$tmp/serve.err")"
-export KUBECONFIG=$tmp/kubeconfig
+start_serve "$kubesim"
 
 # Broken variants of the sweep Job and kube-apiserver's message for each.
 creates=(

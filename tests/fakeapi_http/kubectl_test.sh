@@ -7,28 +7,10 @@ set -euo pipefail
 
 kubesim=$1
 shift
-kubectls=("$@")
-if [ ${#kubectls[@]} -eq 0 ]; then
-  mapfile -t found < <(ls /usr/lib/google-cloud-sdk/bin/kubectl.1.* 2>/dev/null | sort -V)
-  if [ ${#found[@]} -gt 0 ]; then
-    kubectls+=("${found[0]}")
-    [ ${#found[@]} -gt 1 ] && kubectls+=("${found[-1]}")
-  fi
-fi
-if [ ${#kubectls[@]} -eq 0 ]; then
-  echo "no kubectl found: skipped"
-  exit 77
-fi
-
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=../lib/serve_env.sh
+source "$(dirname "$0")/../lib/serve_env.sh"
+find_kubectls "$@"
+serve_env_init
 # matches ARGS...: grep ARGS on standard input, reading all of it. Under pipefail, `cmd | grep -q`
 # fails whenever grep exits at its first match before cmd has written everything (cmd gets EPIPE).
 matches() { grep "$@" >/dev/null; }
@@ -41,15 +23,7 @@ expect_fail() {
   grep -q -- "$pattern" <<<"$out" || fail "expected '$pattern' from: $* -- got: $out"
 }
 
-"$kubesim" serve --listen 127.0.0.1:0 --kubeconfig-out "$tmp/kubeconfig" --cert-dir "$tmp/certs" \
-  >"$tmp/serve.out" 2>"$tmp/serve.err" &
-server_pid=$!
-for _ in $(seq 100); do
-  [ -s "$tmp/kubeconfig" ] && break
-  sleep 0.1
-done
-[ -s "$tmp/kubeconfig" ] || fail "kubesim serve did not start: $(cat "$tmp/serve.err")"
-export KUBECONFIG=$tmp/kubeconfig
+start_serve "$kubesim"
 server=$(sed -n 's/.*server: "\(.*\)"/\1/p' "$tmp/kubeconfig")
 
 cat >"$tmp/cm.yaml" <<'YAML'

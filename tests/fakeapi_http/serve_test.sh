@@ -7,14 +7,9 @@
 set -euo pipefail
 
 kubesim=$1
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=../lib/serve_env.sh
+source "$(dirname "$0")/../lib/serve_env.sh"
+serve_env_init
 
 mkdir -p "$tmp/manifests"
 cat >"$tmp/manifests/a-namespace.yaml" <<'YAML'
