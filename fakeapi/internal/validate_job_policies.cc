@@ -322,58 +322,59 @@ void validate_managed_by(const Json& spec, FieldErrors& errs) {
   if (v.size() > kMaxManagedByBytes) errs.too_long("spec.managedBy", kMaxManagedByBytes);
 }
 
-nlohmann::ordered_json internal_pod_failure_policy(const Json& policy) {
+namespace {
+
+// {"Rules": [rule_of(r) for each r of policy.rules]} (Rules null when policy.rules is not a list),
+// or null when there is no policy: the internal type's shape that messages print.
+template <class RuleOf>
+nlohmann::ordered_json internal_rules(const Json& policy, RuleOf rule_of) {
   if (!present(policy)) return nullptr;
   nlohmann::ordered_json rules = nullptr;
   const Json& in = member(policy, "rules");
   if (in.is_array()) {
     rules = nlohmann::ordered_json::array();
-    for (const Json& r : in) {
-      nlohmann::ordered_json rule;
-      rule["Action"] = string_member(r, "action");
-      const Json& exit = member(r, "onExitCodes");
-      if (present(exit)) {
-        rule["OnExitCodes"]["ContainerName"] = member(exit, "containerName");
-        rule["OnExitCodes"]["Operator"] = string_member(exit, "operator");
-        rule["OnExitCodes"]["Values"] = member(exit, "values");
-      } else {
-        rule["OnExitCodes"] = nullptr;
-      }
-      const Json& patterns = member(r, "onPodConditions");
-      rule["OnPodConditions"] = nullptr;
-      if (patterns.is_array()) {
-        rule["OnPodConditions"] = nlohmann::ordered_json::array();
-        for (const Json& p : patterns) {
-          std::string status = string_member(p, "status");
-          if (status.empty()) status = "True";  // SetDefaults_Job
-          rule["OnPodConditions"].push_back(
-              {{"Type", string_member(p, "type")}, {"Status", status}});
-        }
-      }
-      rules.push_back(std::move(rule));
-    }
+    for (const Json& r : in) rules.push_back(rule_of(r));
   }
   nlohmann::ordered_json out;
   out["Rules"] = std::move(rules);
   return out;
 }
 
-nlohmann::ordered_json internal_success_policy(const Json& policy) {
-  if (!present(policy)) return nullptr;
-  nlohmann::ordered_json rules = nullptr;
-  const Json& in = member(policy, "rules");
-  if (in.is_array()) {
-    rules = nlohmann::ordered_json::array();
-    for (const Json& r : in) {
-      nlohmann::ordered_json rule;
-      rule["SucceededIndexes"] = member(r, "succeededIndexes");
-      rule["SucceededCount"] = member(r, "succeededCount");
-      rules.push_back(std::move(rule));
+}  // namespace
+
+nlohmann::ordered_json internal_pod_failure_policy(const Json& policy) {
+  return internal_rules(policy, [](const Json& r) {
+    nlohmann::ordered_json rule;
+    rule["Action"] = string_member(r, "action");
+    const Json& exit = member(r, "onExitCodes");
+    if (present(exit)) {
+      rule["OnExitCodes"]["ContainerName"] = member(exit, "containerName");
+      rule["OnExitCodes"]["Operator"] = string_member(exit, "operator");
+      rule["OnExitCodes"]["Values"] = member(exit, "values");
+    } else {
+      rule["OnExitCodes"] = nullptr;
     }
-  }
-  nlohmann::ordered_json out;
-  out["Rules"] = std::move(rules);
-  return out;
+    const Json& patterns = member(r, "onPodConditions");
+    rule["OnPodConditions"] = nullptr;
+    if (patterns.is_array()) {
+      rule["OnPodConditions"] = nlohmann::ordered_json::array();
+      for (const Json& p : patterns) {
+        std::string status = string_member(p, "status");
+        if (status.empty()) status = "True";  // SetDefaults_Job
+        rule["OnPodConditions"].push_back({{"Type", string_member(p, "type")}, {"Status", status}});
+      }
+    }
+    return rule;
+  });
+}
+
+nlohmann::ordered_json internal_success_policy(const Json& policy) {
+  return internal_rules(policy, [](const Json& r) {
+    nlohmann::ordered_json rule;
+    rule["SucceededIndexes"] = member(r, "succeededIndexes");
+    rule["SucceededCount"] = member(r, "succeededCount");
+    return rule;
+  });
 }
 
 }  // namespace kubesim::fakeapi::internal::validation
