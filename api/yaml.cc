@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <sstream>
 #include <string>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "kubesim/api/go_strings.h"
@@ -181,7 +183,83 @@ class Converter {
 
 }  // namespace
 
+namespace {
+
+YamlPlace place_of(const YAML::Mark& m) {
+  return YamlPlace{m.line, m.column, m.pos < 0 ? 0 : static_cast<std::size_t>(m.pos)};
+}
+
+// Where a document's root starts, and whether the root is a lone null.
+class RootProbe : public YAML::EventHandler {
+ public:
+  bool lone_null = false;
+  YAML::Mark mark = YAML::Mark::null_mark();
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { root(m, true); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { root(m, false); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override {
+    root(m, false);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    root(m, false);
+    ++depth_;
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    root(m, false);
+    ++depth_;
+  }
+  void OnMapEnd() override { --depth_; }
+
+ private:
+  void root(const YAML::Mark& m, bool null) {
+    if (depth_ != 0 || seen_) return;
+    seen_ = true;
+    lone_null = null;
+    mark = m;
+  }
+
+  int depth_ = 0;
+  bool seen_ = false;
+};
+
+}  // namespace
+
+YamlScan scan_yaml_documents(std::string_view text, std::size_t max_documents) {
+  YamlScan out;
+  try {
+    std::istringstream stream{std::string(text)};
+    YAML::Parser parser(stream);
+    bool last_lone_null = false;
+    while (max_documents == 0 || out.roots.size() < max_documents) {
+      RootProbe probe;
+      if (!parser.HandleNextDocument(probe)) break;
+      const YamlPlace place = place_of(probe.mark);
+      if (!out.roots.empty() && probe.lone_null && last_lone_null && place.pos == out.roots.back().pos) {
+        out.stalled_at = place;
+        break;
+      }
+      last_lone_null = probe.lone_null;
+      out.roots.push_back(place);
+    }
+  } catch (const YAML::Exception& e) {
+    out.error = std::pair{place_of(e.mark), e.msg};
+  }
+  return out;
+}
+
 api::Result<std::vector<nlohmann::json>> yaml_documents_to_json(std::string_view text) {
+  const YamlScan scan = scan_yaml_documents(text);
+  if (scan.stalled_at) {
+    return api::new_bad_request("error converting YAML to JSON: yaml: line " +
+                                std::to_string(scan.stalled_at->line + 1) + ", column " +
+                                std::to_string(scan.stalled_at->column + 1) +
+                                ": did not find expected node content");
+  }
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(std::string(text));

@@ -62,6 +62,22 @@ TEST(RouteTest, KubernetesPaths) {
   EXPECT_FALSE(parse_route("/api/v1/%zz").ok());
 }
 
+// A stray flow indicator: yaml-cpp 0.7's LoadAll would read the same empty document forever.
+TEST(YamlTest, AStrayCommaIsAnErrorNotAHang) {
+  for (const char* text : {",", ",\n", "a: 1\n---\n,\n", "]", "}"}) {
+    auto bad = yaml_documents_to_json(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_EQ(bad.status().code, 400) << text;
+    EXPECT_NE(bad.status().message.find("line"), std::string::npos) << bad.status().message;
+  }
+  const api::YamlScan scan = api::scan_yaml_documents("a: 1\n---\nb: [2]\n");
+  ASSERT_EQ(scan.roots.size(), 2u);
+  EXPECT_EQ(scan.roots[1].line, 2);
+  EXPECT_FALSE(scan.stalled_at);
+  EXPECT_FALSE(scan.error);
+  EXPECT_EQ(api::scan_yaml_documents("a: 1\n---\nb: 2\n---\nc: 3\n", 2).roots.size(), 2u);
+}
+
 TEST(YamlTest, ScalarsResolveAsGoYamlV2Does) {
   auto j = yaml_to_json(
       "s: '1'\nq: \"true\"\ni: 42\nneg: -7\nh: 0x1f\no: 0755\nf: 1.5\ne: 1e3\nb: yes\noff: off\nnul: ~\n"

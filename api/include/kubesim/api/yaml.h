@@ -11,7 +11,10 @@
 #define KUBESIM_API_YAML_H_
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +29,26 @@ inline constexpr std::size_t kMaxYamlNodes = 1'000'000;
 api::Result<std::vector<nlohmann::json>> yaml_documents_to_json(std::string_view text);
 // Exactly one document (a request body); none or several is a 400.
 api::Result<nlohmann::json> yaml_to_json(std::string_view text);
+
+// A place in YAML text: 0-based line and column, and the byte offset.
+struct YamlPlace {
+  int line = 0;
+  int column = 0;
+  std::size_t pos = 0;
+};
+
+// The documents of a YAML stream as the parser meets them, without building them: where each
+// document's root starts, at most `max_documents` of them (0: all). yaml-cpp 0.7's LoadAll never
+// returns on a stray flow indicator such as "," (it reads the same empty document at the same
+// place again and again, allocating as it goes; fixed in yaml-cpp 0.8): such a stream stops with
+// `stalled_at` set at that character. A syntax error stops it with `error` (its place and
+// yaml-cpp's message). Never throws. Loading the text is safe when neither is set.
+struct YamlScan {
+  std::vector<YamlPlace> roots;
+  std::optional<YamlPlace> stalled_at;
+  std::optional<std::pair<YamlPlace, std::string>> error;
+};
+YamlScan scan_yaml_documents(std::string_view text, std::size_t max_documents = 0);
 
 }  // namespace kubesim::api
 
