@@ -1,6 +1,7 @@
 #include "kubesim/fakeapi/inprocess_client.h"
 
 #include <memory>
+#include <type_traits>
 
 #include "kubesim/sim/channel.h"
 #include "kubesim/sim/event.h"
@@ -27,6 +28,9 @@ struct InProcessClient::Shared {
   sim::TaskGroup deliveries;
 
   sim::NetworkLink* link() const { return process != nullptr ? process->link() : nullptr; }
+  std::shared_ptr<sim::NetworkLink> shared_link() const {
+    return process != nullptr ? process->shared_link() : nullptr;
+  }
 
   sim::Context delivery_scope() {
     const int incarnation = process != nullptr ? process->incarnation() : 0;
@@ -43,72 +47,100 @@ namespace {
 
 using Shared = InProcessClient::Shared;
 
-// One crossing of the process's link; nullopt once it arrived, else why it did not.
-sim::Task<std::optional<api::Status>> cross(std::shared_ptr<Shared> s, sim::Context ctx) {
-  if (ctx.done()) co_return api::new_context_error(ctx.err());
-  sim::NetworkLink* link = s->link();
-  const sim::Duration delay =
-      link != nullptr ? link->sample_latency(s->loop->rng()) : sim::Duration::zero();
+// How a crossing of the process's link ended (kWaiting: not yet, it must be waited out).
+enum class Crossing { kArrived, kWaiting, kCancelled, kTimedOut };
+
+// Starts a crossing of the link: draws its latency into `delay`. A crossing with no latency
+// and no partition arrives at once, without a coroutine.
+Crossing start_crossing(const Shared& s, const sim::Context& ctx, sim::Duration& delay) {
+  if (ctx.done()) return Crossing::kCancelled;
+  sim::NetworkLink* link = s.link();
+  delay = link != nullptr ? link->sample_latency(s.loop->rng()) : sim::Duration::zero();
+  if (delay > sim::Duration::zero() || (link != nullptr && link->partitioned())) {
+    return Crossing::kWaiting;
+  }
+  return Crossing::kArrived;
+}
+
+// Waits out a crossing that start_crossing could not finish: its latency, then any partition
+// of the link (the one the latency was drawn from).
+sim::Task<Crossing> wait_crossing(std::shared_ptr<Shared> s, std::shared_ptr<sim::NetworkLink> link,
+                                  sim::Context ctx, sim::Duration delay) {
   if (delay > sim::Duration::zero()) {
     const bool slept = co_await sim::sleep_for(ctx, *s->loop, delay);
-    if (!slept) co_return api::new_context_error(ctx.err());
+    if (!slept) co_return Crossing::kCancelled;
   }
   if (link != nullptr && link->partitioned()) {
     auto limit = sim::with_timeout(ctx, *s->loop, s->options.partition_timeout);
     const bool healed = co_await link->healed().wait(limit.ctx);
-    if (!healed) {
-      if (ctx.done()) co_return api::new_context_error(ctx.err());
-      co_return api::new_client_error(api::ClientError::kNetworkTimeout,
-                                      "dial tcp: i/o timeout (the network link of " + s->name +
-                                          " is partitioned)");
-    }
+    if (!healed) co_return ctx.done() ? Crossing::kCancelled : Crossing::kTimedOut;
   }
-  co_return std::nullopt;
+  co_return Crossing::kArrived;
 }
 
-// Carries `req` to the server's front door and its answer back. `at_server` sees the answer the
-// instant the server gives it (a watch starts delivering then).
-sim::Task<Response> round_trip(std::shared_ptr<Shared> s, sim::Context ctx, Request req,
+// What the client sees of a crossing that did not arrive.
+api::Status crossing_error(const Shared& s, const sim::Context& ctx, Crossing crossing) {
+  if (crossing == Crossing::kTimedOut) {
+    return api::new_client_error(api::ClientError::kNetworkTimeout,
+                                 "dial tcp: i/o timeout (the network link of " + s.name +
+                                     " is partitioned)");
+  }
+  return api::new_context_error(ctx.err());
+}
+
+// What a call's answer is to its caller: the object, the list, nothing, or (for a watch, whose
+// stream its caller took at the server) only whether it started.
+template <class T>
+api::Result<T> answer_of(Response& r) {
+  if (r.error) return std::move(*r.error);
+  if constexpr (std::is_same_v<T, api::ObjectPtr>) {
+    return std::move(r.object);
+  } else if constexpr (std::is_same_v<T, api::ObjectList>) {
+    return std::move(r.list);
+  } else if constexpr (std::is_same_v<T, api::WatchPtr>) {
+    return std::move(r.watch);
+  } else {
+    static_assert(std::is_void_v<T>);
+    return api::Result<void>();
+  }
+}
+
+// Carries `req` to the server's front door and its answer back. `at_server` (may be empty) sees
+// the answer the instant the server gives it (a watch starts delivering then). A write's
+// warnings go to the handler once its answer arrived. The request travels as one heap object:
+// held by value it would make this frame, and the server's, too large for the allocator's
+// fast path.
+template <class T>
+sim::Task<api::Result<T>> call(std::shared_ptr<Shared> s, sim::Context ctx,
+                               std::unique_ptr<Request> req,
                                std::function<void(Response&)> at_server) {
-  req.process = s->name;
+  const bool write = is_write(req->verb);
+  req->process = s->name;
   // Once sent, the request and the server's work on it go on while the process is paused; the
   // answer waits for the process to run again.
   const sim::Context on_wire = ctx.freeze_gate() != nullptr ? sim::unfrozen(ctx).ctx : ctx;
-  auto there = co_await cross(s, on_wire);
-  if (there) co_return Response::failure(std::move(*there));
+  sim::Duration delay{};
+  Crossing there = start_crossing(*s, on_wire, delay);
+  if (there == Crossing::kWaiting) {
+    const Crossing waited = co_await wait_crossing(s, s->shared_link(), on_wire, delay);
+    there = waited;
+  }
+  if (there != Crossing::kArrived) co_return crossing_error(*s, on_wire, there);
   Response response = co_await s->server->serve(on_wire, std::move(req));
   if (at_server) at_server(response);
-  auto back = co_await cross(s, ctx);
-  if (back) {
+  Crossing back = start_crossing(*s, ctx, delay);
+  if (back == Crossing::kWaiting) {
+    const Crossing waited = co_await wait_crossing(s, s->shared_link(), ctx, delay);
+    back = waited;
+  }
+  if (back != Crossing::kArrived) {
     if (response.watch) response.watch->stop();  // the server's watch ends with the connection
-    co_return Response::failure(std::move(*back));
+    co_return crossing_error(*s, ctx, back);
   }
-  co_return response;
-}
-
-// A call answered with an object; a write's warnings go to the handler once its answer arrived.
-sim::Task<api::Result<api::ObjectPtr>> object_call(std::shared_ptr<Shared> s, sim::Context ctx,
-                                                   Request req) {
-  const bool write = is_write(req.verb);
-  Response r = co_await round_trip(s, std::move(ctx), std::move(req), nullptr);
-  if (write && r.code != 0 && s->warning_handler) {
-    for (const std::string& w : r.warnings) s->warning_handler(299, "-", w);
+  if (write && s->warning_handler) {
+    for (const std::string& w : response.warnings) s->warning_handler(299, "-", w);
   }
-  if (r.error) co_return std::move(*r.error);
-  co_return std::move(r.object);
-}
-
-sim::Task<api::Result<api::ObjectList>> list_call(std::shared_ptr<Shared> s, sim::Context ctx,
-                                                  Request req) {
-  Response r = co_await round_trip(s, std::move(ctx), std::move(req), nullptr);
-  if (r.error) co_return std::move(*r.error);
-  co_return std::move(r.list);
-}
-
-sim::Task<api::Result<void>> void_call(std::shared_ptr<Shared> s, sim::Context ctx, Request req) {
-  Response r = co_await round_trip(s, std::move(ctx), std::move(req), nullptr);
-  if (r.error) co_return std::move(*r.error);
-  co_return api::Result<void>();
+  co_return answer_of<T>(response);
 }
 
 // --- Watch delivery ------------------------------------------------------------------------
@@ -236,7 +268,7 @@ void InProcessClient::set_warning_handler(api::WarningHandler handler) {
 namespace {
 
 sim::Task<api::Result<api::WatchPtr>> start_watch(std::shared_ptr<Shared> s, sim::Context ctx,
-                                                  Request req) {
+                                                  std::unique_ptr<Request> req) {
   sim::Loop* loop = s->loop;
   auto state = std::make_shared<WatchState>(*loop);
   if (s->process != nullptr) state->link = s->process->shared_link();
@@ -251,13 +283,13 @@ sim::Task<api::Result<api::WatchPtr>> start_watch(std::shared_ptr<Shared> s, sim
     state->source = std::shared_ptr<api::WatchStream>(std::move(r.watch));
     s->deliveries.spawn(receive(state, loop, receive_ctx), "watch-receive");
   };
-  Response started = co_await round_trip(s, std::move(ctx), std::move(req), std::move(at_server));
-  if (started.error) {
+  auto started = co_await call<api::WatchPtr>(s, std::move(ctx), std::move(req), std::move(at_server));
+  if (!started.ok()) {
     // No answer reached the client: the server's watch ends with the connection.
     delivery.cancel();
     if (state->source) state->source->stop();
     state->flights.close();
-    co_return std::move(*started.error);
+    co_return started.status();
   }
   auto pipe = api::make_watch_pipe(*loop);
   pipe.second.on_stop([cancel = delivery.cancel] { cancel(); });
@@ -272,23 +304,23 @@ sim::Task<api::Result<api::WatchPtr>> InProcessClient::watch(sim::Context ctx,
                                                              api::GroupVersionResource resource,
                                                              std::string ns,
                                                              api::ListOptions options) {
-  Request req;
-  req.verb = Verb::kWatch;
-  req.resource = std::move(resource);
-  req.ns = std::move(ns);
-  req.list = std::move(options);
+  auto req = std::make_unique<Request>();
+  req->verb = Verb::kWatch;
+  req->resource = std::move(resource);
+  req->ns = std::move(ns);
+  req->list = std::move(options);
   return start_watch(shared_, std::move(ctx), std::move(req));
 }
 
 namespace {
 
-Request make_request(Verb verb, api::GroupVersionResource resource, std::string ns,
-                     std::string name) {
-  Request req;
-  req.verb = verb;
-  req.resource = std::move(resource);
-  req.ns = std::move(ns);
-  req.name = std::move(name);
+std::unique_ptr<Request> make_request(Verb verb, api::GroupVersionResource resource,
+                                      std::string ns, std::string name) {
+  auto req = std::make_unique<Request>();
+  req->verb = verb;
+  req->resource = std::move(resource);
+  req->ns = std::move(ns);
+  req->name = std::move(name);
   return req;
 }
 
@@ -298,18 +330,18 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::get(sim::Context ctx,
                                                             api::GroupVersionResource resource,
                                                             std::string ns, std::string name,
                                                             api::GetOptions options) {
-  Request req = make_request(Verb::kGet, std::move(resource), std::move(ns), std::move(name));
-  req.get = std::move(options);
-  return object_call(shared_, std::move(ctx), std::move(req));
+  auto req = make_request(Verb::kGet, std::move(resource), std::move(ns), std::move(name));
+  req->get = std::move(options);
+  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
 sim::Task<api::Result<api::ObjectList>> InProcessClient::list(sim::Context ctx,
                                                               api::GroupVersionResource resource,
                                                               std::string ns,
                                                               api::ListOptions options) {
-  Request req = make_request(Verb::kList, std::move(resource), std::move(ns), "");
-  req.list = std::move(options);
-  return list_call(shared_, std::move(ctx), std::move(req));
+  auto req = make_request(Verb::kList, std::move(resource), std::move(ns), "");
+  req->list = std::move(options);
+  return call<api::ObjectList>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::create(sim::Context ctx,
@@ -317,11 +349,11 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::create(sim::Context ctx,
                                                                std::string ns,
                                                                api::ObjectPtr object,
                                                                api::CreateOptions options) {
-  Request req = make_request(Verb::kCreate, std::move(resource), std::move(ns),
+  auto req = make_request(Verb::kCreate, std::move(resource), std::move(ns),
                              std::string(object->name()));
-  req.create = std::move(options);
-  req.object = std::move(object);
-  return object_call(shared_, std::move(ctx), std::move(req));
+  req->create = std::move(options);
+  req->object = std::move(object);
+  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update(sim::Context ctx,
@@ -329,12 +361,12 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update(sim::Context ctx,
                                                                std::string ns,
                                                                api::ObjectPtr object,
                                                                api::UpdateOptions options) {
-  Request req = make_request(Verb::kUpdate, std::move(resource), std::move(ns),
+  auto req = make_request(Verb::kUpdate, std::move(resource), std::move(ns),
                              std::string(object->name()));
-  req.subresource = std::move(options.subresource);
-  req.update = std::move(options);
-  req.object = std::move(object);
-  return object_call(shared_, std::move(ctx), std::move(req));
+  req->subresource = std::move(options.subresource);
+  req->update = std::move(options);
+  req->object = std::move(object);
+  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::patch(sim::Context ctx,
@@ -343,21 +375,21 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::patch(sim::Context ctx,
                                                               api::PatchType type,
                                                               std::string patch,
                                                               api::PatchOptions options) {
-  Request req = make_request(Verb::kPatch, std::move(resource), std::move(ns), std::move(name));
-  req.subresource = std::move(options.subresource);
-  req.patch = std::move(options);
-  req.patch_type = type;
-  req.patch_body = std::move(patch);
-  return object_call(shared_, std::move(ctx), std::move(req));
+  auto req = make_request(Verb::kPatch, std::move(resource), std::move(ns), std::move(name));
+  req->subresource = std::move(options.subresource);
+  req->patch = std::move(options);
+  req->patch_type = type;
+  req->patch_body = std::move(patch);
+  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
 sim::Task<api::Result<api::ObjectPtr>> InProcessClient::delete_(sim::Context ctx,
                                                                 api::GroupVersionResource resource,
                                                                 std::string ns, std::string name,
                                                                 api::DeleteOptions options) {
-  Request req = make_request(Verb::kDelete, std::move(resource), std::move(ns), std::move(name));
-  req.del = std::move(options);
-  return object_call(shared_, std::move(ctx), std::move(req));
+  auto req = make_request(Verb::kDelete, std::move(resource), std::move(ns), std::move(name));
+  req->del = std::move(options);
+  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
 sim::Task<api::Result<void>> InProcessClient::delete_collection(sim::Context ctx,
@@ -365,10 +397,10 @@ sim::Task<api::Result<void>> InProcessClient::delete_collection(sim::Context ctx
                                                                 std::string ns,
                                                                 api::DeleteOptions options,
                                                                 api::ListOptions list_options) {
-  Request req = make_request(Verb::kDeleteCollection, std::move(resource), std::move(ns), "");
-  req.del = std::move(options);
-  req.list = std::move(list_options);
-  return void_call(shared_, std::move(ctx), std::move(req));
+  auto req = make_request(Verb::kDeleteCollection, std::move(resource), std::move(ns), "");
+  req->del = std::move(options);
+  req->list = std::move(list_options);
+  return call<void>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
 }  // namespace kubesim::fakeapi

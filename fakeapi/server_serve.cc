@@ -29,14 +29,17 @@ bool ApiServer::remove_filter(const Filter* filter) {
   return true;
 }
 
-sim::Task<Response> ApiServer::serve(sim::Context ctx, Request request) {
-  request.received = loop_->now();
+// The request is held behind a pointer, so that this frame stays small (a Request is large,
+// and the frames of every call are allocated and freed once per request).
+sim::Task<Response> ApiServer::serve(sim::Context ctx, std::unique_ptr<Request> request) {
+  assert(request != nullptr);
+  request->received = loop_->now();
   // The chain this request started with, even if filters are added while it waits.
   const auto chain = chain_;
   std::size_t admitted = 0;
   std::unique_ptr<Response> answer;
   while (admitted < chain->size() && !answer) {
-    Filter::Step step = (*chain)[admitted]->admit(request);
+    Filter::Step step = (*chain)[admitted]->admit(*request);
     ++admitted;
     switch (step.kind) {
       case Filter::Step::Kind::kPass:
@@ -60,8 +63,8 @@ sim::Task<Response> ApiServer::serve(sim::Context ctx, Request request) {
       }
     }
   }
-  Response response = answer ? std::move(*answer) : handle(request);
-  for (std::size_t i = admitted; i-- > 0;) (*chain)[i]->complete(request, response);
+  Response response = answer ? std::move(*answer) : handle(*request);
+  for (std::size_t i = admitted; i-- > 0;) (*chain)[i]->complete(*request, response);
   co_return response;
 }
 

@@ -36,6 +36,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "kubesim/api/object.h"
@@ -109,7 +110,11 @@ class ApiServer {
   // `ctx` is the caller's: when it is done while the request waits (injected latency, a revision
   // wait) the request is abandoned and the answer is a client error (code 0) carrying the
   // context's error. request.received is set on arrival.
-  sim::Task<Response> serve(sim::Context ctx, Request request);
+  sim::Task<Response> serve(sim::Context ctx, std::unique_ptr<Request> request);
+  // The same for a request held by value (moved into one heap object for the chain).
+  sim::Task<Response> serve(sim::Context ctx, Request request) {
+    return serve(std::move(ctx), std::make_unique<Request>(std::move(request)));
+  }
   // Adds `filter` to the chain, after the recorder and the filters added before it and before
   // the fault rules. Requests already in the chain keep the chain they started with.
   void add_filter(std::shared_ptr<Filter> filter);
