@@ -15,26 +15,26 @@ Reply success_status() {
 }
 
 // The front door's Request for a resource call; the transport's own checks (the route, the
-// body's decoding and its name) have passed.
-Request to_request(ApiCall& call) {
+// body's decoding and its name) have passed. On the heap, as serve() carries it.
+std::unique_ptr<Request> to_request(ApiCall& call) {
   const Route& r = call.route;
-  Request req;
-  req.verb = parse_verb(call.verb).value_or(Verb::kGet);
-  req.resource = api::GroupVersionResource{r.group, r.version, r.resource};
-  req.ns = r.ns;
-  req.name = r.name;
-  req.subresource = r.subresource;
-  req.process = call.user.name;
-  req.get = call.get;
-  req.list = call.list;
-  req.create = call.create;
-  req.update = call.update;
-  req.patch = call.patch;
-  req.del = call.del;
-  req.object = call.object;
-  if (req.verb == Verb::kCreate && req.object) req.name = std::string(req.object->name());
-  if (call.patch_type) req.patch_type = *call.patch_type;
-  req.patch_body = std::move(call.body);
+  auto req = std::make_unique<Request>();
+  req->verb = parse_verb(call.verb).value_or(Verb::kGet);
+  req->resource = api::GroupVersionResource{r.group, r.version, r.resource};
+  req->ns = r.ns;
+  req->name = r.name;
+  req->subresource = r.subresource;
+  req->process = call.user.name;
+  req->get = call.get;
+  req->list = call.list;
+  req->create = call.create;
+  req->update = call.update;
+  req->patch = call.patch;
+  req->del = call.del;
+  req->object = call.object;
+  if (req->verb == Verb::kCreate && req->object) req->name = std::string(req->object->name());
+  if (call.patch_type) req->patch_type = *call.patch_type;
+  req->patch_body = std::move(call.body);
   return req;
 }
 
