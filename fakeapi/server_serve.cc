@@ -70,13 +70,21 @@ sim::Task<Response> ApiServer::serve(sim::Context ctx, std::unique_ptr<Request> 
 
 namespace {
 
-// The Response of a call whose result is an object.
-Response object_response(api::Result<api::ObjectPtr> result, int code) {
-  if (!result) return Response::failure(std::move(result).status());
-  Response r;
+// Fills `r` with the answer of a call whose result is an object (in place: a Response is large,
+// and every request makes one).
+void answer_with_object(Response& r, api::Result<api::ObjectPtr> result, int code) {
+  if (!result) {
+    r.code = result.status().code;
+    r.error = std::make_unique<api::Status>(std::move(result).status());
+    return;
+  }
   r.code = code;
   r.object = std::move(result).value();
-  return r;
+}
+
+void answer_with_failure(Response& r, api::Status status) {
+  r.code = status.code;
+  r.error = std::make_unique<api::Status>(std::move(status));
 }
 
 }  // namespace
@@ -90,17 +98,18 @@ Response ApiServer::handle(const Request& request) {
   const bool readable_subresource = request.subresource.empty() ||
                                     (request.verb == Verb::kGet && request.subresource == "status");
   if (!readable_subresource && request.verb != Verb::kUpdate && request.verb != Verb::kPatch) {
-    response = Response::failure(api::new_not_found(
-        api::GroupResource{gvr.group, gvr.resource + "/" + request.subresource}, request.name));
+    answer_with_failure(response, api::new_not_found(api::GroupResource{gvr.group, gvr.resource + "/" +
+                                                                                   request.subresource},
+                                                     request.name));
   } else {
     switch (request.verb) {
       case Verb::kGet:
-        response = object_response(get(gvr, request.ns, request.name, request.get), 200);
+        answer_with_object(response, get(gvr, request.ns, request.name, request.get), 200);
         break;
       case Verb::kList: {
         auto listed = list(gvr, request.ns, request.list);
         if (!listed) {
-          response = Response::failure(std::move(listed).status());
+          answer_with_failure(response, std::move(listed).status());
         } else {
           response.list = std::move(listed).value();
         }
@@ -109,7 +118,7 @@ Response ApiServer::handle(const Request& request) {
       case Verb::kWatch: {
         auto started = start_watch(gvr, request.ns, request.list);
         if (!started) {
-          response = Response::failure(std::move(started).status());
+          answer_with_failure(response, std::move(started).status());
         } else {
           response.watch = std::move(started.value().stream);
           response.initial_events = started.value().initial_events;
@@ -117,31 +126,32 @@ Response ApiServer::handle(const Request& request) {
         break;
       }
       case Verb::kCreate:
-        response = object_response(create(gvr, request.ns, request.object, request.create), 201);
+        answer_with_object(response, create(gvr, request.ns, request.object, request.create), 201);
         response.warnings = warnings_;
         break;
       case Verb::kUpdate: {
         api::UpdateOptions options = request.update;
         options.subresource = request.subresource;
-        response = object_response(update(gvr, request.ns, request.object, options), 200);
+        answer_with_object(response, update(gvr, request.ns, request.object, options), 200);
         response.warnings = warnings_;
         break;
       }
       case Verb::kPatch: {
         api::PatchOptions options = request.patch;
         options.subresource = request.subresource;
-        response = object_response(patch(gvr, request.ns, request.name, request.patch_type,
-                                         request.patch_body, options),
-                                   200);
+        answer_with_object(response,
+                           patch(gvr, request.ns, request.name, request.patch_type,
+                                 request.patch_body, options),
+                           200);
         response.warnings = warnings_;
         break;
       }
       case Verb::kDelete:
-        response = object_response(delete_(gvr, request.ns, request.name, request.del), 200);
+        answer_with_object(response, delete_(gvr, request.ns, request.name, request.del), 200);
         break;
       case Verb::kDeleteCollection: {
         auto done = delete_collection(gvr, request.ns, request.del, request.list);
-        if (!done) response = Response::failure(std::move(done).status());
+        if (!done) answer_with_failure(response, std::move(done).status());
         break;
       }
     }
