@@ -308,7 +308,7 @@ sim::Task<api::Result<api::WatchPtr>> InProcessClient::watch(sim::Context ctx,
   req->verb = Verb::kWatch;
   req->resource = std::move(resource);
   req->ns = std::move(ns);
-  req->list = std::move(options);
+  req->options = std::move(options);
   return start_watch(shared_, std::move(ctx), std::move(req));
 }
 
@@ -331,7 +331,7 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::get(sim::Context ctx,
                                                             std::string ns, std::string name,
                                                             api::GetOptions options) {
   auto req = make_request(Verb::kGet, std::move(resource), std::move(ns), std::move(name));
-  req->get = std::move(options);
+  req->options = std::move(options);
   return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
@@ -340,7 +340,7 @@ sim::Task<api::Result<api::ObjectList>> InProcessClient::list(sim::Context ctx,
                                                               std::string ns,
                                                               api::ListOptions options) {
   auto req = make_request(Verb::kList, std::move(resource), std::move(ns), "");
-  req->list = std::move(options);
+  req->options = std::move(options);
   return call<api::ObjectList>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
@@ -351,7 +351,7 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::create(sim::Context ctx,
                                                                api::CreateOptions options) {
   auto req = make_request(Verb::kCreate, std::move(resource), std::move(ns),
                              std::string(object->name()));
-  req->create = std::move(options);
+  req->options = std::move(options);
   req->object = std::move(object);
   return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
@@ -364,7 +364,7 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update(sim::Context ctx,
   auto req = make_request(Verb::kUpdate, std::move(resource), std::move(ns),
                              std::string(object->name()));
   req->subresource = std::move(options.subresource);
-  req->update = std::move(options);
+  req->options = std::move(options);
   req->object = std::move(object);
   return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
@@ -377,7 +377,7 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::patch(sim::Context ctx,
                                                               api::PatchOptions options) {
   auto req = make_request(Verb::kPatch, std::move(resource), std::move(ns), std::move(name));
   req->subresource = std::move(options.subresource);
-  req->patch = std::move(options);
+  req->options = std::move(options);
   req->patch_type = type;
   req->patch_body = std::move(patch);
   return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
@@ -388,7 +388,7 @@ sim::Task<api::Result<api::ObjectPtr>> InProcessClient::delete_(sim::Context ctx
                                                                 std::string ns, std::string name,
                                                                 api::DeleteOptions options) {
   auto req = make_request(Verb::kDelete, std::move(resource), std::move(ns), std::move(name));
-  req->del = std::move(options);
+  req->options = std::move(options);
   return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
@@ -398,8 +398,7 @@ sim::Task<api::Result<void>> InProcessClient::delete_collection(sim::Context ctx
                                                                 api::DeleteOptions options,
                                                                 api::ListOptions list_options) {
   auto req = make_request(Verb::kDeleteCollection, std::move(resource), std::move(ns), "");
-  req->del = std::move(options);
-  req->list = std::move(list_options);
+  req->options = DeleteCollectionOptions(std::move(options), std::move(list_options));
   return call<void>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 

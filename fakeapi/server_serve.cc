@@ -104,10 +104,10 @@ Response ApiServer::handle(const Request& request) {
   } else {
     switch (request.verb) {
       case Verb::kGet:
-        answer_with_object(response, get(gvr, request.ns, request.name, request.get), 200);
+        answer_with_object(response, get(gvr, request.ns, request.name, request.get_options()), 200);
         break;
       case Verb::kList: {
-        auto listed = list(gvr, request.ns, request.list);
+        auto listed = list(gvr, request.ns, request.list_options());
         if (!listed) {
           answer_with_failure(response, std::move(listed).status());
         } else {
@@ -116,7 +116,7 @@ Response ApiServer::handle(const Request& request) {
         break;
       }
       case Verb::kWatch: {
-        auto started = start_watch(gvr, request.ns, request.list);
+        auto started = start_watch(gvr, request.ns, request.list_options());
         if (!started) {
           answer_with_failure(response, std::move(started).status());
         } else {
@@ -126,18 +126,18 @@ Response ApiServer::handle(const Request& request) {
         break;
       }
       case Verb::kCreate:
-        answer_with_object(response, create(gvr, request.ns, request.object, request.create), 201);
+        answer_with_object(response, create(gvr, request.ns, request.object, request.create_options()), 201);
         response.warnings = warnings_;
         break;
       case Verb::kUpdate: {
-        api::UpdateOptions options = request.update;
+        api::UpdateOptions options = request.update_options();
         options.subresource = request.subresource;
         answer_with_object(response, update(gvr, request.ns, request.object, options), 200);
         response.warnings = warnings_;
         break;
       }
       case Verb::kPatch: {
-        api::PatchOptions options = request.patch;
+        api::PatchOptions options = request.patch_options();
         options.subresource = request.subresource;
         answer_with_object(response,
                            patch(gvr, request.ns, request.name, request.patch_type,
@@ -147,10 +147,11 @@ Response ApiServer::handle(const Request& request) {
         break;
       }
       case Verb::kDelete:
-        answer_with_object(response, delete_(gvr, request.ns, request.name, request.del), 200);
+        answer_with_object(response, delete_(gvr, request.ns, request.name, request.delete_options()), 200);
         break;
       case Verb::kDeleteCollection: {
-        auto done = delete_collection(gvr, request.ns, request.del, request.list);
+        auto done = delete_collection(gvr, request.ns, request.delete_options(),
+                                      request.list_options());
         if (!done) answer_with_failure(response, std::move(done).status());
         break;
       }

@@ -25,12 +25,30 @@ std::unique_ptr<Request> to_request(ApiCall& call) {
   req->name = r.name;
   req->subresource = r.subresource;
   req->process = call.user.name;
-  req->get = call.get;
-  req->list = call.list;
-  req->create = call.create;
-  req->update = call.update;
-  req->patch = call.patch;
-  req->del = call.del;
+  switch (req->verb) {
+    case Verb::kGet:
+      req->options = call.get;
+      break;
+    case Verb::kList:
+    case Verb::kWatch:
+      req->options = call.list;
+      break;
+    case Verb::kCreate:
+      req->options = call.create;
+      break;
+    case Verb::kUpdate:
+      req->options = call.update;
+      break;
+    case Verb::kPatch:
+      req->options = call.patch;
+      break;
+    case Verb::kDelete:
+      req->options = call.del;
+      break;
+    case Verb::kDeleteCollection:
+      req->options = DeleteCollectionOptions(call.del, call.list);
+      break;
+  }
   req->object = call.object;
   if (req->verb == Verb::kCreate && req->object) req->name = std::string(req->object->name());
   if (call.patch_type) req->patch_type = *call.patch_type;

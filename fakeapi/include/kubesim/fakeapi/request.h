@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "kubesim/api/gvk.h"
@@ -34,6 +36,23 @@ std::optional<Verb> parse_verb(std::string_view text);
 // True for the verbs that may write: create, update, patch, delete, deletecollection.
 bool is_write(Verb verb);
 
+// The options of a deletecollection: which objects go (list) and how each is deleted (del).
+struct DeleteCollectionOptions {
+  DeleteCollectionOptions() {}
+  DeleteCollectionOptions(api::DeleteOptions d, api::ListOptions l)
+      : del(std::move(d)), list(std::move(l)) {}
+
+  api::DeleteOptions del;
+  api::ListOptions list;
+};
+
+// The options of a request's verb: GetOptions (get), ListOptions (list, watch), CreateOptions,
+// UpdateOptions, PatchOptions, DeleteOptions (delete) or DeleteCollectionOptions; monostate when
+// the request carries none (the defaults).
+using VerbOptions =
+    std::variant<std::monostate, api::GetOptions, api::ListOptions, api::CreateOptions,
+                 api::UpdateOptions, api::PatchOptions, api::DeleteOptions, DeleteCollectionOptions>;
+
 struct Request {
   Request() {}
 
@@ -52,20 +71,24 @@ struct Request {
   // When the request reached the server (set by ApiServer::serve).
   sim::Time received{};
 
-  // The options of the request's verb; the others stay at their defaults. A deletecollection
-  // uses `del` and `list`.
-  api::GetOptions get;
-  api::ListOptions list;
-  api::CreateOptions create;
-  api::UpdateOptions update;
-  api::PatchOptions patch;
-  api::DeleteOptions del;
+  // The options of the request's verb, the only ones it holds (a Request is made for every call,
+  // so it carries one verb's options, not every verb's).
+  VerbOptions options;
 
   // The body of a create or update.
   api::ObjectPtr object;
   // The body of a patch and its type.
   api::PatchType patch_type = api::PatchType::kMergePatch;
   std::string patch_body;
+
+  // The options of each kind as the request holds them; the defaults when it holds another kind
+  // (a DeleteCollectionOptions answers list_options() and delete_options()).
+  const api::GetOptions& get_options() const;
+  const api::ListOptions& list_options() const;
+  const api::CreateOptions& create_options() const;
+  const api::UpdateOptions& update_options() const;
+  const api::PatchOptions& patch_options() const;
+  const api::DeleteOptions& delete_options() const;
 
   // The revision a get or list at an explicit resourceVersion waits for before it is served
   // (kube-apiserver serves it from its watch cache once that has reached it); 0 for every other
