@@ -1,0 +1,67 @@
+// Conditions on a SimCluster, and the virtual-time assertions built on them.
+//
+//   ASSERT_THAT(c, Eventually(AllReady(kWidgets, "status.readyReplicas", "spec.replicas"), 2min));
+//   EXPECT_THAT(c, Consistently(CountIs(kConfigMaps, "default", 2), 30s));
+//   c.always("never over-creates", OwnedCountAtMost(kWidgets, kConfigMaps, "spec.replicas"));
+//
+// A Condition reads the cluster (the server's state, leadership) and says why it does not hold,
+// or nothing when it holds. It must not change the cluster. Eventually(cond, within) runs the
+// cluster's loop until cond holds, checking after every committed write and every 100 ms of
+// virtual time, and fails when `within` of virtual time passes first; Consistently(cond, for)
+// runs for `for` and fails at the first check where cond does not hold. Both leave the clock
+// where they stopped. A failure's text names the condition, why it does not hold, the seed, the
+// virtual time and the last trace events and calls (SimCluster::failure_context).
+#ifndef KUBESIM_TESTING_CONDITIONS_H_
+#define KUBESIM_TESTING_CONDITIONS_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <gmock/gmock.h>
+
+#include "kubesim/api/gvk.h"
+#include "kubesim/api/object.h"
+#include "kubesim/sim/time.h"
+
+namespace kubesim::testing {
+
+class SimCluster;
+
+struct Condition {
+  std::string description;  // "every widget ready"
+  // nullopt when the condition holds; otherwise why not ("widget default/w1: readyReplicas 1, want 2").
+  std::function<std::optional<std::string>(const SimCluster& cluster)> check;
+};
+
+// Builds a Condition from a predicate on the cluster; its failure says only the description.
+Condition Holds(std::string description, std::function<bool(const SimCluster&)> pred);
+
+// The object exists / does not exist.
+Condition Exists(const api::GroupVersionResource& resource, std::string ns, std::string name);
+Condition Gone(const api::GroupVersionResource& resource, std::string ns, std::string name);
+// The object exists and matches `m` (any matcher of matchers.h, e.g. HasField(…)).
+Condition ObjectMatches(const api::GroupVersionResource& resource, std::string ns, std::string name,
+                        ::testing::Matcher<const api::Object&> m);
+// Exactly n objects of `resource` in `ns` ("" = all namespaces).
+Condition CountIs(const api::GroupVersionResource& resource, std::string ns, std::size_t n);
+// Every object of `resource` has the value at `have` equal to the value at `want` (e.g.
+// status.readyReplicas == spec.replicas); an absent `have` counts as not ready.
+Condition AllReady(const api::GroupVersionResource& resource, std::string have, std::string want);
+// No object of `owner_resource` controls more objects of `owned` (by controller owner reference,
+// same namespace) than the integer at `field` of the owner. Objects whose owner is gone are not
+// counted. The invariant a ReplicaSet-style controller must never break.
+Condition OwnedCountAtMost(const api::GroupVersionResource& owner_resource,
+                           const api::GroupVersionResource& owned, std::string field);
+// At most one replica leads `lock` (as the cluster tracks leadership: from the elector's
+// started-leading until its leading context ends). "" = every lock.
+Condition AtMostOneLeader(std::string lock = {});
+
+::testing::Matcher<SimCluster&> Eventually(Condition condition, sim::Duration within);
+::testing::Matcher<SimCluster&> Consistently(Condition condition, sim::Duration for_);
+
+}  // namespace kubesim::testing
+
+#endif  // KUBESIM_TESTING_CONDITIONS_H_

@@ -1,0 +1,223 @@
+// Controllers written as controller-runtime writes them, on kubesim's informers, work queue and
+// leader election — the same controller runs in a SimCluster test, in a scenario file (through
+// the scenario Registry) and in a benchmark.
+//
+//   void setup(kubesim::testing::Manager& mgr) {
+//     kubesim::testing::ControllerBuilder(mgr)
+//         .named("widgets").for_(kWidgets).owns(kConfigMaps).workers(2)
+//         .reconcile(reconcile_widget);
+//   }
+//   kubesim::sim::Task<ReconcileResult> reconcile_widget(ReconcileContext rc, ReconcileRequest req);
+//
+// What a controller built here does, as controller-runtime's does:
+//   - for_(R): every add, update and delete of an R queues that object's "namespace/name";
+//     owns(O): an O's events queue the key of the object its controller owner reference names,
+//     when that owner is of the for_ kind; watches(X, map): X's events queue what `map` returns.
+//   - a rate-limiting work queue (client-go's default controller rate limiter, on the process's
+//     clock) and `workers` worker coroutines, each reconciling one key at a time; a key is never
+//     reconciled by two workers at once.
+//   - the result: done → forget; requeue() or an error → add_rate_limited (exponential backoff);
+//     requeue_after(d) → forget, then add_after(d).
+//   - before the workers start, the controller waits until every informer it uses has synced.
+//   - owns(O) also feeds the controller's Expectations: an O added marks a creation observed for
+//     its owner's key, an O deleted a deletion observed (kube-controller-manager's pattern).
+//
+// Coroutine rules (GCC 12): a reconcile function is a named coroutine taking its parameters by
+// value — ReconcileContext and ReconcileRequest are cheap to copy for that reason. A capturing
+// lambda may *call* one, but must not itself be a coroutine.
+#ifndef KUBESIM_TESTING_CONTROLLER_H_
+#define KUBESIM_TESTING_CONTROLLER_H_
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kubesim/api/client.h"
+#include "kubesim/api/gvk.h"
+#include "kubesim/api/labels.h"
+#include "kubesim/api/object.h"
+#include "kubesim/api/status.h"
+#include "kubesim/informer/factory.h"
+#include "kubesim/sim/context.h"
+#include "kubesim/sim/process.h"
+#include "kubesim/sim/task.h"
+#include "kubesim/sim/time.h"
+#include "kubesim/testing/expectations.h"
+
+namespace kubesim::testing {
+
+// What a reconcile is asked to bring to its desired state (controller-runtime's reconcile.Request).
+struct ReconcileRequest {
+  std::string ns;  // "" for a cluster-scoped object
+  std::string name;
+  // "namespace/name", or "name" when cluster-scoped: the work queue key and Expectations key.
+  std::string key() const;
+  // Parses a key; a key with more than one '/' is refused (nullopt).
+  static std::optional<ReconcileRequest> from_key(std::string_view key);
+  bool operator==(const ReconcileRequest&) const = default;
+};
+
+// What a reconcile returns: controller-runtime's (Result, error) in one value.
+struct ReconcileResult {
+  enum class Kind { kDone, kRequeue, kRequeueAfter, kError };
+  Kind kind = Kind::kDone;
+  sim::Duration after{};  // kRequeueAfter
+  std::string error;      // kError: what went wrong, for the trace
+
+  static ReconcileResult done() { return {}; }
+  // Requeue with the rate limiter's backoff (Result{Requeue: true}).
+  static ReconcileResult requeue() { return {Kind::kRequeue, {}, {}}; }
+  // Forget the backoff, reconcile again after `d` (Result{RequeueAfter: d}).
+  static ReconcileResult requeue_after(sim::Duration d) { return {Kind::kRequeueAfter, d, {}}; }
+  // A failure: requeued with backoff, as a returned error is.
+  static ReconcileResult fail(std::string error) { return {Kind::kError, {}, std::move(error)}; }
+  static ReconcileResult fail(const api::Status& status);
+};
+
+class Manager;
+class ControllerState;
+
+// What a reconcile is handed: its context (done when the controller stops or leadership is
+// lost), the process's API client and clock, reads from the manager's informer caches, and the
+// controller's Expectations. A cheap value; valid while the controller's run lasts.
+class ReconcileContext {
+ public:
+  ReconcileContext(sim::Context ctx, ControllerState* state) : ctx_(std::move(ctx)), state_(state) {}
+
+  const sim::Context& ctx() const { return ctx_; }
+  api::Client& client() const;
+  sim::Process& process() const;
+  const sim::Clock& clock() const;
+  Expectations& expectations() const;
+  // The cached object, or null when the cache does not have it. `resource` must be one the
+  // controller declared (for_, owns, watches) or took with Manager::informer(); another one
+  // throws std::logic_error naming it.
+  api::ObjectPtr get(const api::GroupVersionResource& resource, std::string_view ns,
+                     std::string_view name) const;
+  // Cached objects in `ns` ("" = all namespaces) whose labels match `selector`, in key order.
+  std::vector<api::ObjectPtr> list(const api::GroupVersionResource& resource, std::string_view ns,
+                                   const api::LabelSelector& selector = {}) const;
+  // Cached objects of `owned` in `owner`'s namespace whose controller owner reference has
+  // `owner`'s uid, in key order.
+  std::vector<api::ObjectPtr> owned_by(const api::GroupVersionResource& owned, const api::Object& owner) const;
+
+ private:
+  sim::Context ctx_;
+  ControllerState* state_;
+};
+
+using ReconcileFn = std::function<sim::Task<ReconcileResult>(ReconcileContext rc, ReconcileRequest request)>;
+// For watches(): the keys an object's event should queue (none, one, several).
+using MapFn = std::function<std::vector<ReconcileRequest>(const api::Object& object)>;
+
+// A controller owner reference to `owner` (controller: true, blockOwnerDeletion: true), as
+// metav1.NewControllerRef makes it, as JSON to put in metadata.ownerReferences.
+nlohmann::json owner_reference(const api::Object& owner);
+
+// Leader election for a Manager: a Lease lock (coordination.k8s.io/v1) `name` in `ns`, the
+// replica's process name as identity, client-go's default timings.
+struct LeaderElection {
+  LeaderElection() {}
+  explicit LeaderElection(std::string ns_, std::string name_ = {}) : ns(std::move(ns_)), name(std::move(name_)) {}
+  std::string ns = "kube-system";
+  std::string name;  // "" = the controller group's name (SimCluster::run_controller)
+  sim::Duration lease_duration = std::chrono::seconds(15);
+  sim::Duration renew_deadline = std::chrono::seconds(10);
+  sim::Duration retry_period = std::chrono::seconds(2);
+  bool release_on_cancel = false;
+};
+
+// What a Manager runs in: everything outlives the Manager.
+struct ManagerEnv {
+  sim::Process& process;
+  api::Client& client;
+  // The process's shared informer factory. Controllers take their informers from it when they
+  // are built; whoever owns the factory starts it (Manager::start does, SimCluster and the
+  // scenario runner do).
+  informer::SharedInformerFactory& informers;
+};
+
+struct ManagerOptions {
+  ManagerOptions() {}
+  std::optional<LeaderElection> leader_election;  // none: controllers run at once
+  // Told when this manager starts (true) and stops (false) leading; for SimCluster's leader().
+  std::function<void(bool leading)> on_leadership;
+};
+
+// A controller manager of one process (controller-runtime's manager.Manager): the controllers a
+// setup function built, run together.
+class Manager {
+ public:
+  explicit Manager(ManagerEnv env, ManagerOptions options = {});
+  Manager(const Manager&) = delete;
+  Manager& operator=(const Manager&) = delete;
+  ~Manager();
+
+  sim::Process& process() const { return env_.process; }
+  api::Client& client() const { return env_.client; }
+  informer::SharedInformerFactory& informers() const { return env_.informers; }
+  const ManagerOptions& options() const { return options_; }
+
+  // Makes (or shares) the informer of `resource` before the manager runs, for a reconcile that
+  // reads a resource it does not watch.
+  void informer(const api::GroupVersionResource& resource);
+
+  // Runs every controller until `ctx` is done (waiting for their caches first) and returns once
+  // every worker has stopped. The caller has started the informer factory. May be called again,
+  // on a fresh context, after it returned (a new leadership term).
+  sim::Task<void> run(sim::Context ctx);
+  // manager.Start: starts the informer factory, then with leader_election campaigns and runs the
+  // controllers while leading (returning when leadership is lost, as kube-controller-manager
+  // exits), without it runs them at once; returns when `ctx` is done. Shuts the factory down
+  // before returning.
+  sim::Task<void> start(sim::Context ctx);
+
+  // Items waiting in all controllers' queues. Informational.
+  std::size_t queue_depth() const;
+  std::vector<std::string> controller_names() const;
+  // The named controller's Expectations; throws std::out_of_range for an unknown name.
+  Expectations& expectations(std::string_view controller);
+
+  // Used by ControllerBuilder.
+  void add(std::unique_ptr<ControllerState> controller);
+
+ private:
+  ManagerEnv env_;
+  ManagerOptions options_;
+  std::vector<std::unique_ptr<ControllerState>> controllers_;
+};
+
+// Builds one controller into a Manager. reconcile() completes it; a builder never completed adds
+// nothing. reconcile() throws std::invalid_argument when for_() was not given, a name is used
+// twice in the manager, or workers < 1.
+class ControllerBuilder {
+ public:
+  explicit ControllerBuilder(Manager& manager) : manager_(&manager) {}
+
+  ControllerBuilder& named(std::string name);  // default: the for_ resource's plural
+  ControllerBuilder& for_(const api::GroupVersionResource& resource);
+  ControllerBuilder& owns(const api::GroupVersionResource& resource);
+  ControllerBuilder& watches(const api::GroupVersionResource& resource, MapFn map);
+  ControllerBuilder& workers(int n);  // default 1
+  void reconcile(ReconcileFn fn);
+
+ private:
+  Manager* manager_;
+  std::string name_;
+  std::optional<api::GroupVersionResource> for_;
+  std::vector<api::GroupVersionResource> owns_;
+  std::vector<std::pair<api::GroupVersionResource, MapFn>> watches_;
+  int workers_ = 1;
+};
+
+// How a Manager is filled: the function a controller author writes once and hands to
+// SimCluster::run_controller, to controller_type() for scenario files, and to a benchmark.
+using SetupFn = std::function<void(Manager& manager)>;
+
+}  // namespace kubesim::testing
+
+#endif  // KUBESIM_TESTING_CONTROLLER_H_

@@ -1,0 +1,120 @@
+// FaultPlan: a test's faults, as readable builders over the fake API server's fault rules
+// (kubesim/fakeapi/faults.h), and a report of which fired.
+//
+//   c.faults().on(Update(kWidgets).status()).fail(Conflict()).probability(0.5).times(6);
+//   c.faults().on(AnyCall(kConfigMaps).by("widgets-0")).delay(2s).during(10s, 40s);
+//   c.faults().drop_watches(kConfigMaps).compact();   // cut every watch, force a relist (410)
+//   c.faults().stall_watches(kWidgets).times(1);
+//   c.faults().stale_reads(kWidgets, 30s);             // lists at resourceVersion "0" lag 30 s
+//
+// A builder adds its rule when the statement ends (its destructor): chain everything in one
+// statement. on() needs exactly one of fail()/delay(). Probabilities are drawn from the loop's
+// seeded generator, so a seed replays the same faults. times(n) bounds firings; during(from, to)
+// is a window relative to the current virtual time. Partitions, crashes and pauses are the
+// cluster's (SimCluster::partition, crash, pause): they act on processes, not requests.
+//
+// report(): one line per rule with how often it fired, and, for what a fault aims at, whether
+// the effect was seen (watch drops and compactions: relists by the informers). A rule that never
+// fired is shown as such — a test whose fault never happened did not test it.
+#ifndef KUBESIM_TESTING_FAULT_PLAN_H_
+#define KUBESIM_TESTING_FAULT_PLAN_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kubesim/api/gvk.h"
+#include "kubesim/api/status.h"
+#include "kubesim/fakeapi/faults.h"
+#include "kubesim/sim/time.h"
+#include "kubesim/testing/calls.h"
+
+namespace kubesim::fakeapi {
+class ApiServer;
+}
+
+namespace kubesim::testing {
+
+// Statuses as kube-apiserver returns them, for fail().
+api::Status Conflict();                 // 409 Conflict ("the object has been modified")
+api::Status InternalError();            // 500
+api::Status ServiceUnavailable();       // 503
+api::Status TooManyRequests(int retry_after_seconds = 1);  // 429 with Retry-After
+api::Status ServerTimeout();            // 504 Timeout
+api::Status NotFoundError();            // 404
+
+class FaultPlan;
+
+class RequestFault {
+ public:
+  RequestFault(FaultPlan& plan, fakeapi::FaultRule rule) : plan_(&plan), rule_(std::move(rule)) {}
+  RequestFault(const RequestFault&) = delete;
+  RequestFault& operator=(const RequestFault&) = delete;
+  ~RequestFault();  // adds the rule
+
+  RequestFault& fail(api::Status status);
+  RequestFault& delay(sim::Duration latency);
+  RequestFault& probability(double p);       // 0 < p ≤ 1
+  RequestFault& times(std::int64_t n);       // n ≥ 1
+  RequestFault& during(sim::Duration from, sim::Duration to);  // relative to now
+  RequestFault& id(std::string id);
+
+ private:
+  FaultPlan* plan_;
+  fakeapi::FaultRule rule_;
+};
+
+class WatchFault {
+ public:
+  WatchFault(FaultPlan& plan, fakeapi::FaultRule rule) : plan_(&plan), rule_(std::move(rule)) {}
+  WatchFault(const WatchFault&) = delete;
+  WatchFault& operator=(const WatchFault&) = delete;
+  ~WatchFault();  // adds the rule (and compacts when asked)
+
+  WatchFault& after_events(std::int64_t n);  // drop_watches: cut after n events (default 0)
+  WatchFault& times(std::int64_t n);
+  WatchFault& by(std::string process);
+  WatchFault& during(sim::Duration from, sim::Duration to);
+  // Also compact the store now, so a resumed watch gets 410 Gone and the informer relists.
+  WatchFault& compact();
+
+ private:
+  FaultPlan* plan_;
+  fakeapi::FaultRule rule_;
+  bool compact_ = false;
+};
+
+class FaultPlan {
+ public:
+  explicit FaultPlan(fakeapi::ApiServer& server) : server_(&server) {}
+
+  RequestFault on(const CallPattern& pattern);
+  WatchFault drop_watches(const api::GroupVersionResource& resource);
+  WatchFault stall_watches(const api::GroupVersionResource& resource);
+  // Lists at resourceVersion "0" of `resource` served from the state `by` ago.
+  void stale_reads(const api::GroupVersionResource& resource, sim::Duration by);
+  void compact_now();
+  void clear();
+
+  struct Fired {
+    std::string id;
+    std::string description;  // "update widgets/status: 409 Conflict, p=0.5, ≤6 times"
+    std::int64_t fired = 0;
+  };
+  std::vector<Fired> fired() const;
+  // The report described above, one line per rule.
+  std::string report() const;
+
+  // Used by the builders.
+  std::string add(fakeapi::FaultRule rule, std::string description);
+  fakeapi::ApiServer& server() const { return *server_; }
+
+ private:
+  fakeapi::ApiServer* server_;
+  std::vector<std::pair<std::string, std::string>> rules_;  // id, description
+};
+
+}  // namespace kubesim::testing
+
+#endif  // KUBESIM_TESTING_FAULT_PLAN_H_
