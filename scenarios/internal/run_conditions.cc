@@ -6,14 +6,17 @@
 #include <utility>
 
 #include "kubesim/api/go_duration.h"
+#include "kubesim/api/match.h"
 #include "kubesim/api/resources.h"
 #include "kubesim/election/record.h"
-#include "run_match.h"
 #include "run_world.h"
 
 namespace kubesim::scenarios::runner {
 
 using nlohmann::json;
+using api::match_tree;
+using api::short_json;
+using api::TreeMatch;
 
 bool Dependencies::depends_on(const api::GroupResource& resource) const {
   return any_write || std::find(resources.begin(), resources.end(), resource) != resources.end();
@@ -279,7 +282,7 @@ std::optional<std::string> match(World& w, const Match& c, const fakeapi::Commit
   const std::string where = ns.empty() ? "" : " in " + ns;
   if (closest == nullptr) return "no " + kind + " matches: there is none" + where;
   return "no " + kind + " matches" + where + "; the closest, " + closest->key().str() + ", differs in " +
-         std::to_string(best.mismatches) + " field" + (best.mismatches == 1 ? "" : "s") + ": " + best.first;
+         std::to_string(best.mismatches) + " field" + (best.mismatches == 1 ? "" : "s") + ": " + best.first();
 }
 
 }  // namespace
