@@ -169,12 +169,29 @@ api::Result<FaultRule> FaultRule::from_json(const nlohmann::json& j) {
 std::string FaultInjector::add(FaultRule rule) {
   if (rule.id.empty()) rule.id = "rule-" + std::to_string(next_id_++);
   remove(rule.id);
+  if (auto it = firings_.find(rule.id); it != firings_.end()) firings_.erase(it);
   rules_.push_back(std::move(rule));
   return rules_.back().id;
 }
 
 bool FaultInjector::remove(std::string_view id) {
   return std::erase_if(rules_, [&](const FaultRule& r) { return r.id == id; }) > 0;
+}
+
+void FaultInjector::clear() {
+  rules_.clear();
+  firings_.clear();
+}
+
+std::int64_t FaultInjector::fired(std::string_view id) const {
+  auto it = firings_.find(id);
+  return it == firings_.end() ? 0 : it->second.count;
+}
+
+std::optional<sim::Time> FaultInjector::first_fired(std::string_view id) const {
+  auto it = firings_.find(id);
+  if (it == firings_.end()) return std::nullopt;
+  return it->second.first;
 }
 
 bool FaultInjector::matches(const FaultRule& rule, const RequestInfo& request) const {
@@ -200,6 +217,9 @@ const FaultRule* FaultInjector::fire(FaultKind kind, const RequestInfo& request)
     // Draw only for rules that could fire, so adding an unrelated rule does not shift the stream.
     if (rule.probability < 1.0 && !loop_->rng().bernoulli(rule.probability)) continue;
     if (rule.count) --*rule.count;
+    auto [firing, first] = firings_.try_emplace(rule.id);
+    if (first) firing->second.first = loop_->now();
+    ++firing->second.count;
     if (loop_->trace().enabled()) {
       nlohmann::json fields = {{"rule", rule.id},
                                {"kind", to_string(kind)},

@@ -23,6 +23,7 @@ nlohmann::json RecordedCall::to_json() const {
   if (!subresource.empty()) j["subresource"] = subresource;
   if (reason != api::StatusReason::kUnknown) j["reason"] = api::to_string(reason);
   if (!fault.empty()) j["fault"] = fault;
+  if (initial_events) j["sendInitialEvents"] = true;
   return j;
 }
 
@@ -88,6 +89,8 @@ void Recorder::complete(const Request& request, Response& response) {
   k.code = response.code;
   k.verb = request.verb;
   k.reason = response.error ? response.error->reason : api::StatusReason::kUnknown;
+  k.initial_events =
+      request.verb == Verb::kWatch && request.list_options().send_initial_events.value_or(false);
 }
 
 RecordedCall Recorder::at(std::size_t i) const {
@@ -108,6 +111,7 @@ RecordedCall Recorder::at(std::size_t i) const {
   call.reason = k.reason;
   call.revision = k.revision;
   call.fault = *texts_[k.fault];
+  call.initial_events = k.initial_events;
   return call;
 }
 

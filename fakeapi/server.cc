@@ -425,4 +425,15 @@ void ApiServer::restart() {
   loop_->trace().record(loop_->now(), "apiserver", "restart", {{"revision", store_.revision()}});
 }
 
+std::size_t ApiServer::close_watches(const api::GroupVersionResource& gvr) {
+  auto r = resolve(gvr, {}, /*collection=*/true);
+  if (!r.ok()) return 0;
+  const std::size_t before = hub_.watcher_count();
+  hub_.close_table(r.value().table);
+  const std::size_t closed = before - hub_.watcher_count();
+  loop_->trace().record(loop_->now(), "apiserver", "close-watches",
+                        {{"resource", gvr.resource}, {"closed", closed}});
+  return closed;
+}
+
 }  // namespace kubesim::fakeapi

@@ -7,8 +7,11 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -59,6 +62,9 @@ class Model {
     if (response.error) call.reason = response.error->reason;
     call.revision = response.revision;
     call.fault = response.fault_rule;
+    if (const auto* options = std::get_if<api::ListOptions>(&request.options)) {
+      call.initial_events = request.verb == Verb::kWatch && options->send_initial_events == true;
+    }
     if (calls_.size() == capacity_) {
       calls_.pop_front();
       ++dropped_;
@@ -126,6 +132,12 @@ void random_call(std::uint64_t bits, sim::Time now, const api::ObjectPtr& create
   req.subresource = pick(kSubresources, bits);
   req.process = pick(kProcesses, bits);
   req.received = now - std::chrono::milliseconds(pick(std::vector<int>{0, 1, 49}, bits));
+  if (req.verb == Verb::kWatch || req.verb == Verb::kList) {
+    api::ListOptions options;
+    options.send_initial_events =
+        pick(std::vector<std::optional<bool>>{std::nullopt, false, true}, bits);
+    req.options = options;
+  }
   if (pick(std::vector<bool>{false, false, false, true}, bits)) {
     resp = Response::failure(pick(
         std::vector<api::Status>{
@@ -177,6 +189,30 @@ RC_GTEST_PROP(RecorderTest, KeepsWhatTheDequeItReplacedKept, ()) {
   std::size_t model_failed = 0;
   for (const RecordedCall& c : model.calls_) model_failed += failed(c) ? 1 : 0;
   RC_ASSERT(recorder.count(failed) == model_failed);
+}
+
+TEST(RecorderTest, MarksWatchesThatAskForInitialEvents) {
+  sim::Loop loop;
+  Recorder recorder(loop);
+  for (const auto& [verb, send] : std::vector<std::pair<Verb, std::optional<bool>>>{
+           {Verb::kWatch, true}, {Verb::kWatch, false}, {Verb::kWatch, std::nullopt},
+           {Verb::kList, true}}) {
+    Request req;
+    req.verb = verb;
+    api::ListOptions options;
+    options.send_initial_events = send;
+    req.options = options;
+    Response ok;
+    recorder.complete(req, ok);
+  }
+  const auto calls = recorder.calls();
+  ASSERT_EQ(calls.size(), 4u);
+  EXPECT_TRUE(calls[0].initial_events);
+  EXPECT_EQ(calls[0].to_json().value("sendInitialEvents", false), true);
+  for (std::size_t i = 1; i < 4; ++i) {
+    EXPECT_FALSE(calls[i].initial_events) << i;
+    EXPECT_FALSE(calls[i].to_json().contains("sendInitialEvents")) << i;
+  }
 }
 
 TEST(RecorderTest, AViewOfTheLogSeesLaterRecords) {

@@ -15,6 +15,9 @@
 #ifndef KUBESIM_FAKEAPI_FAULTS_H_
 #define KUBESIM_FAKEAPI_FAULTS_H_
 
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,11 +85,18 @@ class FaultInjector {
  public:
   explicit FaultInjector(sim::Loop& loop) : loop_(&loop) {}
 
-  // Adds a rule (an empty id gets "rule-N"); returns its id.
+  // Adds a rule (an empty id gets "rule-N"); returns its id. A rule replacing one of the same id
+  // starts with no firings.
   std::string add(FaultRule rule);
+  // Removes the rule; its firings stay counted.
   bool remove(std::string_view id);
-  void clear() { rules_.clear(); }
+  // Removes every rule and forgets every firing.
+  void clear();
   const std::vector<FaultRule>& rules() const { return rules_; }
+
+  // How often the rule with `id` fired (0 for an unknown id), and when it first did.
+  std::int64_t fired(std::string_view id) const;
+  std::optional<sim::Time> first_fired(std::string_view id) const;
 
   // The first rule of `kind` that matches `request` and fires now; its count is consumed and the
   // injection traced. Null when none fires.
@@ -95,8 +105,14 @@ class FaultInjector {
  private:
   bool matches(const FaultRule& rule, const RequestInfo& request) const;
 
+  struct Firings {
+    std::int64_t count = 0;
+    sim::Time first{};
+  };
+
   sim::Loop* loop_;
   std::vector<FaultRule> rules_;
+  std::map<std::string, Firings, std::less<>> firings_;  // by rule id; only rules that fired
   std::uint64_t next_id_ = 1;
 };
 

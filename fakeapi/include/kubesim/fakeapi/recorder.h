@@ -48,6 +48,9 @@ struct RecordedCall {
   api::StatusReason reason = api::StatusReason::kUnknown;
   Revision revision = 0;     // the store's revision after the request's writes; 0: none
   std::string fault;         // the id of the fault rule that answered it, if one did
+  // A watch that asked for sendInitialEvents: the streaming list an informer starts (and
+  // relists) with.
+  bool initial_events = false;
 
   bool ok() const { return code >= 200 && code < 300; }
   // One JSON object, keys sorted: {"answeredNs":…,"code":200,"group":"",…}.
@@ -137,6 +140,7 @@ class Recorder final : public Filter {
     int code = 0;
     Verb verb = Verb::kGet;
     api::StatusReason reason = api::StatusReason::kUnknown;
+    bool initial_events = false;
   };
 
   // The number of `text` in texts_ (added when new; "" is 0). `hint` is the number found last

@@ -168,6 +168,9 @@ class ApiServer {
   void compact_now();
   // A restart of the server: every watch is cut; the state is kept.
   void restart();
+  // Ends every open watch of `gvr` now, as the server ends a watch (the stream ends cleanly and
+  // the client re-watches); returns how many ended, 0 when `gvr` is not served.
+  std::size_t close_watches(const api::GroupVersionResource& gvr);
 
  private:
   // The store's answer to a request that passed the chain (server_serve.cc).
