@@ -85,7 +85,7 @@ api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json 
   auto parsed = stored_object(std::move(next));
   if (!parsed) return current;
   const Change& change = store_.put(r->table, std::string(current->name()), parsed.value());
-  trace_write("update_status", *r, current->name(), change.revision);
+  trace_write("api.update_status", *r, current->name(), change.revision);
   return change.object;
 }
 
@@ -178,7 +178,7 @@ api::Result<api::ObjectPtr> ApiServer::delete_crd(const Resolved& r, const std::
   j["metadata"]["resourceVersion"] = std::to_string(store_.next_revision());
   if (options.dry_run) return stamp(std::move(j));
   const Change& change = store_.put(r.table, key, stamp(std::move(j)));
-  trace_write("delete.graceful", r, name, change.revision);
+  trace_write("api.delete.graceful", r, name, change.revision);
   api::ObjectPtr marked = change.object;
   finalize_crd(name);
   return marked;

@@ -23,7 +23,7 @@ api::Result<api::ObjectPtr> ApiServer::finish_delete(const Resolved& r, const st
   api::ObjectPtr last = current->with_resource_version(std::to_string(store_.next_revision()));
   if (dry_run) return last;
   const Change& change = store_.remove(r.table, key, last);
-  trace_write("delete", r, current->name(), change.revision);
+  trace_write("api.delete", r, current->name(), change.revision);
   const std::string crd_name = r.info->custom ? r.info->crd_name : std::string();
   if (is_crds(*r.info)) on_crd_deleted(current);
   if (r.info->namespaced && namespace_terminating(r.ns)) maybe_finalize_namespace(r.ns);
@@ -76,7 +76,7 @@ api::Result<api::ObjectPtr> ApiServer::delete_(const api::GroupVersionResource& 
   if (is_namespaces(info)) j["status"]["phase"] = "Terminating";
   if (options.dry_run) return stamp(std::move(j));
   const Change& change = store_.put(r->table, key, stamp(std::move(j)));
-  trace_write("delete.graceful", *r, name, change.revision);
+  trace_write("api.delete.graceful", *r, name, change.revision);
   api::ObjectPtr marked = change.object;
   if (is_namespaces(info)) {
     on_namespace_deleting(std::string(name));

@@ -140,15 +140,14 @@ bool ApiServer::namespace_terminating(std::string_view ns) const {
   return obj && obj->deletion_timestamp().has_value();
 }
 
-void ApiServer::trace_write(std::string_view verb, const Resolved& r, std::string_view name,
+void ApiServer::trace_write(std::string_view kind, const Resolved& r, std::string_view name,
                             Revision rev) {
   if (!loop_->trace().enabled()) return;
-  loop_->trace().record(loop_->now(), caller_.empty() ? std::string_view("apiserver") : caller_,
-                        "api." + std::string(verb),
-                        {{"resource", r.info->gvr.resource},
-                         {"namespace", r.ns},
-                         {"name", name},
-                         {"revision", rev}});
+  loop_->trace().record_fields(loop_->now(), caller_.empty() ? std::string_view("apiserver") : caller_, kind,
+                               {{"name", name},
+                                {"namespace", r.ns},
+                                {"resource", r.info->gvr.resource},
+                                {"revision", static_cast<std::int64_t>(rev)}});
 }
 
 std::optional<api::Status> ApiServer::refuse_create_in_namespace(const ResourceInfo& info,
@@ -269,7 +268,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
         const std::string text = internal::text_create(
             info, *plan, ns, uid, now_rfc3339(), std::to_string(store_.next_revision()));
         const Change& change = store_.put(r->table, key, api::make_compact_object(text));
-        trace_write("create", *r, plan->name, change.revision);
+        trace_write("api.create", *r, plan->name, change.revision);
         return change.object;
       }
     }
@@ -287,7 +286,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
   auto parsed = stored_object(std::move(j));
   if (!parsed) return parsed.status();
   const Change& change = store_.put(r->table, key, parsed.value());
-  trace_write("create", *r, name, change.revision);
+  trace_write("api.create", *r, name, change.revision);
   api::ObjectPtr created = change.object;
   if (internal::is_crds(info)) sync_crd(name);  // the controllers react at once
   return created;
@@ -346,7 +345,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
   auto parsed = stored_object(std::move(next));
   if (!parsed) return parsed.status();
   const Change& change = store_.put(r.table, key, parsed.value());
-  trace_write(status ? "update_status" : "update", r, current->name(), change.revision);
+  trace_write(status ? "api.update_status" : "api.update", r, current->name(), change.revision);
   api::ObjectPtr stored = change.object;
   if (internal::is_crds(info)) sync_crd(std::string(current->name()));
   return stored;
@@ -383,7 +382,7 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
     if (fast.outcome == internal::TextUpdate::Outcome::kUnchanged) return current;
     if (fast.outcome == internal::TextUpdate::Outcome::kWrite) {
       const Change& change = store_.put(r->table, key, std::move(fast.object));
-      trace_write("update", *r, current->name(), change.revision);
+      trace_write("api.update", *r, current->name(), change.revision);
       return change.object;
     }
   }

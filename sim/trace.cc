@@ -1,5 +1,6 @@
 #include "kubesim/sim/trace.h"
 
+#include <cassert>
 #include <charconv>
 #include <cstdio>
 
@@ -27,23 +28,53 @@ void Trace::record(Time t, std::string_view process, std::string_view kind,
   if (!enabled_) return;
   // {"f":…,"k":…,"p":…,"t":…}: the members in sorted order, as dump() of the object would give,
   // written directly so the fields are not copied.
-  std::string text = "{\"f\":";
-  text += fields.dump();
-  text += ",\"k\":";
-  append_json_string(text, kind);
-  text += ",\"p\":";
-  append_json_string(text, process);
-  text += ",\"t\":";
+  line_.assign("{\"f\":");
+  line_ += fields.dump();
+  finish_line(t, process, kind);
+}
+
+void Trace::record_fields(Time t, std::string_view process, std::string_view kind,
+                          std::initializer_list<TraceField> fields) {
+  if (!enabled_) return;
+  line_.assign("{\"f\":{");
+  std::string_view previous;
+  bool first = true;
+  for (const TraceField& field : fields) {
+    assert((first || previous < field.key) && "Trace fields must be sorted by key");
+    if (!first) line_.push_back(',');
+    line_.push_back('"');
+    line_.append(field.key);
+    line_ += "\":";
+    if (field.is_number) {
+      char digits[24];
+      const auto end = std::to_chars(digits, digits + sizeof digits, field.number).ptr;
+      line_.append(digits, end);
+    } else {
+      append_json_string(line_, field.text);
+    }
+    previous = field.key;
+    first = false;
+  }
+  line_.push_back('}');
+  finish_line(t, process, kind);
+}
+
+void Trace::finish_line(Time t, std::string_view process, std::string_view kind) {
+  line_ += ",\"k\":";
+  append_json_string(line_, kind);
+  line_ += ",\"p\":";
+  append_json_string(line_, process);
+  line_ += ",\"t\":";
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, t.time_since_epoch().count()).ptr;
-  text.append(digits, end);
-  text += "}\n";
-  for (unsigned char c : text) {
+  line_.append(digits, end);
+  line_ += "}\n";
+  for (unsigned char c : line_) {
     hash_ ^= c;
     hash_ *= 0x100000001b3ULL;
   }
   ++count_;
-  if (sink_ != nullptr) sink_->write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (sink_ != nullptr) sink_->write(line_.data(), static_cast<std::streamsize>(line_.size()));
 }
 
 std::string Trace::hash_hex() const {

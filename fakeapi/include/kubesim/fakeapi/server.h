@@ -246,7 +246,7 @@ class ApiServer {
   bool delete_crd_instances(const std::string& crd_name);
   void on_crd_deleted(const api::ObjectPtr& crd);
   void schedule_compaction();
-  void trace_write(std::string_view verb, const Resolved& r, std::string_view name, Revision rev);
+  void trace_write(std::string_view kind, const Resolved& r, std::string_view name, Revision rev);
 
   sim::Loop* loop_;
   ServerOptions options_;
