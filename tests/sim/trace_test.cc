@@ -73,14 +73,17 @@ TEST(TraceTest, LineFormatHasSortedKeysAndNanosecondTimes) {
 
 // A line is the dump() of {"f": fields, "k": kind, "p": process, "t": ns}, whatever the
 // strings hold: quotes, backslashes, control characters, UTF-8.
+// A string made of pieces that JSON escapes (quotes, control bytes, UTF-8) and plain ones, one
+// piece per byte of `s`.
+std::string pick(const std::string& s) {
+  static const char* const kPieces[] = {"a", "\"", "\\", "\n", "\t", "\x01", "\x1f", "\x7f", "/",
+                                        "\xc3\xa9", "\xe2\x82\xac", " ", "ctl-0", "api.create"};
+  std::string out;
+  for (char c : s) out += kPieces[static_cast<unsigned char>(c) % std::size(kPieces)];
+  return out;
+}
+
 RC_GTEST_PROP(TraceTest, LineIsTheDumpOfTheWholeObject, ()) {
-  const auto pick = [](const std::string& s) {
-    static const char* const kPieces[] = {"a", "\"", "\\", "\n", "\t", "\x01", "\x1f", "\x7f", "/",
-                                          "\xc3\xa9", "\xe2\x82\xac", " ", "ctl-0", "api.create"};
-    std::string out;
-    for (char c : s) out += kPieces[static_cast<unsigned char>(c) % std::size(kPieces)];
-    return out;
-  };
   const std::string process = pick(*rc::gen::arbitrary<std::string>());
   const std::string kind = pick(*rc::gen::arbitrary<std::string>());
   const std::string value = pick(*rc::gen::arbitrary<std::string>());
@@ -95,12 +98,6 @@ RC_GTEST_PROP(TraceTest, LineIsTheDumpOfTheWholeObject, ()) {
 
 // record_fields writes the same bytes, and so the same hash, as record() with the JSON object.
 RC_GTEST_PROP(TraceTest, RecordFieldsWritesWhatRecordWrites, ()) {
-  const auto pick = [](const std::string& s) {
-    static const char* const kPieces[] = {"a", "\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9", " ", "default"};
-    std::string out;
-    for (char c : s) out += kPieces[static_cast<unsigned char>(c) % std::size(kPieces)];
-    return out;
-  };
   const std::string process = pick(*rc::gen::arbitrary<std::string>());
   const std::string name = pick(*rc::gen::arbitrary<std::string>());
   const std::string ns = pick(*rc::gen::arbitrary<std::string>());
