@@ -103,6 +103,7 @@ struct Violation {
   std::string why;     // the condition's explanation
   sim::Time at{};
   std::string context;  // failure_context() at that moment
+  std::size_t checks_failed = 1;  // how many checks found it broken, this first one included
 };
 
 class SimCluster {
@@ -144,6 +145,11 @@ class SimCluster {
                                           std::optional<LeaderElection> election = std::nullopt);
   // The replica leading `lock` ("" = the only lock there is) now, or nullopt.
   std::optional<std::string> leader(std::string_view lock = {}) const;
+  // Every replica leading `lock` now ("" = any lock), in the order made; two or more for one lock
+  // is a split brain (AtMostOneLeader).
+  std::vector<std::string> leaders(std::string_view lock = {}) const;
+  // The Lease locks of the controller groups under election ("<ns>/<name>"), in the order made.
+  std::vector<std::string> locks() const;
   // Every process name, in the order made.
   std::vector<std::string> processes() const;
   // These throw std::invalid_argument naming an unknown process.

@@ -59,8 +59,10 @@ Condition OwnedCountAtMost(const api::GroupVersionResource& owner_resource,
 // started-leading until its leading context ends). "" = every lock.
 Condition AtMostOneLeader(std::string lock = {});
 
-::testing::Matcher<SimCluster&> Eventually(Condition condition, sim::Duration within);
-::testing::Matcher<SimCluster&> Consistently(Condition condition, sim::Duration for_);
+// Matchers of a const SimCluster& so that EXPECT_THAT/ASSERT_THAT accept them (gmock hands the
+// value over as const); they run the cluster's loop all the same.
+::testing::Matcher<const SimCluster&> Eventually(Condition condition, sim::Duration within);
+::testing::Matcher<const SimCluster&> Consistently(Condition condition, sim::Duration for_);
 
 }  // namespace kubesim::testing
 

@@ -1,0 +1,260 @@
+// SimCluster: construction, teardown, time, the always() checks and failure messages. Objects
+// are in cluster_objects.cc, processes and leadership in cluster_processes.cc.
+#include "kubesim/testing/cluster.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <stdexcept>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "internal/cluster_impl.h"
+#include "kubesim/testing/seeded_test.h"
+
+namespace kubesim::testing {
+
+namespace {
+
+constexpr sim::Duration kCheckEvery = std::chrono::milliseconds(100);
+// Teardown lets the loop run at most this long for every coroutine to unwind.
+constexpr int kTeardownSlices = 3000;
+constexpr sim::Duration kTeardownSlice = std::chrono::milliseconds(100);
+
+sim::LoopOptions loop_options(const ClusterOptions& options) {
+  sim::LoopOptions o;
+  o.seed = options.seed();
+  o.shuffle = options.shuffle();
+  return o;
+}
+
+// The failure of a detached task, its message prefixed with the task's name.
+std::exception_ptr named_failure(std::exception_ptr error, const std::string& task) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return std::make_exception_ptr(std::runtime_error(task.empty() ? e.what() : task + ": " + e.what()));
+  } catch (...) {
+    return error;
+  }
+}
+
+}  // namespace
+
+std::string format_time(sim::Time t) {
+  const std::int64_t ns = t.time_since_epoch().count();
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%" PRId64 ".%03" PRId64 "s", ns / 1'000'000'000, (ns % 1'000'000'000) / 1'000'000);
+  return buf;
+}
+
+std::string format_duration(sim::Duration d) {
+  using namespace std::chrono;
+  if (d == sim::Duration::zero()) return "0s";
+  if (d % minutes(1) == sim::Duration::zero()) return std::to_string(duration_cast<minutes>(d).count()) + "min";
+  if (d % seconds(1) == sim::Duration::zero()) return std::to_string(duration_cast<seconds>(d).count()) + "s";
+  if (d < seconds(1) && d % milliseconds(1) == sim::Duration::zero()) {
+    return std::to_string(duration_cast<milliseconds>(d).count()) + "ms";
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.9gs", sim::to_seconds(d));
+  return buf;
+}
+
+// --- Impl ----------------------------------------------------------------------------------------
+
+SimCluster::Impl::Impl(SimCluster* self_, ClusterOptions options_)
+    : self(self_),
+      options(std::move(options_)),
+      tail(options.failure_tail()),
+      tail_stream(&tail),
+      loop(loop_options(options)),
+      server(loop, options.server()),
+      fault_plan(server) {
+  if (options.trace_sink() != nullptr) tail.add_sink(options.trace_sink());
+  if (SeededTest* test = SeededTest::current()) {
+    const std::string path = test->trace_path();
+    if (!path.empty()) {
+      trace_file = std::make_unique<std::ofstream>(path);
+      if (!*trace_file) throw std::runtime_error("SimCluster: cannot write the trace to \"" + path + "\"");
+      tail.add_sink(trace_file.get());
+    }
+  }
+  loop.set_failure_handler([this](std::exception_ptr error, const std::string& task) {
+    if (!failure && !closing) failure = named_failure(error, task);
+  });
+  loop.trace().enable(&tail_stream);
+  write_listener = server.add_write_listener([this](const fakeapi::CommittedWrite&) {
+    if (!closing) changed();
+  });
+  trace("cluster", "cluster.start", {{"seed", std::as_const(options).seed()}, {"shuffle", std::as_const(options).shuffle()}});
+}
+
+SimCluster::Impl::~Impl() {
+  if (!closing) teardown();
+  // The clients' watch deliveries end when the loop next runs them: let them, while the server
+  // they read still exists.
+  replicas.clear();
+  try {
+    loop.run_for(std::chrono::seconds(1));
+  } catch (...) {
+  }
+}
+
+void SimCluster::Impl::teardown() {
+  closing = true;
+  server.remove_write_listener(write_listener);
+  loop.trace().disable();
+  for (auto& r : replicas) {
+    r->process->crash();
+    if (r->link->partitioned()) r->link->heal();
+  }
+  const auto unwound = [this] {
+    for (const auto& r : replicas) {
+      for (const auto& inc : r->incarnations) {
+        if (!inc->finished) return false;
+      }
+    }
+    return true;
+  };
+  // Failures now are of no interest: the test is over.
+  for (int i = 0; i < kTeardownSlices && !unwound(); ++i) {
+    try {
+      loop.run_for(kTeardownSlice);
+    } catch (...) {
+    }
+  }
+  failure = nullptr;
+}
+
+void SimCluster::Impl::trace(std::string_view process, std::string_view kind, const nlohmann::json& fields) {
+  if (loop.trace().enabled()) loop.trace().record(loop.now(), process, kind, fields);
+}
+
+void SimCluster::Impl::rethrow_failure() {
+  if (failure) std::rethrow_exception(std::exchange(failure, nullptr));
+}
+
+void SimCluster::Impl::changed() {
+  dirty = true;
+  run_checks();
+}
+
+void SimCluster::Impl::run_checks() {
+  if (checking) return;
+  checking = true;
+  for (ClusterCheck& check : checks) {
+    std::optional<std::string> why = check.condition.check(*self);
+    if (!why) continue;
+    if (check.violation != 0) {
+      ++violations[check.violation - 1].checks_failed;
+      continue;
+    }
+    violations.push_back(Violation{check.name, *why, loop.now(), self->failure_context()});
+    check.violation = violations.size();
+    trace("cluster", "check.broken", {{"check", check.name}, {"why", *why}});
+    ADD_FAILURE() << "always(\"" << check.name << "\") broke: " << *why << "\n" << violations.back().context;
+  }
+  checking = false;
+}
+
+SimCluster::Impl::Outcome SimCluster::Impl::drive(const Condition& condition, sim::Duration d,
+                                                 bool stop_when_holds) {
+  const sim::Time deadline = loop.now() + d;
+  Outcome out;
+  const auto check = [&] {
+    out.why = condition.check(*self);
+    out.stopped = !out.why.has_value() == stop_when_holds;
+    return out.stopped;
+  };
+  if (check()) return out;
+  // Timers at every tick and at the deadline, so that no step jumps past one.
+  sim::Time tick = loop.now() + kCheckEvery;
+  sim::TimerId tick_timer = loop.add_timer(std::min(tick, deadline), [] {});
+  const sim::TimerId deadline_timer = loop.add_timer(deadline, [] {});
+  dirty = false;
+  while (loop.now() < deadline) {
+    const bool stepped = loop.step();
+    rethrow_failure();
+    if (!stepped) break;
+    const bool due = loop.now() >= tick;
+    if (due) {
+      tick = loop.now() + kCheckEvery;
+      tick_timer = loop.add_timer(std::min(tick, deadline), [] {});
+    }
+    if (!dirty && !due) continue;
+    dirty = false;
+    if (check()) break;
+  }
+  loop.cancel_timer(tick_timer);
+  loop.cancel_timer(deadline_timer);
+  if (out.stopped) return out;
+  // The rest of the work due at the deadline, then the last check.
+  loop.run_until(deadline);
+  rethrow_failure();
+  check();
+  return out;
+}
+
+// --- SimCluster ----------------------------------------------------------------------------------
+
+SimCluster::SimCluster(ClusterOptions options) : impl_(std::make_unique<Impl>(this, std::move(options))) {
+  for (const std::string& path : impl_->options.crd_files()) crd_file(path);
+  const auto& crds = impl_->options.crds();
+  for (std::size_t i = 0; i < crds.size(); ++i) {
+    impl_->apply_one(crds[i], "ClusterOptions::crd [" + std::to_string(i) + "]");
+  }
+}
+
+SimCluster::~SimCluster() {
+  if (SeededTest* test = SeededTest::current()) test->report_hash(trace_hash());
+  impl_->teardown();
+}
+
+std::uint64_t SimCluster::seed() const { return impl_->options.seed(); }
+sim::Loop& SimCluster::loop() { return impl_->loop; }
+fakeapi::ApiServer& SimCluster::server() { return impl_->server; }
+const fakeapi::ApiServer& SimCluster::server() const { return impl_->server; }
+sim::Time SimCluster::now() const { return impl_->loop.now(); }
+std::string SimCluster::trace_hash() const { return impl_->loop.trace().hash_hex(); }
+
+void SimCluster::run_for(sim::Duration d) {
+  impl_->rethrow_failure();
+  impl_->loop.run_for(d);
+  impl_->rethrow_failure();
+}
+
+bool SimCluster::run_until(const Condition& condition, sim::Duration within) {
+  return impl_->drive(condition, within, /*stop_when_holds=*/true).stopped;
+}
+
+void SimCluster::always(std::string name, Condition condition) {
+  impl_->checks.push_back(ClusterCheck{std::move(name), std::move(condition), 0});
+  impl_->run_checks();
+}
+
+const std::vector<Violation>& SimCluster::violations() const { return impl_->violations; }
+
+FaultPlan& SimCluster::faults() { return impl_->fault_plan; }
+
+CallLog SimCluster::calls() const { return CallLog(impl_->server.recorder()); }
+
+std::string SimCluster::failure_context() const {
+  const std::size_t n = impl_->options.failure_tail();
+  std::string out = "seed " + std::to_string(seed()) + ", t=" + format_time(now());
+  const auto& lines = impl_->tail.lines();
+  out += "\nlast " + std::to_string(lines.size()) + " trace events:";
+  for (const std::string& line : lines) out += "\n  " + line;
+  const CallLog log = calls();
+  const std::size_t shown = std::min(n, log.size());
+  out += "\nlast " + std::to_string(shown) + " calls:";
+  if (shown > 0) out += "\n" + log.format(n);
+  return out;
+}
+
+void PrintTo(const SimCluster& cluster, std::ostream* os) {
+  *os << "SimCluster(seed " << cluster.seed() << ", t=" << format_time(cluster.now()) << ")";
+}
+
+}  // namespace kubesim::testing

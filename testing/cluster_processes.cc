@@ -1,0 +1,230 @@
+// SimCluster's processes: controller replicas (a Manager per incarnation), their leadership, and
+// what a test does to them (crash, restart, partition, pause, clock skew and drift, latency).
+#include <algorithm>
+#include <stdexcept>
+
+#include "internal/cluster_impl.h"
+#include "kubesim/testing/cluster.h"
+
+namespace kubesim::testing {
+
+namespace {
+
+bool lock_matches(const ClusterGroup& group, std::string_view lock) {
+  if (group.lock.empty()) return false;
+  return lock.empty() || lock == group.lock || lock == group.election->name;
+}
+
+std::string names(const std::vector<std::unique_ptr<ClusterReplica>>& replicas) {
+  std::string out;
+  for (const auto& r : replicas) out += (out.empty() ? "" : ", ") + r->name;
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+// One incarnation of a replica: a fresh client, informer factory and Manager, filled by the
+// group's setup, run until the process stops or, under election, its leadership ends. A manager
+// that returns on its own (leadership lost) exits the process, which restarts at once.
+sim::Task<void> SimCluster::Impl::replica_main(Impl* impl, ClusterReplica* r, sim::Context ctx) {
+  if (ctx.done() || impl->closing) co_return;
+  std::erase_if(r->incarnations, [](const auto& inc) { return inc->finished; });
+  r->incarnations.push_back(std::make_unique<ClusterIncarnation>());
+  ClusterIncarnation* inc = r->incarnations.back().get();
+  inc->number = r->process->incarnation();
+  impl->trace(r->name, "replica.start", {{"incarnation", inc->number}});
+  std::exception_ptr error;
+  try {
+    inc->client = std::make_unique<fakeapi::InProcessClient>(impl->server, *r->process);
+    inc->factory = std::make_unique<informer::SharedInformerFactory>(*inc->client, r->process->clock());
+    ManagerOptions options;
+    options.leader_election = r->group->election;
+    const int number = inc->number;
+    options.on_leadership = [impl, r, number](bool leading) { impl->on_leadership(*r, number, leading); };
+    inc->manager = std::make_unique<Manager>(ManagerEnv{*r->process, *inc->client, *inc->factory}, std::move(options));
+    r->group->setup(*inc->manager);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (error) {
+    inc->finished = true;  // nothing was started
+    std::rethrow_exception(error);
+  }
+  try {
+    co_await inc->manager->start(ctx);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  inc->finished = true;
+  if (error) std::rethrow_exception(error);
+  if (ctx.done() || impl->closing) co_return;
+  impl->trace(r->name, "replica.exit", {{"incarnation", inc->number}, {"why", "its leadership ended"}});
+  impl->restart_after_exit(*r, inc->number);
+}
+
+ClusterReplica& SimCluster::Impl::replica(std::string_view name) {
+  for (auto& r : replicas) {
+    if (r->name == name) return *r;
+  }
+  throw std::invalid_argument("SimCluster: no process \"" + std::string(name) + "\" (processes: " + names(replicas) + ")");
+}
+
+void SimCluster::Impl::start_replica(ClusterReplica& replica) {
+  Impl* impl = this;
+  ClusterReplica* r = &replica;
+  r->process->start([impl, r](sim::Context ctx) { return replica_main(impl, r, std::move(ctx)); });
+}
+
+void SimCluster::Impl::restart_after_exit(ClusterReplica& replica, int incarnation) {
+  Impl* impl = this;
+  ClusterReplica* r = &replica;
+  loop.post([impl, r, incarnation] {
+    if (impl->closing || !r->process->alive() || r->process->incarnation() != incarnation) return;
+    r->process->restart();
+  });
+}
+
+void SimCluster::Impl::on_leadership(ClusterReplica& replica, int incarnation, bool leading) {
+  // A past incarnation's news is stale: its crash already ended its leadership.
+  if (closing || incarnation != replica.process->incarnation() || replica.leading == leading) return;
+  if (leading && !replica.process->alive()) return;
+  replica.leading = leading;
+  trace(replica.name, leading ? "leader.start" : "leader.end", {{"lock", replica.group->lock}});
+  changed();
+}
+
+std::vector<std::string> SimCluster::run_controller(std::string group, SetupFn setup, Replicas replicas,
+                                                    std::optional<LeaderElection> election) {
+  if (group.empty()) throw std::invalid_argument("run_controller: the group name is empty");
+  for (const auto& g : impl_->groups) {
+    if (g->name == group) throw std::invalid_argument("run_controller: the group \"" + group + "\" already runs");
+  }
+  if (replicas.n < 1) {
+    throw std::invalid_argument("run_controller: group \"" + group + "\" needs at least 1 replica, got " +
+                                std::to_string(replicas.n));
+  }
+  if (!setup) throw std::invalid_argument("run_controller: group \"" + group + "\" has no setup function");
+  auto g = std::make_unique<ClusterGroup>();
+  g->name = group;
+  g->setup = std::move(setup);
+  if (election) {
+    if (election->name.empty()) election->name = group;
+    g->lock = election->ns + "/" + election->name;
+    g->election = std::move(election);
+  }
+  ClusterGroup* made = impl_->groups.emplace_back(std::move(g)).get();
+  std::vector<std::string> out;
+  for (int i = 0; i < replicas.n; ++i) {
+    auto r = std::make_unique<ClusterReplica>();
+    r->name = group + "-" + std::to_string(i);
+    r->group = made;
+    r->process = std::make_unique<sim::Process>(impl_->loop, r->name);
+    r->link = std::make_shared<sim::NetworkLink>(impl_->loop, impl_->options.latency_base(),
+                                                 impl_->options.latency_extra());
+    r->process->set_link(r->link);
+    out.push_back(r->name);
+    impl_->start_replica(*impl_->replicas.emplace_back(std::move(r)));
+  }
+  return out;
+}
+
+std::vector<std::string> SimCluster::leaders(std::string_view lock) const {
+  std::vector<std::string> out;
+  for (const auto& r : impl_->replicas) {
+    if (r->leading && lock_matches(*r->group, lock)) out.push_back(r->name);
+  }
+  return out;
+}
+
+std::vector<std::string> SimCluster::locks() const {
+  std::vector<std::string> out;
+  for (const auto& g : impl_->groups) {
+    if (!g->lock.empty() && std::find(out.begin(), out.end(), g->lock) == out.end()) out.push_back(g->lock);
+  }
+  return out;
+}
+
+std::optional<std::string> SimCluster::leader(std::string_view lock) const {
+  if (lock.empty()) {
+    const std::vector<std::string> locks = this->locks();
+    if (locks.size() > 1) {
+      std::string all;
+      for (const auto& l : locks) all += (all.empty() ? "" : ", ") + l;
+      throw std::invalid_argument("leader(): " + std::to_string(locks.size()) + " locks (" + all + "); name one");
+    }
+  }
+  std::vector<std::string> now = leaders(lock);
+  if (now.empty()) return std::nullopt;
+  return now.front();
+}
+
+std::vector<std::string> SimCluster::processes() const {
+  std::vector<std::string> out;
+  for (const auto& r : impl_->replicas) out.push_back(r->name);
+  return out;
+}
+
+sim::Process& SimCluster::process(std::string_view name) { return *impl_->replica(name).process; }
+
+void SimCluster::crash(std::string_view process, std::optional<sim::Duration> restart_after) {
+  ClusterReplica& r = impl_->replica(process);
+  r.process->crash();
+  // Its leadership ends with it (the manager's own news of that comes later, when it unwinds).
+  if (r.leading) impl_->on_leadership(r, r.process->incarnation(), false);
+  if (!restart_after) return;
+  Impl* impl = impl_.get();
+  ClusterReplica* replica = &r;
+  const int incarnation = r.process->incarnation();
+  impl_->loop.add_timer(now() + *restart_after, [impl, replica, incarnation] {
+    if (impl->closing || replica->process->alive() || replica->process->incarnation() != incarnation) return;
+    replica->process->restart();
+  });
+}
+
+void SimCluster::restart(std::string_view process) {
+  ClusterReplica& r = impl_->replica(process);
+  if (r.leading) impl_->on_leadership(r, r.process->incarnation(), false);
+  r.process->restart();
+}
+
+void SimCluster::partition(std::string_view process, sim::Duration d) {
+  ClusterReplica& r = impl_->replica(process);
+  if (d <= sim::Duration::zero()) return;
+  r.partitioned_until = std::max(r.partitioned_until, now() + d);
+  if (!r.link->partitioned()) {
+    r.link->partition();
+    impl_->trace(r.name, "link.partition", {{"untilNs", r.partitioned_until.time_since_epoch().count()}});
+  }
+  Impl* impl = impl_.get();
+  ClusterReplica* replica = &r;
+  impl_->loop.add_timer(now() + d, [impl, replica] {
+    if (impl->closing || impl->loop.now() < replica->partitioned_until || !replica->link->partitioned()) return;
+    replica->link->heal();
+    impl->trace(replica->name, "link.heal");
+  });
+}
+
+void SimCluster::pause(std::string_view process, sim::Duration d) { impl_->replica(process).process->pause(d); }
+
+void SimCluster::skew(std::string_view process, sim::Duration skew) {
+  ClusterReplica& r = impl_->replica(process);
+  r.process->clock().set_offset(skew);
+  impl_->trace(r.name, "clock.skew", {{"skewNs", skew.count()}});
+}
+
+void SimCluster::drift(std::string_view process, double rate) {
+  ClusterReplica& r = impl_->replica(process);
+  if (!(rate > 0)) {
+    throw std::invalid_argument("drift: a rate of " + std::to_string(rate) + " stops " + r.name + "'s clock; it must be > 0");
+  }
+  r.process->clock().set_rate(rate);
+  impl_->trace(r.name, "clock.drift", {{"rate", rate}});
+}
+
+void SimCluster::latency(std::string_view process, sim::Duration base, sim::Duration extra) {
+  ClusterReplica& r = impl_->replica(process);
+  r.link->set_latency(base, extra);
+  impl_->trace(r.name, "link.latency", {{"baseNs", base.count()}, {"extraNs", extra.count()}});
+}
+
+}  // namespace kubesim::testing
