@@ -37,12 +37,17 @@ std::string key_list(const std::vector<std::string>& keys) {
   return out;
 }
 
+// Whether `s` is the NotFound of an object, rather than of the resource (not served).
+bool object_not_found(const api::Status& s) {
+  return api::is_not_found(s) && s.details && !s.details->name.empty();
+}
+
 // The object, or why there is none ("widgets default/w1 does not exist").
 std::variant<api::ObjectPtr, std::string> fetch(const SimCluster& c, const api::GroupVersionResource& resource,
                                                 const std::string& ns, const std::string& name) {
   auto got = c.get(resource, ns, name);
   if (got.ok()) return std::move(got).value();
-  if (api::is_not_found(got.status())) return object_text(resource, ns, name) + " does not exist";
+  if (object_not_found(got.status())) return object_text(resource, ns, name) + " does not exist";
   return object_text(resource, ns, name) + ": " + got.status().message;
 }
 
@@ -71,7 +76,7 @@ Condition Gone(const api::GroupVersionResource& resource, std::string ns, std::s
                    [resource, ns, name](const SimCluster& c) -> std::optional<std::string> {
                      auto got = c.get(resource, ns, name);
                      if (!got.ok()) {
-                       if (api::is_not_found(got.status())) return std::nullopt;
+                       if (object_not_found(got.status())) return std::nullopt;
                        return object_text(resource, ns, name) + ": " + got.status().message;
                      }
                      const api::Object& o = *got.value();

@@ -1,0 +1,226 @@
+// Conditions (what each says when it does not hold), the virtual-time assertions Eventually and
+// Consistently (when they check, where they leave the clock, their failure text) and always().
+#include "kubesim/testing/conditions.h"
+
+#include <string>
+
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include "kubesim/api/resources.h"
+#include "kubesim/scenarios/controllers.h"
+#include "kubesim/testing/cluster.h"
+
+namespace kubesim::testing {
+namespace {
+
+using scenarios::kWidgets;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+sim::Time at(sim::Duration d) { return sim::Time{} + d; }
+
+nlohmann::json config_map(const std::string& ns, const std::string& name) {
+  return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}, {"namespace", ns}}}};
+}
+
+// Runs `fn` on the cluster's loop at true instant `when` (a write the test makes over time).
+void at_time(SimCluster& c, sim::Duration when, std::function<void()> fn) {
+  c.loop().add_timer(at(when), std::move(fn));
+}
+
+// default/a and default/b; in kube-public, widget w1 (2 wanted, 1 ready) controlling o1..o3 and
+// widget w2 (1 wanted, 1 ready).
+void make_state(SimCluster& c) {
+  c.apply(config_map("default", "a"));
+  c.apply(config_map("default", "b"));
+  auto w1 = c.apply_yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1, namespace: kube-public}, "
+                         "spec: {replicas: 2}}")[0];
+  c.apply_yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w2, namespace: kube-public}, "
+               "spec: {replicas: 1}}");
+  ASSERT_TRUE(c.patch(kWidgets, "kube-public", "w1", {{"status", {{"readyReplicas", 1}}}}, "status").ok());
+  ASSERT_TRUE(c.patch(kWidgets, "kube-public", "w2", {{"status", {{"readyReplicas", 1}}}}, "status").ok());
+  for (const char* name : {"o1", "o2", "o3"}) {
+    nlohmann::json cm = config_map("kube-public", name);
+    cm["metadata"]["ownerReferences"] = {{{"apiVersion", "example.com/v1"},
+                                          {"kind", "Widget"},
+                                          {"name", "w1"},
+                                          {"uid", std::string(w1->uid())},
+                                          {"controller", true}}};
+    c.apply(cm);
+  }
+}
+
+struct ConditionCase {
+  const char* name;
+  Condition condition;
+  std::string description;
+  std::optional<std::string> why;  // nullopt: holds
+};
+
+class ConditionTest : public ::testing::TestWithParam<ConditionCase> {};
+
+TEST_P(ConditionTest, DescribesItselfAndSaysWhyItDoesNotHold) {
+  SimCluster c(ClusterOptions().crd(scenarios::widget_crd()));
+  make_state(c);
+  EXPECT_EQ(GetParam().condition.description, GetParam().description);
+  EXPECT_EQ(GetParam().condition.check(c), GetParam().why);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ConditionTest,
+    ::testing::Values(
+        ConditionCase{"HoldsTrue", Holds("always true", [](const SimCluster&) { return true; }), "always true",
+                      std::nullopt},
+        ConditionCase{"HoldsFalse", Holds("never true", [](const SimCluster&) { return false; }), "never true",
+                      "never true"},
+        ConditionCase{"Exists", Exists(api::kConfigMaps, "default", "a"), "configmaps default/a exists",
+                      std::nullopt},
+        ConditionCase{"ExistsNot", Exists(api::kConfigMaps, "default", "zz"), "configmaps default/zz exists",
+                      "configmaps default/zz does not exist"},
+        ConditionCase{"ExistsUnserved", Exists(api::GroupVersionResource{"x.io", "v1", "things"}, "default", "t"),
+                      "things default/t exists",
+                      "things default/t: the server could not find the requested resource"},
+        ConditionCase{"Gone", Gone(api::kConfigMaps, "default", "zz"), "configmaps default/zz is gone",
+                      std::nullopt},
+        ConditionCase{"GoneUnserved", Gone(api::GroupVersionResource{"x.io", "v1", "things"}, "default", "t"),
+                      "things default/t is gone",
+                      "things default/t: the server could not find the requested resource"},
+        ConditionCase{"CountIs", CountIs(api::kConfigMaps, "default", 2), "2 configmaps in default", std::nullopt},
+        ConditionCase{"CountIsNot", CountIs(api::kConfigMaps, "default", 3), "3 configmaps in default",
+                      "2 configmaps in default (default/a, default/b), want 3"},
+        ConditionCase{"CountIsAllNamespaces", CountIs(api::kConfigMaps, "", 1), "1 configmaps in all namespaces",
+                      "5 configmaps in all namespaces (default/a, default/b, kube-public/o1, kube-public/o2, "
+                      "kube-public/o3), want 1"},
+        ConditionCase{"AllReady", AllReady(kWidgets, "status.readyReplicas", "spec.replicas"),
+                      "every widgets has status.readyReplicas == spec.replicas",
+                      "1 of 2 widgets not ready: kube-public/w1 (status.readyReplicas 1, spec.replicas 2)"},
+        ConditionCase{"AllReadyAbsent", AllReady(kWidgets, "status.other", "spec.replicas"),
+                      "every widgets has status.other == spec.replicas",
+                      "2 of 2 widgets not ready: kube-public/w1 (status.other absent, spec.replicas 2), "
+                      "kube-public/w2 (status.other absent, spec.replicas 1)"},
+        ConditionCase{"AllReadyOfNone", AllReady(api::kLeases, "spec.a", "spec.b"),
+                      "every leases has spec.a == spec.b", std::nullopt},
+        ConditionCase{"OwnedCountAtMost", OwnedCountAtMost(kWidgets, api::kConfigMaps, "spec.replicas"),
+                      "no widgets controls more configmaps than its spec.replicas",
+                      "widgets kube-public/w1 controls 3 configmaps (kube-public/o1, kube-public/o2, "
+                      "kube-public/o3), spec.replicas is 2"},
+        ConditionCase{"OwnedCountAtMostWithoutLimit", OwnedCountAtMost(kWidgets, api::kConfigMaps, "spec.none"),
+                      "no widgets controls more configmaps than its spec.none", std::nullopt},
+        ConditionCase{"AtMostOneLeader", AtMostOneLeader(), "at most one leader of every lock", std::nullopt},
+        ConditionCase{"ObjectMatches",
+                      ObjectMatches(kWidgets, "kube-public", "w2",
+                                    ::testing::Property("name", &api::Object::name, "w2")),
+                      "widgets kube-public/w2 is an object whose property `name` is equal to \"w2\"", std::nullopt},
+        ConditionCase{"ObjectMatchesNot",
+                      ObjectMatches(kWidgets, "kube-public", "w2",
+                                    ::testing::Property("name", &api::Object::name, "w9")),
+                      "widgets kube-public/w2 is an object whose property `name` is equal to \"w9\"",
+                      "widgets kube-public/w2 does not match: whose property `name` is \"w2\""},
+        ConditionCase{"ObjectMatchesMissing",
+                      ObjectMatches(kWidgets, "kube-public", "w9", ::testing::A<const api::Object&>()),
+                      "widgets kube-public/w9 is anything", "widgets kube-public/w9 does not exist"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(ConditionTest, GoneSaysTheObjectStillExists) {
+  SimCluster c;
+  auto a = c.apply(config_map("default", "a"));
+  EXPECT_EQ(Gone(api::kConfigMaps, "default", "a").check(c),
+            "configmaps default/a still exists (resourceVersion " + std::string(a->resource_version()) + ")");
+}
+
+TEST(EventuallyTest, StopsAtTheWriteThatMakesItHold) {
+  SimCluster c;
+  at_time(c, std::chrono::milliseconds(5250), [&c] { c.apply(config_map("default", "late")); });
+  EXPECT_THAT(c, Eventually(Exists(api::kConfigMaps, "default", "late"), 10s));
+  EXPECT_EQ(c.now(), at(std::chrono::milliseconds(5250)));
+}
+
+TEST(EventuallyTest, ChecksEvery100msWithoutWrites) {
+  SimCluster c;
+  const auto late = Holds("250 ms passed", [](const SimCluster& s) { return s.now() >= at(250ms); });
+  EXPECT_TRUE(c.run_until(late, 1s));
+  EXPECT_EQ(c.now(), at(300ms));
+  EXPECT_FALSE(c.run_until(Holds("never", [](const SimCluster&) { return false; }), 2s));
+  EXPECT_EQ(c.now(), at(2300ms));
+}
+
+TEST(EventuallyTest, FailureNamesTheConditionWhyAndTheContext) {
+  SimCluster c(ClusterOptions().seed(7));
+  const auto m = Eventually(Exists(api::kConfigMaps, "default", "never"), 2min);
+  EXPECT_EQ(::testing::DescribeMatcher<const SimCluster&>(m),
+            "eventually, within 2min of virtual time: configmaps default/never exists");
+  ::testing::StringMatchResultListener listener;
+  EXPECT_FALSE(m.MatchAndExplain(c, &listener));
+  EXPECT_THAT(listener.str(), StartsWith("it still does not hold after 2min (t=120.000s): configmaps default/never "
+                                         "does not exist\nseed 7, t=120.000s\nlast "));
+  EXPECT_EQ(c.now(), at(2min));
+}
+
+TEST(EventuallyTest, AFailedAssertionRunsTheLoopOnce) {
+  SimCluster c;
+  EXPECT_NONFATAL_FAILURE(EXPECT_THAT(c, Eventually(Exists(api::kConfigMaps, "default", "x"), 30s)),
+                          "Expected: eventually, within 30s of virtual time: configmaps default/x exists\n"
+                          "  Actual: SimCluster(seed 1, t=30.000s) (of type kubesim::testing::SimCluster), it still does not hold after 30s (t=30.000s): "
+                          "configmaps default/x does not exist\nseed 1, t=30.000s");
+  EXPECT_EQ(c.now(), at(30s));
+}
+
+TEST(ConsistentlyTest, RunsTheWholePeriodWhenItHolds) {
+  SimCluster c;
+  c.apply(config_map("default", "a"));
+  EXPECT_THAT(c, Consistently(Exists(api::kConfigMaps, "default", "a"), 30s));
+  EXPECT_EQ(c.now(), at(30s));
+}
+
+TEST(ConsistentlyTest, FailsAtTheWriteThatBreaksIt) {
+  SimCluster c;
+  c.apply(config_map("default", "a"));
+  at_time(c, 7s, [&c] { (void)c.remove(api::kConfigMaps, "default", "a"); });
+  const auto m = Consistently(Exists(api::kConfigMaps, "default", "a"), 30s);
+  EXPECT_EQ(::testing::DescribeMatcher<const SimCluster&>(m),
+            "consistently, for 30s of virtual time: configmaps default/a exists");
+  EXPECT_NONFATAL_FAILURE(EXPECT_THAT(c, m),
+                          "  Actual: SimCluster(seed 1, t=7.000s) (of type kubesim::testing::SimCluster), it stopped holding at t=7.000s, 7s into 30s: "
+                          "configmaps default/a does not exist\nseed 1, t=7.000s");
+  EXPECT_EQ(c.now(), at(7s));
+}
+
+TEST(AlwaysTest, ReportsTheFirstBreakOnceAndCountsTheRest) {
+  SimCluster c;
+  c.apply(config_map("default", "a"));
+  c.always("a stays", Exists(api::kConfigMaps, "default", "a"));
+  at_time(c, 3s, [&c] { (void)c.remove(api::kConfigMaps, "default", "a"); });
+  at_time(c, 4s, [&c] { c.apply(config_map("default", "a")); });
+  at_time(c, 5s, [&c] { (void)c.remove(api::kConfigMaps, "default", "a"); });
+  EXPECT_NONFATAL_FAILURE(c.run_for(10s),
+                          "always(\"a stays\") broke: configmaps default/a does not exist\nseed 1, t=3.000s\n");
+  ASSERT_EQ(c.violations().size(), 1u);
+  const Violation& v = c.violations()[0];
+  EXPECT_EQ(v.check, "a stays");
+  EXPECT_EQ(v.why, "configmaps default/a does not exist");
+  EXPECT_EQ(v.at, at(3s));
+  EXPECT_THAT(v.context, StartsWith("seed 1, t=3.000s\n"));
+  EXPECT_EQ(v.checks_failed, 2u);
+}
+
+TEST(AlwaysTest, IsCheckedWhenAdded) {
+  SimCluster c;
+  EXPECT_NONFATAL_FAILURE(c.always("b exists", Exists(api::kConfigMaps, "default", "b")),
+                          "always(\"b exists\") broke: configmaps default/b does not exist\nseed 1, t=0.000s");
+  EXPECT_EQ(c.violations().size(), 1u);
+}
+
+TEST(FailureContextTest, ShowsTheSeedTimeAndTheLastTraceEvents) {
+  SimCluster c(ClusterOptions().seed(3).failure_tail(2));
+  for (const char* name : {"a", "b", "c"}) c.apply(config_map("default", name));
+  c.run_for(1500ms);
+  const std::string context = c.failure_context();
+  EXPECT_THAT(context, StartsWith("seed 3, t=1.500s\nlast 2 trace events:\n  {"));
+  EXPECT_THAT(context, HasSubstr("\"name\":\"c\""));
+  EXPECT_THAT(context, ::testing::EndsWith("\nlast 0 calls:"));
+  EXPECT_EQ(::testing::PrintToString(c), "SimCluster(seed 3, t=1.500s)");
+}
+
+}  // namespace
+}  // namespace kubesim::testing
