@@ -13,12 +13,19 @@
 // is a window relative to the current virtual time. Partitions, crashes and pauses are the
 // cluster's (SimCluster::partition, crash, pause): they act on processes, not requests.
 //
+// A watch fault acts on watches that start while it is active (times(n) of them; without times()
+// or during(), one), and, when it starts now and names no process, ends the watches of the
+// resource that are open now (the server cannot tell whose an open watch is): a client resumes
+// an ended watch from where it was, and relists when that resourceVersion is gone (compact()),
+// or when a watch ends at once with no event.
+//
 // report(): one line per rule with how often it fired, and, for what a fault aims at, whether
 // the effect was seen (watch drops and compactions: relists by the informers). A rule that never
 // fired is shown as such — a test whose fault never happened did not test it.
 #ifndef KUBESIM_TESTING_FAULT_PLAN_H_
 #define KUBESIM_TESTING_FAULT_PLAN_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,7 +55,9 @@ class FaultPlan;
 
 class RequestFault {
  public:
-  RequestFault(FaultPlan& plan, fakeapi::FaultRule rule) : plan_(&plan), rule_(std::move(rule)) {}
+  // `group`: the API group of the rule's resource, for the Statuses that name it.
+  RequestFault(FaultPlan& plan, fakeapi::FaultRule rule, std::string group = {})
+      : plan_(&plan), rule_(std::move(rule)), group_(std::move(group)) {}
   RequestFault(const RequestFault&) = delete;
   RequestFault& operator=(const RequestFault&) = delete;
   ~RequestFault();  // adds the rule
@@ -63,11 +72,14 @@ class RequestFault {
  private:
   FaultPlan* plan_;
   fakeapi::FaultRule rule_;
+  std::string group_;
 };
 
 class WatchFault {
  public:
-  WatchFault(FaultPlan& plan, fakeapi::FaultRule rule) : plan_(&plan), rule_(std::move(rule)) {}
+  // `resource`: the rule's, whose open watches a drop ends.
+  WatchFault(FaultPlan& plan, fakeapi::FaultRule rule, api::GroupVersionResource resource = {})
+      : plan_(&plan), rule_(std::move(rule)), resource_(std::move(resource)) {}
   WatchFault(const WatchFault&) = delete;
   WatchFault& operator=(const WatchFault&) = delete;
   ~WatchFault();  // adds the rule (and compacts when asked)
@@ -82,6 +94,7 @@ class WatchFault {
  private:
   FaultPlan* plan_;
   fakeapi::FaultRule rule_;
+  api::GroupVersionResource resource_;
   bool compact_ = false;
 };
 
@@ -95,6 +108,8 @@ class FaultPlan {
   // Lists at resourceVersion "0" of `resource` served from the state `by` ago.
   void stale_reads(const api::GroupVersionResource& resource, sim::Duration by);
   void compact_now();
+  // Removes the plan's rules from the server; the report still shows them, and how often they
+  // fired, marked as cleared.
   void clear();
 
   struct Fired {
@@ -111,8 +126,28 @@ class FaultPlan {
   fakeapi::ApiServer& server() const { return *server_; }
 
  private:
+  friend class WatchFault;
+  struct Rule {
+    std::string id;
+    std::string description;
+    fakeapi::FaultKind kind = fakeapi::FaultKind::kError;
+    std::string resource;  // plural; "" for any
+    std::string process;   // "" for any
+    std::size_t cut = 0;   // open watches ended when the rule was added
+    std::optional<sim::Time> cut_at;
+    bool cleared = false;
+  };
+  struct Compaction {
+    sim::Time at{};
+    std::int64_t revision = 0;
+  };
+  // The open watches of `resource` ended now for the rule `id`.
+  void note_cut(const std::string& id, std::size_t cut);
+  std::string effect(const Rule& rule, std::int64_t fired) const;
+
   fakeapi::ApiServer* server_;
-  std::vector<std::pair<std::string, std::string>> rules_;  // id, description
+  std::vector<Rule> rules_;
+  std::vector<Compaction> compactions_;
 };
 
 }  // namespace kubesim::testing

@@ -11,7 +11,11 @@
 // A failure message names the seed; to rerun one seed alone and keep its trace:
 //   KUBESIM_SEED=7 ./widget_test --gtest_filter='Seeds/WidgetTest.*'
 // SeedRange then yields only 7, and each SimCluster writes its trace to
-// kubesim-seed-7-<test>-<n>.jsonl in the working directory (or $KUBESIM_TRACE_DIR).
+// kubesim-seed-7-<test>-<n>.jsonl in the working directory (or $KUBESIM_TRACE_DIR); the second
+// run's traces go to kubesim-seed-7-<test>-<n>.replay.jsonl, to compare with them.
+//
+// The second run calls the test body again on the same fixture object: state a fixture of your
+// own keeps in members carries over (reset it in the body, or keep it in the body's locals).
 #ifndef KUBESIM_TESTING_SEEDED_TEST_H_
 #define KUBESIM_TESTING_SEEDED_TEST_H_
 
@@ -39,6 +43,8 @@ class SeededTest : public ::testing::TestWithParam<std::uint64_t> {
  protected:
   void SetUp() override;
   void TearDown() override;  // runs the body a second time and compares
+  // The test body (TEST_P's), declared again here so that TearDown may run it a second time.
+  void TestBody() override = 0;
 
  private:
   bool replaying_ = false;

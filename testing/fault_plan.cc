@@ -1,0 +1,283 @@
+// FaultPlan's builders: the statuses fail() takes, RequestFault and WatchFault (validated as they
+// are called, added when their statement ends), stale reads and compaction. The report is in
+// fault_plan_report.cc.
+#include "kubesim/testing/fault_plan.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "internal/cluster_impl.h"
+#include "kubesim/fakeapi/server.h"
+
+namespace kubesim::testing {
+namespace {
+
+using fakeapi::FaultKind;
+using fakeapi::FaultRule;
+
+// A builder whose setter refused its value is abandoned: its destructor, which runs while the
+// exception leaves the statement, adds nothing.
+[[noreturn]] void refuse(FaultPlan*& plan, const std::string& what) {
+  plan = nullptr;
+  throw std::invalid_argument("FaultPlan: " + what);
+}
+
+// "409 Conflict"
+std::string status_text(const api::Status& status) {
+  std::string text = std::to_string(status.code);
+  if (status.reason != api::StatusReason::kUnknown) text += " " + std::string(api::to_string(status.reason));
+  return text;
+}
+
+// The Statuses below that name a resource and an object leave both empty; a rule fills in its own.
+const api::GroupResource kUnnamed{};
+
+void set_times(FaultPlan*& plan, FaultRule& rule, std::int64_t n) {
+  if (n < 1) refuse(plan, "times(" + std::to_string(n) + "): must be at least 1");
+  rule.count = n;
+}
+
+void set_window(FaultPlan*& plan, FaultRule& rule, sim::Duration from, sim::Duration to) {
+  const std::string call = "during(" + format_duration(from) + ", " + format_duration(to) + "): ";
+  if (from < sim::Duration::zero()) refuse(plan, call + "the window cannot start in the past");
+  if (to <= from) refuse(plan, call + "the window must end after it starts");
+  const sim::Time now = plan->server().loop().now();
+  rule.from = now + from;
+  rule.until = now + to;
+}
+
+// "update|patch widgets/status in default named w1 by widgets-0"
+std::string target(const FaultRule& rule) {
+  std::string text;
+  for (fakeapi::Verb verb : rule.verbs) {
+    if (!text.empty()) text += "|";
+    text += fakeapi::to_string(verb);
+  }
+  if (text.empty()) text = "any call";
+  text += " " + (rule.resource.empty() ? std::string("any resource") : rule.resource);
+  if (!rule.subresource.empty()) text += "/" + rule.subresource;
+  if (!rule.ns.empty()) text += " in " + rule.ns;
+  if (!rule.name.empty()) text += " named " + rule.name;
+  if (!rule.process.empty()) text += " by " + rule.process;
+  return text;
+}
+
+// ", p=0.5, ≤6 times, 10.000s–40.000s"
+std::string limits(const FaultRule& rule) {
+  std::ostringstream text;
+  if (rule.probability < 1.0) text << ", p=" << rule.probability;
+  if (rule.count) text << ", ≤" << *rule.count << (*rule.count == 1 ? " time" : " times");
+  if (rule.until) text << ", " << format_time(rule.from.value_or(sim::Time{})) << "–" << format_time(*rule.until);
+  return text.str();
+}
+
+std::string describe_request_fault(const FaultRule& rule) {
+  std::string what = rule.kind == FaultKind::kError ? status_text(rule.status)
+                                                    : "+" + format_duration(rule.latency) + " delay";
+  return target(rule) + ": " + what + limits(rule);
+}
+
+std::string describe_watch_fault(const FaultRule& rule, bool compact) {
+  std::string text = rule.kind == FaultKind::kDropWatch ? "drop watches of " : "stall watches of ";
+  text += rule.resource;
+  if (rule.kind == FaultKind::kDropWatch && rule.after_events > 0) {
+    text += " after " + std::to_string(rule.after_events) + " events";
+  }
+  if (!rule.process.empty()) text += " by " + rule.process;
+  text += limits(rule);
+  if (compact) text += ", compact";
+  return text;
+}
+
+// The Status a rule answers: Conflict() and NotFoundError() name the rule's resource and object.
+api::Status completed(const api::Status& status, const FaultRule& rule, const std::string& group) {
+  const api::GroupResource resource{group, rule.resource};
+  if (status == Conflict()) return api::new_conflict(resource, rule.name, api::kOptimisticLockErrorMsg);
+  if (status == NotFoundError()) return api::new_not_found(resource, rule.name);
+  return status;
+}
+
+}  // namespace
+
+// --- Statuses, as kube-apiserver answers them -----------------------------------------------
+
+api::Status Conflict() { return api::new_conflict(kUnnamed, "", api::kOptimisticLockErrorMsg); }
+
+api::Status InternalError() { return api::new_internal_error("fault injected by the test"); }
+
+// The generic registry's answer when etcd cannot be reached.
+api::Status ServiceUnavailable() {
+  return api::new_service_unavailable("the server is currently unable to handle the request");
+}
+
+// The max-in-flight filter's answer.
+api::Status TooManyRequests(int retry_after_seconds) {
+  return api::new_too_many_requests("Too many requests, please try again later.", retry_after_seconds);
+}
+
+// The timeout filter's answer to a request that ran past its deadline.
+api::Status ServerTimeout() {
+  return api::new_timeout("request did not complete within requested timeout - context deadline exceeded", 0);
+}
+
+api::Status NotFoundError() { return api::new_not_found(kUnnamed, ""); }
+
+// --- RequestFault ---------------------------------------------------------------------------
+
+RequestFault::~RequestFault() {
+  if (plan_ == nullptr) return;
+  const bool failing = rule_.kind == FaultKind::kError && rule_.status.code != 0;
+  if (!failing && rule_.kind != FaultKind::kLatency) {
+    ADD_FAILURE() << "FaultPlan: on(" << target(rule_)
+                  << ") needs fail(status) or delay(latency); the rule was not added";
+    return;
+  }
+  if (failing) rule_.status = completed(rule_.status, rule_, group_);
+  plan_->add(rule_, describe_request_fault(rule_));
+}
+
+RequestFault& RequestFault::fail(api::Status status) {
+  if (rule_.kind == FaultKind::kLatency) refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
+  if (status.code < 400 || status.code > 599) {
+    refuse(plan_, "fail(" + status_text(status) + "): the status must have a code from 400 to 599");
+  }
+  rule_.kind = FaultKind::kError;
+  rule_.status = std::move(status);
+  return *this;
+}
+
+RequestFault& RequestFault::delay(sim::Duration latency) {
+  if (rule_.kind == FaultKind::kError && rule_.status.code != 0) {
+    refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
+  }
+  if (latency <= sim::Duration::zero()) refuse(plan_, "delay(" + format_duration(latency) + "): must be positive");
+  rule_.kind = FaultKind::kLatency;
+  rule_.latency = latency;
+  return *this;
+}
+
+RequestFault& RequestFault::probability(double p) {
+  if (!(p > 0.0 && p <= 1.0)) {
+    std::ostringstream text;
+    text << "probability(" << p << "): must be in (0, 1]";
+    refuse(plan_, text.str());
+  }
+  rule_.probability = p;
+  return *this;
+}
+
+RequestFault& RequestFault::times(std::int64_t n) {
+  set_times(plan_, rule_, n);
+  return *this;
+}
+
+RequestFault& RequestFault::during(sim::Duration from, sim::Duration to) {
+  set_window(plan_, rule_, from, to);
+  return *this;
+}
+
+RequestFault& RequestFault::id(std::string id) {
+  if (id.empty()) refuse(plan_, "id(\"\"): must not be empty");
+  rule_.id = std::move(id);
+  return *this;
+}
+
+// --- WatchFault -----------------------------------------------------------------------------
+
+WatchFault::~WatchFault() {
+  if (plan_ == nullptr) return;
+  if (!rule_.count && !rule_.until) rule_.count = 1;
+  const sim::Time now = plan_->server().loop().now();
+  const bool starts_now = !rule_.from || *rule_.from <= now;
+  if (compact_) plan_->compact_now();
+  const std::string id = plan_->add(rule_, describe_watch_fault(rule_, compact_));
+  if (rule_.kind == FaultKind::kDropWatch && starts_now && rule_.process.empty()) {
+    plan_->note_cut(id, plan_->server().close_watches(resource_));
+  }
+}
+
+WatchFault& WatchFault::after_events(std::int64_t n) {
+  if (rule_.kind != FaultKind::kDropWatch) {
+    refuse(plan_, "after_events(" + std::to_string(n) + "): only drop_watches cuts a watch after events");
+  }
+  if (n < 0) refuse(plan_, "after_events(" + std::to_string(n) + "): must not be negative");
+  rule_.after_events = n;
+  return *this;
+}
+
+WatchFault& WatchFault::times(std::int64_t n) {
+  set_times(plan_, rule_, n);
+  return *this;
+}
+
+WatchFault& WatchFault::by(std::string process) {
+  if (process.empty()) refuse(plan_, "by(\"\"): must name a process");
+  rule_.process = std::move(process);
+  return *this;
+}
+
+WatchFault& WatchFault::during(sim::Duration from, sim::Duration to) {
+  set_window(plan_, rule_, from, to);
+  return *this;
+}
+
+WatchFault& WatchFault::compact() {
+  compact_ = true;
+  return *this;
+}
+
+// --- FaultPlan: builders --------------------------------------------------------------------
+
+RequestFault FaultPlan::on(const CallPattern& pattern) {
+  FaultRule rule;
+  rule.verbs = pattern.verbs();
+  if (!pattern.any_resource()) rule.resource = pattern.resource().resource;
+  rule.subresource = pattern.subresource_name();
+  rule.ns = pattern.ns();
+  rule.name = pattern.name();
+  rule.process = pattern.process();
+  return RequestFault(*this, std::move(rule), pattern.any_resource() ? "" : pattern.resource().group);
+}
+
+namespace {
+
+FaultRule watch_rule(FaultKind kind, const api::GroupVersionResource& resource) {
+  FaultRule rule;
+  rule.kind = kind;
+  rule.verbs = {fakeapi::Verb::kWatch};
+  rule.resource = resource.resource;
+  return rule;
+}
+
+}  // namespace
+
+WatchFault FaultPlan::drop_watches(const api::GroupVersionResource& resource) {
+  return WatchFault(*this, watch_rule(FaultKind::kDropWatch, resource), resource);
+}
+
+WatchFault FaultPlan::stall_watches(const api::GroupVersionResource& resource) {
+  return WatchFault(*this, watch_rule(FaultKind::kStallWatch, resource), resource);
+}
+
+void FaultPlan::stale_reads(const api::GroupVersionResource& resource, sim::Duration by) {
+  if (by <= sim::Duration::zero()) {
+    throw std::invalid_argument("FaultPlan: stale_reads(" + resource.resource + ", " + format_duration(by) +
+                                "): the lag must be positive");
+  }
+  FaultRule rule;
+  rule.kind = FaultKind::kStaleRead;
+  rule.resource = resource.resource;
+  rule.stale_by = by;
+  add(rule, "stale reads of " + resource.resource + " (resourceVersion \"0\" served " + format_duration(by) +
+                " behind)");
+}
+
+void FaultPlan::compact_now() {
+  server_->compact_now();
+  compactions_.push_back(Compaction{server_->loop().now(), server_->revision()});
+}
+
+}  // namespace kubesim::testing

@@ -1,0 +1,224 @@
+// SeededTest and SeedRange: the body runs twice and equal hashes pass; different hashes fail
+// naming the seed, both hash lists and the rerun command; a first run that fails is not
+// replayed (a nested run of this program); current() and trace_path(); KUBESIM_SEED.
+#include "kubesim/testing/seeded_test.h"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+namespace kubesim::testing {
+namespace {
+
+// Sets (or unsets, with nullopt) an environment variable for a scope; restores it after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    set(value);
+  }
+  ~ScopedEnv() { set(old_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  void set(const std::optional<std::string>& value) {
+    if (value) {
+      setenv(name_, value->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+std::vector<std::uint64_t> values(const ::testing::internal::ParamGenerator<std::uint64_t>& generator) {
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t v : generator) out.push_back(v);
+  return out;
+}
+
+// --- The body runs twice ---------------------------------------------------------------------
+
+class Twice : public SeededTest {
+ protected:
+  void TearDown() override {
+    EXPECT_EQ(current(), this);
+    SeededTest::TearDown();
+    EXPECT_EQ(runs_, 2);
+    EXPECT_EQ(current(), nullptr);
+    EXPECT_FALSE(replaying());
+  }
+  int runs_ = 0;
+};
+
+TEST_P(Twice, SameHashesPass) {
+  EXPECT_EQ(current(), this);
+  EXPECT_EQ(replaying(), runs_ == 1);
+  ++runs_;
+  report_hash("h" + std::to_string(seed()));
+  report_hash("second-cluster");
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, Twice, SeedRange(3, 4));
+
+// --- Different hashes fail -------------------------------------------------------------------
+
+std::string program() {
+  const auto argv = ::testing::internal::GetArgvs();
+  return argv.empty() ? "<test program>" : argv[0];
+}
+
+// Runs SeededTest::TearDown and keeps the one failure it must report.
+class Differs : public SeededTest {
+ protected:
+  void TearDown() override {
+    ::testing::TestPartResultArray failures;
+    {
+      ::testing::ScopedFakeTestPartResultReporter reporter(
+          ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+      SeededTest::TearDown();
+    }
+    ASSERT_EQ(failures.size(), 1);
+    EXPECT_TRUE(failures.GetTestPartResult(0).nonfatally_failed());
+    EXPECT_EQ(std::string(failures.GetTestPartResult(0).message()), expected_);
+  }
+  std::string expected_;
+};
+
+TEST_P(Differs, AnotherHashOnTheSecondRunFails) {
+  report_hash("aaaa");
+  report_hash(replaying() ? "cccc" : "bbbb");
+  expected_ = "seed 5 did not replay: its trace hashes differ between two runs of the test body\n"
+              "  first run:  [aaaa, bbbb]\n"
+              "  second run: [aaaa, cccc]\n"
+              "Something in the test or the controller is not drawn from the seed (a wall clock, a thread, "
+              "iteration over an unordered container, state kept between runs).\n"
+              "Rerun this seed alone and keep both runs' traces:\n"
+              "  KUBESIM_SEED=5 " + program() + " --gtest_filter='Seeds/Differs.AnotherHashOnTheSecondRunFails/*'";
+}
+
+TEST_P(Differs, AnotherNumberOfHashesFails) {
+  report_hash("aaaa");
+  if (!replaying()) report_hash("bbbb");
+  expected_ = "seed 5 did not replay: its trace hashes differ between two runs of the test body\n"
+              "  first run:  [aaaa, bbbb]\n"
+              "  second run: [aaaa]\n"
+              "Something in the test or the controller is not drawn from the seed (a wall clock, a thread, "
+              "iteration over an unordered container, state kept between runs).\n"
+              "Rerun this seed alone and keep both runs' traces:\n"
+              "  KUBESIM_SEED=5 " + program() + " --gtest_filter='Seeds/Differs.AnotherNumberOfHashesFails/*'";
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, Differs, SeedRange(5, 5));
+
+// --- A failing first run is not replayed (run in a nested process) -----------------------------
+
+// Run only by NestedRunTest below, in a process of its own: its failure is that run's.
+class FailsFirst : public SeededTest {};
+
+TEST_P(FailsFirst, DISABLED_Body) {
+  std::printf("body ran%s\n", replaying() ? " again" : "");
+  report_hash(replaying() ? "x" : "y");
+  ADD_FAILURE() << "the first run failed";
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, FailsFirst, SeedRange(9, 9));
+
+TEST(NestedRunTest, AFailedFirstRunIsNotReplayed) {
+  ScopedEnv no_seed("KUBESIM_SEED", std::nullopt);
+  ScopedEnv no_report("GTEST_OUTPUT", std::nullopt);  // the nested run must not write this run's report
+  const std::string command = "'" + program() + "'" +
+                              " --gtest_also_run_disabled_tests --gtest_filter='Seeds/FailsFirst.*' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) output += buffer.data();
+  const int status = pclose(pipe);
+  EXPECT_NE(status, 0) << output;
+  EXPECT_NE(output.find("body ran\n"), std::string::npos) << output;
+  EXPECT_EQ(output.find("body ran again"), std::string::npos) << output;
+  EXPECT_NE(output.find("the first run failed"), std::string::npos) << output;
+  EXPECT_EQ(output.find("did not replay"), std::string::npos) << output;
+}
+
+// --- current() and trace_path() --------------------------------------------------------------
+
+TEST(SeededTestCurrentTest, IsNullOutsideASeededTest) { EXPECT_EQ(SeededTest::current(), nullptr); }
+
+class Traces : public SeededTest {};
+
+TEST_P(Traces, PathsOnlyWithKubesimSeed) {
+  {
+    ScopedEnv seed("KUBESIM_SEED", std::nullopt);
+    EXPECT_EQ(trace_path(), "");
+  }
+  ScopedEnv seed("KUBESIM_SEED", "11");
+  const std::string run = replaying() ? ".replay.jsonl" : ".jsonl";
+  {
+    ScopedEnv dir("KUBESIM_TRACE_DIR", std::nullopt);
+    EXPECT_EQ(trace_path(), "./kubesim-seed-11-Seeds_Traces.PathsOnlyWithKubesimSeed_0-1" + run);
+  }
+  {
+    ScopedEnv dir("KUBESIM_TRACE_DIR", "/tmp/traces");
+    EXPECT_EQ(trace_path(), "/tmp/traces/kubesim-seed-11-Seeds_Traces.PathsOnlyWithKubesimSeed_0-2" + run);
+  }
+  {
+    ScopedEnv dir("KUBESIM_TRACE_DIR", "out/");
+    EXPECT_EQ(trace_path(), "out/kubesim-seed-11-Seeds_Traces.PathsOnlyWithKubesimSeed_0-3" + run);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, Traces, SeedRange(11, 11));
+
+// --- SeedRange -------------------------------------------------------------------------------
+
+TEST(SeedRangeTest, WithoutKubesimSeedEverySeedOfTheRange) {
+  for (const std::optional<std::string>& unset : {std::optional<std::string>(), std::optional<std::string>("")}) {
+    ScopedEnv seed("KUBESIM_SEED", unset);
+    EXPECT_EQ(values(SeedRange(1, 5)), (std::vector<std::uint64_t>{1, 2, 3, 4, 5}));
+    EXPECT_EQ(values(SeedRange(7, 7)), (std::vector<std::uint64_t>{7}));
+    EXPECT_EQ(values(SeedRange(18446744073709551614u, 18446744073709551615u)),
+              (std::vector<std::uint64_t>{18446744073709551614u, 18446744073709551615u}));
+  }
+}
+
+TEST(SeedRangeTest, KubesimSeedIsTheOnlySeed) {
+  ScopedEnv seed("KUBESIM_SEED", "42");
+  EXPECT_EQ(values(SeedRange(1, 20)), (std::vector<std::uint64_t>{42}));
+  ScopedEnv zero("KUBESIM_SEED", "0");
+  EXPECT_EQ(values(SeedRange(1, 20)), (std::vector<std::uint64_t>{0}));
+}
+
+TEST(SeedRangeTest, RefusesAMalformedKubesimSeedAndAnEmptyRange) {
+  for (const std::string text : {"7x", "-1", " 7", "0x10", "18446744073709551616", "1e3"}) {
+    ScopedEnv seed("KUBESIM_SEED", text);
+    try {
+      SeedRange(1, 20);
+      ADD_FAILURE() << "no exception for " << text;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "KUBESIM_SEED=\"" + text +
+                                           "\" is not a seed: it must be a decimal number from 0 to "
+                                           "18446744073709551615");
+    }
+  }
+  ScopedEnv seed("KUBESIM_SEED", std::nullopt);
+  try {
+    SeedRange(5, 1);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "SeedRange(5, 1): the first seed is after the last");
+  }
+}
+
+}  // namespace
+}  // namespace kubesim::testing
