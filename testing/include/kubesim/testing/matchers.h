@@ -52,8 +52,11 @@ using ObjectMatcherImpl = ::testing::Matcher<const api::Object&>;
 // Its controller owner reference names `owner` (kind, apiVersion, name and uid).
 ::testing::PolymorphicMatcher<ObjectMatcher> IsControlledBy(const api::Object& owner);
 ::testing::PolymorphicMatcher<ObjectMatcher> IsNamed(std::string ns, std::string name);
-// Partial tree, given as YAML or JSON text (a parse error fails the match, saying so) or JSON.
+// Partial tree, given as YAML or JSON text or as JSON. Text that does not parse fails the test
+// where the matcher is made (so that Not(MatchesTree(…)) cannot pass quietly) and every match,
+// saying why.
 ::testing::PolymorphicMatcher<ObjectMatcher> MatchesTree(std::string yaml);
+::testing::PolymorphicMatcher<ObjectMatcher> MatchesTree(const char* yaml);  // a literal is text
 ::testing::PolymorphicMatcher<ObjectMatcher> MatchesTree(nlohmann::json tree);
 ::testing::PolymorphicMatcher<ObjectMatcher> EqualObject(const api::Object& expected, bool ignore_status = false);
 
@@ -65,8 +68,9 @@ using ObjectMatcherImpl = ::testing::Matcher<const api::Object&>;
 
 }  // namespace kubesim::testing
 
-// Printers GoogleTest finds by argument-dependent lookup: an object as its YAML-like JSON (long
-// ones cut), a Status as "404 NotFound: configmaps \"x\" not found".
+// Printers GoogleTest finds by argument-dependent lookup: an object as its compact JSON without
+// managedFields (cut after 1000 characters), a Status as "404 NotFound: configmaps \"x\" not
+// found", a Result as "ok: <its value>" or "failed: <its Status>".
 namespace kubesim::api {
 void PrintTo(const Object& object, std::ostream* os);
 void PrintTo(const ObjectPtr& object, std::ostream* os);
