@@ -14,9 +14,11 @@
 #define KUBESIM_TESTING_CALLS_H_
 
 #include <cstddef>
-#include <deque>
+#include <iterator>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -81,26 +83,61 @@ CallPattern Writes(const api::GroupVersionResource& resource);
 CallPattern AnyCall(const api::GroupVersionResource& resource);
 CallPattern AnyCall();
 
-// A view of the recorder's log (the server must outlive it), oldest call first.
+// A log of calls, oldest first: a live view of a recorder's log (the recorder must outlive it;
+// later calls show), or a fixed list of calls (built by hand, or a log's matching()).
 class CallLog {
  public:
-  explicit CallLog(const fakeapi::Recorder& recorder) : calls_(&recorder.calls()) {}
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = fakeapi::RecordedCall;
+    using difference_type = std::ptrdiff_t;
+    using reference = fakeapi::RecordedCall;
 
-  std::size_t size() const { return calls_->size(); }
-  auto begin() const { return calls_->begin(); }
-  auto end() const { return calls_->end(); }
+    Iterator() = default;
+    fakeapi::RecordedCall operator*() const { return (*log_)[index_]; }
+    Iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    Iterator operator++(int) {
+      Iterator before = *this;
+      ++index_;
+      return before;
+    }
+    bool operator==(const Iterator& other) const { return index_ == other.index_; }
+
+   private:
+    friend class CallLog;
+    Iterator(const CallLog* log, std::size_t index) : log_(log), index_(index) {}
+    const CallLog* log_ = nullptr;
+    std::size_t index_ = 0;
+  };
+
+  explicit CallLog(const fakeapi::Recorder& recorder) : recorder_(&recorder) {}
+  explicit CallLog(std::vector<fakeapi::RecordedCall> calls);
+
+  std::size_t size() const;
+  bool empty() const { return size() == 0; }
+  // The i-th call (0: the oldest); i < size().
+  fakeapi::RecordedCall operator[](std::size_t i) const;
+  Iterator begin() const { return Iterator(this, 0); }
+  Iterator end() const { return Iterator(this, size()); }
   std::size_t count(const CallPattern& pattern) const;
   std::vector<fakeapi::RecordedCall> matching(const CallPattern& pattern) const;
-  // One line per call ("12.300s widgets-0 update widgets/status default/w1 → 409 Conflict"),
-  // the last `limit` calls, for failure messages.
+  // One line per call ("12.300s widgets-0 update widgets.example.com/status default/w1 → 409
+  // Conflict"), the last `limit` calls, after a line saying how many earlier ones are left out;
+  // no newline after the last. For failure messages.
   std::string format(std::size_t limit = 20) const;
 
  private:
-  const std::deque<fakeapi::RecordedCall>* calls_;
+  const fakeapi::Recorder* recorder_ = nullptr;                         // a live view, or
+  std::shared_ptr<const std::vector<fakeapi::RecordedCall>> fixed_;  // a fixed list
 };
 
 // Matches a CallLog whose count of `pattern` calls is `n` / matches `m`. Its failure text says
-// the pattern, the count, and lists the matching calls (at most 10).
+// the pattern, the count, and lists the matching calls (at most 10), or the last calls of the log
+// when none matches.
 ::testing::Matcher<const CallLog&> CallCount(CallPattern pattern, ::testing::Matcher<std::size_t> count);
 
 void PrintTo(const CallLog& log, std::ostream* os);
@@ -109,6 +146,7 @@ void PrintTo(const CallPattern& pattern, std::ostream* os);
 }  // namespace kubesim::testing
 
 namespace kubesim::fakeapi {
+// The call's line of CallLog::format.
 void PrintTo(const RecordedCall& call, std::ostream* os);
 }  // namespace kubesim::fakeapi
 
