@@ -11,7 +11,8 @@
 //
 // Every object matcher accepts an api::Object, an api::ObjectPtr (a null pointer never matches)
 // and an api::Result<api::ObjectPtr> (an error never matches; its Status is shown). Paths are
-// dotted ("metadata.labels.app", "spec.template.spec.containers.0.image": a number indexes a list).
+// dotted ("metadata.labels.app", "spec.template.spec.containers.0.image": a number indexes a list;
+// a key with a dot in it, such as "app.kubernetes.io/name", is reached by HasLabel/HasAnnotation).
 // MatchesTree: every key the expected tree gives must match (others are not looked at), lists
 // element-wise with the same length, scalars equal (1 matches 1.0), an expected null matches null
 // or absent. EqualObject ignores metadata.uid, resourceVersion, generation, creationTimestamp,
