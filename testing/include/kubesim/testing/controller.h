@@ -21,6 +21,8 @@
 //   - before the workers start, the controller waits until every informer it uses has synced.
 //   - owns(O) also feeds the controller's Expectations: an O added marks a creation observed for
 //     its owner's key, an O deleted a deletion observed (kube-controller-manager's pattern).
+//   - a reconcile that throws stops its controller's workers and the manager's other
+//     controllers; Manager::run (and start) rethrows the first exception once all have stopped.
 //
 // Coroutine rules (GCC 12): a reconcile function is a named coroutine taking its parameters by
 // value — ReconcileContext and ReconcileRequest are cheap to copy for that reason. A capturing
@@ -152,6 +154,7 @@ struct ManagerOptions {
 // setup function built, run together.
 class Manager {
  public:
+  // Throws std::invalid_argument when options.leader_election has an empty name.
   explicit Manager(ManagerEnv env, ManagerOptions options = {});
   Manager(const Manager&) = delete;
   Manager& operator=(const Manager&) = delete;
@@ -186,9 +189,13 @@ class Manager {
   void add(std::unique_ptr<ControllerState> controller);
 
  private:
+  friend class ControllerState;
+
   ManagerEnv env_;
   ManagerOptions options_;
   std::vector<std::unique_ptr<ControllerState>> controllers_;
+  // The resources informer() was asked for, in that order, without repeats.
+  std::vector<api::GroupVersionResource> informers_taken_;
 };
 
 // Builds one controller into a Manager. reconcile() completes it; a builder never completed adds
@@ -208,7 +215,7 @@ class ControllerBuilder {
  private:
   Manager* manager_;
   std::string name_;
-  std::optional<api::GroupVersionResource> for_;
+  std::optional<api::GroupVersionResource> for_resource_;
   std::vector<api::GroupVersionResource> owns_;
   std::vector<std::pair<api::GroupVersionResource, MapFn>> watches_;
   int workers_ = 1;

@@ -1,0 +1,118 @@
+#include "kubesim/testing/controller.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "internal/controller_state.h"
+
+namespace kubesim::testing {
+
+// --- requests and results ------------------------------------------------------------------------
+
+std::string ReconcileRequest::key() const { return ns.empty() ? name : ns + "/" + name; }
+
+std::optional<ReconcileRequest> ReconcileRequest::from_key(std::string_view key) {
+  const std::size_t slash = key.find('/');
+  if (slash == std::string_view::npos) return ReconcileRequest{"", std::string(key)};
+  if (key.find('/', slash + 1) != std::string_view::npos) return std::nullopt;
+  return ReconcileRequest{std::string(key.substr(0, slash)), std::string(key.substr(slash + 1))};
+}
+
+ReconcileResult ReconcileResult::fail(const api::Status& status) {
+  std::ostringstream text;
+  text << status;
+  return fail(text.str());
+}
+
+nlohmann::json owner_reference(const api::Object& owner) {
+  return {{"apiVersion", std::string(owner.api_version())},
+          {"kind", std::string(owner.kind())},
+          {"name", std::string(owner.name())},
+          {"uid", std::string(owner.uid())},
+          {"controller", true},
+          {"blockOwnerDeletion", true}};
+}
+
+// --- the reconcile's view ------------------------------------------------------------------------
+
+api::Client& ReconcileContext::client() const { return state_->manager().client(); }
+sim::Process& ReconcileContext::process() const { return state_->manager().process(); }
+const sim::Clock& ReconcileContext::clock() const { return process().clock(); }
+Expectations& ReconcileContext::expectations() const { return state_->expectations(); }
+
+api::ObjectPtr ReconcileContext::get(const api::GroupVersionResource& resource, std::string_view ns,
+                                     std::string_view name) const {
+  const informer::Lister lister = state_->lister(resource);
+  auto found = lister.get(ReconcileRequest{std::string(ns), std::string(name)}.key());
+  return found.ok() ? found.value() : nullptr;
+}
+
+std::vector<api::ObjectPtr> ReconcileContext::list(const api::GroupVersionResource& resource, std::string_view ns,
+                                                   const api::LabelSelector& selector) const {
+  const informer::Lister lister = state_->lister(resource);
+  if (ns.empty()) return lister.list(selector);
+  return lister.by_namespace(std::string(ns)).list(selector);
+}
+
+std::vector<api::ObjectPtr> ReconcileContext::owned_by(const api::GroupVersionResource& owned,
+                                                       const api::Object& owner) const {
+  std::vector<api::ObjectPtr> out;
+  for (auto& object : list(owned, owner.namespace_())) {
+    const api::OwnerReference* controller = object->controller_of();
+    if (controller != nullptr && controller->uid == owner.uid()) out.push_back(std::move(object));
+  }
+  return out;
+}
+
+// --- the builder ---------------------------------------------------------------------------------
+
+ControllerBuilder& ControllerBuilder::named(std::string name) {
+  name_ = std::move(name);
+  return *this;
+}
+
+ControllerBuilder& ControllerBuilder::for_(const api::GroupVersionResource& resource) {
+  for_resource_ = resource;
+  return *this;
+}
+
+ControllerBuilder& ControllerBuilder::owns(const api::GroupVersionResource& resource) {
+  if (std::find(owns_.begin(), owns_.end(), resource) == owns_.end()) owns_.push_back(resource);
+  return *this;
+}
+
+ControllerBuilder& ControllerBuilder::watches(const api::GroupVersionResource& resource, MapFn map) {
+  watches_.emplace_back(resource, std::move(map));
+  return *this;
+}
+
+ControllerBuilder& ControllerBuilder::workers(int n) {
+  workers_ = n;
+  return *this;
+}
+
+void ControllerBuilder::reconcile(ReconcileFn fn) {
+  if (!for_resource_) throw std::invalid_argument("ControllerBuilder: for_() was not given (a controller reconciles one resource)");
+  ControllerSpec spec;
+  spec.name = name_.empty() ? for_resource_->resource : name_;
+  const std::string who = "ControllerBuilder \"" + spec.name + "\": ";
+  if (workers_ < 1) throw std::invalid_argument(who + "workers must be at least 1, not " + std::to_string(workers_));
+  if (!fn) throw std::invalid_argument(who + "the reconcile function is empty");
+  for (const auto& [resource, map] : watches_) {
+    if (!map) throw std::invalid_argument(who + "the map function of watches(" + resource.group_resource().to_string() + ") is empty");
+  }
+  const std::vector<std::string> names = manager_->controller_names();
+  if (std::find(names.begin(), names.end(), spec.name) != names.end()) {
+    throw std::invalid_argument(who + "the manager already has a controller of that name");
+  }
+  spec.for_ = *for_resource_;
+  spec.owns = owns_;
+  spec.watches = watches_;
+  spec.workers = workers_;
+  spec.reconcile = std::move(fn);
+  manager_->add(std::make_unique<ControllerState>(*manager_, std::move(spec)));
+}
+
+}  // namespace kubesim::testing
