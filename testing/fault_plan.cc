@@ -49,20 +49,16 @@ void set_window(FaultPlan*& plan, FaultRule& rule, sim::Duration from, sim::Dura
   rule.until = now + to;
 }
 
-// "update|patch widgets/status in default named w1 by widgets-0"
+// What the rule matches, in the words of the call patterns: "update widgets/status in default".
 std::string target(const FaultRule& rule) {
-  std::string text;
-  for (fakeapi::Verb verb : rule.verbs) {
-    if (!text.empty()) text += "|";
-    text += fakeapi::to_string(verb);
+  if (rule.resource.empty() && rule.verbs.empty() && rule.subresource.empty()) {
+    CallPattern any;
+    any.in(rule.ns).named(rule.name).by(rule.process);
+    return any.describe();
   }
-  if (text.empty()) text = "any call";
-  text += " " + (rule.resource.empty() ? std::string("any resource") : rule.resource);
-  if (!rule.subresource.empty()) text += "/" + rule.subresource;
-  if (!rule.ns.empty()) text += " in " + rule.ns;
-  if (!rule.name.empty()) text += " named " + rule.name;
-  if (!rule.process.empty()) text += " by " + rule.process;
-  return text;
+  CallPattern pattern(rule.verbs, api::GroupVersionResource{"", "", rule.resource});
+  pattern.subresource(rule.subresource).in(rule.ns).named(rule.name).by(rule.process);
+  return pattern.describe();
 }
 
 // ", p=0.5, ≤6 times, 10.000s–40.000s"
@@ -232,6 +228,22 @@ WatchFault& WatchFault::compact() {
 // --- FaultPlan: builders --------------------------------------------------------------------
 
 RequestFault FaultPlan::on(const CallPattern& pattern) {
+  // A call like the pattern's, answered ok and failed: a pattern that takes only one of them
+  // (ok(), failed()) depends on the answer, which the fault is to decide.
+  fakeapi::RecordedCall call;
+  call.verb = pattern.verbs().empty() ? fakeapi::Verb::kGet : pattern.verbs().front();
+  call.resource = pattern.resource();
+  call.subresource = pattern.subresource_name();
+  call.ns = pattern.ns();
+  call.name = pattern.name();
+  call.process = pattern.process();
+  call.code = 200;
+  const bool takes_ok = pattern.matches(call);
+  call.code = 500;
+  if (takes_ok != pattern.matches(call)) {
+    throw std::invalid_argument("FaultPlan: on(" + pattern.describe() +
+                                "): a fault cannot depend on the answer (ok(), failed()); it decides the answer");
+  }
   FaultRule rule;
   rule.verbs = pattern.verbs();
   if (!pattern.any_resource()) rule.resource = pattern.resource().resource;

@@ -2,6 +2,7 @@
 // refusals with their exact messages, rules firing against a served ApiServer, and the report.
 #include "kubesim/testing/fault_plan.h"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -13,6 +14,9 @@
 
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/fakeapi/server.h"
+#include "kubesim/informer/indexer.h"
+#include "kubesim/informer/lister_watcher.h"
+#include "kubesim/informer/reflector.h"
 #include "kubesim/sim/process.h"
 #include "tests/fakeapi/testing_util.h"
 
@@ -147,9 +151,9 @@ TEST_F(FaultPlanTest, DelayAnyCallAndAutomaticIds) {
   std::vector<std::string> texts;
   for (const auto& f : plan_.fired()) texts.push_back(f.id + " " + f.description);
   EXPECT_EQ(texts, (std::vector<std::string>{
-                       "rule-1 any call configmaps: +2s delay",
-                       "rule-2 any call any resource: 404 NotFound",
-                       "rule-3 create|update|patch|delete|deletecollection configmaps: 500 InternalError, ≤1 time"}));
+                       "rule-1 any call on configmaps: +2s delay",
+                       "rule-2 any call: 404 NotFound",
+                       "rule-3 any write on configmaps: 500 InternalError, ≤1 time"}));
 }
 
 TEST_F(FaultPlanTest, WatchFaultsAndStaleReadsAsRules) {
@@ -203,6 +207,12 @@ TEST_F(FaultPlanTest, RefusedValuesThrowWithTheirMessageAndAddNothing) {
       {[&] { plan_.drop_watches(kWidgets).by(""); }, "FaultPlan: by(\"\"): must name a process"},
       {[&] { plan_.drop_watches(kWidgets).times(-2); }, "FaultPlan: times(-2): must be at least 1"},
       {[&] { plan_.stale_reads(kWidgets, 0s); }, "FaultPlan: stale_reads(widgets, 0s): the lag must be positive"},
+      {[&] { plan_.on(Update(kWidgets).ok()).fail(Conflict()); },
+       "FaultPlan: on(update widgets.example.com answered ok): a fault cannot depend on the answer (ok(), "
+       "failed()); it decides the answer"},
+      {[&] { plan_.on(AnyCall().failed()).delay(1s); },
+       "FaultPlan: on(any call answered with a failure): a fault cannot depend on the answer (ok(), failed()); "
+       "it decides the answer"},
   };
   for (const auto& [call, message] : cases) {
     try {
@@ -234,6 +244,33 @@ TEST_F(FaultPlanTest, AnErrorRuleFiresItsTimesThroughTheFrontDoor) {
   EXPECT_TRUE(update("b").ok());
   ASSERT_EQ(plan_.fired().size(), 1u);
   EXPECT_EQ(plan_.fired()[0].fired, 2);
+}
+
+// Which of 40 gets a rule with probability 0.5 failed, in a run with `seed`.
+std::string failed_gets(std::uint64_t seed) {
+  sim::LoopOptions options;
+  options.seed = seed;
+  sim::Loop loop(options);
+  fakeapi::ApiServer server(loop);
+  fakeapi::InProcessClient client(server, "widgets-0");
+  FaultPlan plan(server);
+  plan.on(Get(kConfigMaps)).fail(InternalError()).probability(0.5);
+  std::string pattern;
+  for (int i = 0; i < 40; ++i) {
+    auto r = loop.run_until_complete(client.get(sim::Context(), kConfigMaps, "default", "a", api::GetOptions()));
+    pattern += api::is_internal_error(r.status()) ? 'x' : '.';
+  }
+  EXPECT_EQ(plan.fired().at(0).fired, static_cast<std::int64_t>(std::count(pattern.begin(), pattern.end(), 'x')));
+  return pattern;
+}
+
+TEST(FaultPlanSeedTest, TheSeedDecidesWhichCallsAProbableRuleFails) {
+  const std::string first = failed_gets(7);
+  EXPECT_EQ(failed_gets(7), first);
+  EXPECT_NE(failed_gets(8), first);
+  const auto failed = std::count(first.begin(), first.end(), 'x');
+  EXPECT_GT(failed, 5) << first;
+  EXPECT_LT(failed, 35) << first;
 }
 
 TEST_F(FaultPlanTest, ADelayRuleSlowsOnlyItsWindow) {
@@ -292,6 +329,32 @@ TEST_F(FaultPlanTest, AStreamingListCountsAsARelist) {
             "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 0 open watches; then 1 "
             "relist of configmaps\n"
             "  compaction at 0.000s (revision 6) — then 1 relist\n");
+}
+
+sim::Task<void> run_reflector(informer::Reflector* reflector, sim::Context ctx) { co_await reflector->run(ctx); }
+
+TEST_F(FaultPlanTest, AnInformersRelistAfterADropIsTheEffectSeen) {
+  informer::ListWatch list_watch(client_, kConfigMaps, [] {
+    informer::ListWatchOptions o;
+    o.ns = "default";
+    return o;
+  }());
+  informer::Indexer store;
+  informer::Reflector reflector(process_.clock(), list_watch, store);
+  auto running = sim::with_cancel(sim::Context());
+  loop_.spawn(run_reflector(&reflector, running.ctx), "reflector");
+  loop_.run_for(5s);
+  ASSERT_EQ(store.list().size(), 2u);
+  plan_.drop_watches(kConfigMaps).compact();
+  loop_.run_for(30s);
+  EXPECT_EQ(store.list().size(), 2u);
+  EXPECT_EQ(plan_.report(),
+            "fault plan: 1 rule, 1 compaction\n"
+            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch; then 1 "
+            "relist of configmaps\n"
+            "  compaction at 5.000s (revision 6) — then 1 relist\n");
+  running.cancel();
+  loop_.run_for(1s);
 }
 
 TEST_F(FaultPlanTest, ADropForOneProcessLeavesTheOpenWatchesAlone) {
