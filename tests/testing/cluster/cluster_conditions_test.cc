@@ -129,6 +129,19 @@ TEST(ConditionTest, GoneSaysTheObjectStillExists) {
             "configmaps default/a still exists (resourceVersion " + std::string(a->resource_version()) + ")");
 }
 
+TEST(ConditionTest, GoneSaysAnObjectIsBeingDeletedAndItsFinalizers) {
+  SimCluster c;
+  nlohmann::json cm = config_map("default", "a");
+  cm["metadata"]["finalizers"] = {"example.com/keep"};
+  c.apply(cm);
+  auto deleted = c.remove(api::kConfigMaps, "default", "a");
+  ASSERT_TRUE(deleted.ok());
+  EXPECT_EQ(Gone(api::kConfigMaps, "default", "a").check(c),
+            "configmaps default/a still exists (resourceVersion " + std::string(deleted.value()->resource_version()) +
+                "), being deleted since " + std::string(*deleted.value()->deletion_timestamp()) +
+                ", finalizers: example.com/keep");
+}
+
 TEST(EventuallyTest, StopsAtTheWriteThatMakesItHold) {
   SimCluster c;
   at_time(c, std::chrono::milliseconds(5250), [&c] { c.apply(config_map("default", "late")); });

@@ -76,6 +76,16 @@ TEST(ClusterControllerTest, RunsAControllerThatConverges) {
   EXPECT_EQ(c.leader(), std::nullopt);  // no election
 }
 
+TEST(ClusterControllerTest, ConvergesThroughTheFaultPlansFailures) {
+  SimCluster c(widget_cluster());
+  c.run_controller("widgets", setup_widgets);
+  c.faults().on(Create(api::kConfigMaps)).fail(Conflict()).times(2);
+  apply_widget(c, "w1", 1);
+  ASSERT_THAT(c, Eventually(widgets_ready(), 1min));
+  EXPECT_EQ(c.calls().count(Create(api::kConfigMaps).failed()), 2u);
+  EXPECT_EQ(c.calls().count(Create(api::kConfigMaps).ok()), 1u);
+}
+
 struct RunControllerError {
   const char* name;
   std::string group;
