@@ -94,14 +94,18 @@ ControllerBuilder& ControllerBuilder::workers(int n) {
 }
 
 void ControllerBuilder::reconcile(ReconcileFn fn) {
-  if (!for_resource_) throw std::invalid_argument("ControllerBuilder: for_() was not given (a controller reconciles one resource)");
+  if (!for_resource_) {
+    throw std::invalid_argument("ControllerBuilder: for_() was not given (a controller reconciles one resource)");
+  }
   ControllerSpec spec;
   spec.name = name_.empty() ? for_resource_->resource : name_;
   const std::string who = "ControllerBuilder \"" + spec.name + "\": ";
   if (workers_ < 1) throw std::invalid_argument(who + "workers must be at least 1, not " + std::to_string(workers_));
   if (!fn) throw std::invalid_argument(who + "the reconcile function is empty");
   for (const auto& [resource, map] : watches_) {
-    if (!map) throw std::invalid_argument(who + "the map function of watches(" + resource.group_resource().to_string() + ") is empty");
+    if (map) continue;
+    throw std::invalid_argument(who + "the map function of watches(" + resource.group_resource().to_string() +
+                                ") is empty");
   }
   const std::vector<std::string> names = manager_->controller_names();
   if (std::find(names.begin(), names.end(), spec.name) != names.end()) {

@@ -92,8 +92,9 @@ void ControllerState::watch_owned(const api::GroupVersionResource& resource) {
                 auto key = owner_key(object, for_, sink->for_kind);
                 if (!key) return;
                 // Observed before the key is queued, so the reconcile it causes sees it.
-                if (sink->expectations != nullptr && change == Change::kAdded) sink->expectations->creation_observed(*key);
-                if (sink->expectations != nullptr && change == Change::kDeleted) sink->expectations->deletion_observed(*key);
+                Expectations* expectations = sink->expectations;
+                if (expectations != nullptr && change == Change::kAdded) expectations->creation_observed(*key);
+                if (expectations != nullptr && change == Change::kDeleted) expectations->deletion_observed(*key);
                 if (sink->queue != nullptr) sink->queue->add(std::move(*key));
               }));
 }

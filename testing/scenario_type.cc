@@ -38,7 +38,8 @@ scenarios::ControllerType controller_type(std::string name, SetupFn setup, std::
   if (!setup) throw std::invalid_argument("controller_type \"" + name + "\": the setup function is empty");
   scenarios::ControllerType type;
   type.name = name;
-  type.description = description.empty() ? "controllers built by a kubesim::testing setup function" : std::move(description);
+  type.description = description.empty() ? "controllers built by a kubesim::testing setup function"
+                                         : std::move(description);
   type.make = [setup = std::move(setup)](scenarios::ControllerEnv env) -> std::unique_ptr<scenarios::Controller> {
     return std::make_unique<ManagerController>(env, setup);
   };

@@ -27,7 +27,9 @@ bool is_widget(const kubesim::api::OwnerReference* owner) {
 // The names a Widget's ConfigMaps must have: NAME-0 … NAME-(replicas-1).
 std::map<std::string, std::int64_t> wanted_names(const Object& widget) {
   std::map<std::string, std::int64_t> names;
-  for (std::int64_t i = 0; i < replicas_of(widget); ++i) names.emplace(std::string(widget.name()) + "-" + std::to_string(i), i);
+  for (std::int64_t i = 0; i < replicas_of(widget); ++i) {
+    names.emplace(std::string(widget.name()) + "-" + std::to_string(i), i);
+  }
   return names;
 }
 
@@ -72,7 +74,7 @@ Task<ReconcileResult> reconcile(ReconcileContext rc, ReconcileRequest request) {
   const ObjectPtr widget = rc.get(kWidgets, request.ns, request.name);
   std::vector<ObjectPtr> extra;
   std::int64_t ready = 0;
-  const std::map<std::string, std::int64_t> wanted = widget ? wanted_names(*widget) : std::map<std::string, std::int64_t>();
+  const auto wanted = widget ? wanted_names(*widget) : std::map<std::string, std::int64_t>();
   for (auto& config_map : controlled_by(rc, request.ns, request.name)) {
     if (config_map->deletion_timestamp()) continue;
     const bool mine = widget != nullptr && config_map->controller_of()->uid == widget->uid();

@@ -96,6 +96,25 @@ TEST(ControllerTest, EventsQueueTheKeysOfForOwnsAndWatches) {
   }
 }
 
+// Before any for_ object is seen, an owner reference is matched by the plural its kind guesses
+// ("Widget" → widgets); afterwards by the kind the for_ objects carry.
+TEST(ControllerTest, OwnersMatchByKindBeforeAnyForObjectIsSeen) {
+  Fixture f;
+  f.run([&f](Manager& m) { ControllerBuilder(m).for_(kWidgets).owns(api::kConfigMaps).reconcile(log_reconciles(f)); });
+  f.loop.run_for(5s);
+  auto owner = [](const char* api_version, const char* kind) {
+    return nlohmann::json{{"ownerReferences",
+                           {{{"apiVersion", api_version}, {"kind", kind}, {"name", "x"}, {"uid", "u"}, {"controller", true}}}}};
+  };
+  f.config_map("c1", owner("example.com/v1", "Widget"));
+  f.config_map("c2", owner("example.com/v2", "Widget"));     // another version of the group
+  f.config_map("c3", owner("other.com/v1", "Widget"));       // another group
+  f.config_map("c4", owner("example.com/v1", "Gadget"));     // another kind
+  f.loop.run_for(5s);
+  EXPECT_EQ(f.reconciles("shop/x"), 2u);
+  EXPECT_EQ(f.log.size(), 2u);
+}
+
 // Results: a script of what successive reconciles of one key return, and the gaps between them.
 struct ResultCase {
   std::string name;

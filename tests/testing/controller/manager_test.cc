@@ -1,6 +1,8 @@
 // Manager::start: without an election the controllers run at once; with one, of two managers
 // only the leader runs its controllers and is told so, the other takes over when the leader
 // crashes, and a leader that loses its Lease returns from start().
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,32 @@ TEST(ManagerStartTest, WithoutElectionRunsAtOnceAndTellsNoLeadership) {
   r.process->crash();
   f.loop.run_for(1s);
   EXPECT_EQ(r.returned, 1);
+}
+
+sim::Task<ReconcileResult> boom(ReconcileContext, ReconcileRequest) {
+  throw std::runtime_error("boom");
+  co_return ReconcileResult::done();
+}
+
+TEST(ManagerStartTest, AReconcileThatThrowsStopsEveryControllerAndStartRethrows) {
+  Fixture f;
+  f.widget("w1", 0);
+  Replica& r = f.run([&f](Manager& m) {
+    ControllerBuilder(m).for_(api::kConfigMaps).reconcile(log_reconciles(f, ReconcileResult::requeue_after(1s)));
+    ControllerBuilder(m).for_(kWidgets).reconcile(boom);
+  });
+  f.config_map("c1");
+  try {
+    f.loop.run_for(10s);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "boom");
+  }
+  const std::size_t before = f.reconciles("shop/c1");
+  f.loop.run_for(10s);
+  EXPECT_EQ(f.reconciles("shop/c1"), before);  // the other controller stopped too
+  EXPECT_EQ(r.returned, 0);
+  EXPECT_EQ(r.manager, nullptr);
 }
 
 class ElectedPair : public ::testing::Test {

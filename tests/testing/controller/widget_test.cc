@@ -88,6 +88,22 @@ TEST(WidgetExampleTest, Converges) {
   }
 }
 
+TEST(WidgetExampleTest, DeletesWhatAnEarlierWidgetOfTheNameControlledAndLeavesOthersAlone) {
+  Fixture f;
+  auto old = f.widget("w1", 2);
+  f.remove(widgets::kWidgets, "shop", "w1");
+  f.config_map("w1-0", {{"ownerReferences", {owner_reference(*old)}}});  // the earlier w1's
+  f.config_map("w1-1");                                                   // nobody's
+  f.widget("w1", 2);
+  f.run(widgets::setup);
+  f.loop.run_for(30s);
+  EXPECT_EQ(names(f), (std::vector<std::string>{"w1-0", "w1-1"}));
+  const auto w1 = f.get(widgets::kWidgets, "shop", "w1");
+  EXPECT_EQ(f.get(widgets::kConfigMaps, "shop", "w1-0")->controller_of()->uid, w1->uid());
+  EXPECT_EQ(f.get(widgets::kConfigMaps, "shop", "w1-1")->controller_of(), nullptr);
+  EXPECT_EQ(ready(f, "w1"), 1);  // the one it controls
+}
+
 // The same workload for both versions: a Widget made and scaled up twice under 1–31 ms latency.
 std::int64_t worst_over_creation(SetupFn setup, std::uint64_t seed, std::size_t* final_count) {
   Fixture f(seed, std::chrono::milliseconds(1), std::chrono::milliseconds(30));
