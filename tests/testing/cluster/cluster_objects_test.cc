@@ -165,6 +165,15 @@ TEST(ClusterObjectsTest, OptionsCrdIsServedAtOnce) {
   EXPECT_EQ(c.list(scenarios::kWidgets, "default").size(), 1u);
 }
 
+TEST(ClusterObjectsTest, ApplyIgnoresTheStatusOfAKindWithAStatusSubresource) {
+  SimCluster c(ClusterOptions().crd(scenarios::widget_crd()));
+  const char* widget =
+      "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1}, spec: {replicas: 2}, "
+      "status: {readyReplicas: 2}}";
+  EXPECT_TRUE(c.apply_yaml(widget)[0]->value_at("status.readyReplicas").is_null());
+  EXPECT_TRUE(c.apply_yaml(widget)[0]->value_at("status.readyReplicas").is_null());
+}
+
 TEST(ClusterObjectsTest, ListIsInKeyOrderAndEmptyForAnUnservedResource) {
   SimCluster c;
   c.apply_yaml(

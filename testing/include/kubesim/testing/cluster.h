@@ -17,6 +17,10 @@
 // multi-document YAML applies each document in order (CRDs first become served at once).
 // apply() creates, or replaces an existing object keeping its resourceVersion (so it always
 // wins); an object the server refuses throws std::runtime_error with the server's message.
+// apply_yaml stops at the first refused document, naming it ("apply_yaml: document 2 of 3
+// (Widget default/w1): …"): the documents before it stay applied, the ones after it are not
+// tried. Like kube-apiserver, apply ignores the status of a kind with a /status subresource;
+// patch(…, "status") writes it.
 //
 // Replicas of a controller group are processes named "<group>-0", "<group>-1", …: each runs a
 // Manager (controller.h) filled by the setup function, a fresh one for every incarnation (after a
@@ -169,8 +173,10 @@ class SimCluster {
 
   // --- Time ---
   void run_for(sim::Duration d);
-  // Runs until `condition` holds (checked after every committed write and every 100 ms) or
-  // `within` passes; true when it holds.
+  // Runs until `condition` holds (checked after every step of the loop that committed a write
+  // or changed leadership, and every 100 ms) or `within` passes; true when it holds, and the
+  // clock stays where it stopped. A failure of the controllers' coroutines (an exception out of
+  // a setup function or a reconcile) is rethrown from here and from run_for, naming the task.
   bool run_until(const Condition& condition, sim::Duration within);
 
   // --- Checks, faults, calls ---
