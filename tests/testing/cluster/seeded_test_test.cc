@@ -6,6 +6,9 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -13,6 +16,8 @@
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
+
+#include "kubesim/testing/cluster.h"
 
 namespace kubesim::testing {
 namespace {
@@ -97,25 +102,25 @@ class Differs : public SeededTest {
 TEST_P(Differs, AnotherHashOnTheSecondRunFails) {
   report_hash("aaaa");
   report_hash(replaying() ? "cccc" : "bbbb");
-  expected_ = "seed 5 did not replay: its trace hashes differ between two runs of the test body\n"
+  expected_ = "seed " + std::to_string(seed()) + " did not replay: its trace hashes differ between two runs of the test body\n"
               "  first run:  [aaaa, bbbb]\n"
               "  second run: [aaaa, cccc]\n"
               "Something in the test or the controller is not drawn from the seed (a wall clock, a thread, "
               "iteration over an unordered container, state kept between runs).\n"
               "Rerun this seed alone and keep both runs' traces:\n"
-              "  KUBESIM_SEED=5 " + program() + " --gtest_filter='Seeds/Differs.AnotherHashOnTheSecondRunFails/*'";
+              "  KUBESIM_SEED=" + std::to_string(seed()) + " " + program() + " --gtest_filter='Seeds/Differs.AnotherHashOnTheSecondRunFails/*'";
 }
 
 TEST_P(Differs, AnotherNumberOfHashesFails) {
   report_hash("aaaa");
   if (!replaying()) report_hash("bbbb");
-  expected_ = "seed 5 did not replay: its trace hashes differ between two runs of the test body\n"
+  expected_ = "seed " + std::to_string(seed()) + " did not replay: its trace hashes differ between two runs of the test body\n"
               "  first run:  [aaaa, bbbb]\n"
               "  second run: [aaaa]\n"
               "Something in the test or the controller is not drawn from the seed (a wall clock, a thread, "
               "iteration over an unordered container, state kept between runs).\n"
               "Rerun this seed alone and keep both runs' traces:\n"
-              "  KUBESIM_SEED=5 " + program() + " --gtest_filter='Seeds/Differs.AnotherNumberOfHashesFails/*'";
+              "  KUBESIM_SEED=" + std::to_string(seed()) + " " + program() + " --gtest_filter='Seeds/Differs.AnotherNumberOfHashesFails/*'";
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, Differs, SeedRange(5, 5));
@@ -163,22 +168,60 @@ TEST_P(Traces, PathsOnlyWithKubesimSeed) {
     EXPECT_EQ(trace_path(), "");
   }
   ScopedEnv seed("KUBESIM_SEED", "11");
+  const std::string name = "kubesim-seed-" + std::to_string(this->seed()) + "-Seeds_Traces.PathsOnlyWithKubesimSeed_0-";
   const std::string run = replaying() ? ".replay.jsonl" : ".jsonl";
   {
     ScopedEnv dir("KUBESIM_TRACE_DIR", std::nullopt);
-    EXPECT_EQ(trace_path(), "./kubesim-seed-11-Seeds_Traces.PathsOnlyWithKubesimSeed_0-1" + run);
+    EXPECT_EQ(trace_path(), "./" + name + "1" + run);
   }
   {
     ScopedEnv dir("KUBESIM_TRACE_DIR", "/tmp/traces");
-    EXPECT_EQ(trace_path(), "/tmp/traces/kubesim-seed-11-Seeds_Traces.PathsOnlyWithKubesimSeed_0-2" + run);
+    EXPECT_EQ(trace_path(), "/tmp/traces/" + name + "2" + run);
   }
   {
     ScopedEnv dir("KUBESIM_TRACE_DIR", "out/");
-    EXPECT_EQ(trace_path(), "out/kubesim-seed-11-Seeds_Traces.PathsOnlyWithKubesimSeed_0-3" + run);
+    EXPECT_EQ(trace_path(), "out/" + name + "3" + run);
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, Traces, SeedRange(11, 11));
+
+// --- With SimCluster ------------------------------------------------------------------------
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class ClusterSeeds : public SeededTest {};
+
+// Each cluster reports its hash (the runs agree, so the test passes) and, under KUBESIM_SEED,
+// writes its trace; the second run's trace is the first's, byte for byte.
+TEST_P(ClusterSeeds, WriteTheirTracesUnderKubesimSeed) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "kubesim-seeded-test";
+  if (!replaying()) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  ScopedEnv seed_variable("KUBESIM_SEED", std::to_string(seed()));
+  ScopedEnv dir_variable("KUBESIM_TRACE_DIR", dir.string());
+  {
+    SimCluster c(ClusterOptions().seed(seed()));
+    c.apply_yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: default}}");
+    c.run_for(1s);
+  }
+  const std::string name = "kubesim-seed-" + std::to_string(seed()) + "-Seeds_ClusterSeeds.WriteTheirTracesUnderKubesimSeed_0-1";
+  const std::string first = read_file(dir / (name + ".jsonl"));
+  EXPECT_NE(first.find("cluster.start"), std::string::npos) << first;
+  if (replaying()) {
+    EXPECT_EQ(read_file(dir / (name + ".replay.jsonl")), first);
+    std::filesystem::remove_all(dir);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, ClusterSeeds, SeedRange(21, 21));
 
 // --- SeedRange -------------------------------------------------------------------------------
 
