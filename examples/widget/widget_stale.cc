@@ -3,9 +3,9 @@
 // the ConfigMaps its cache shows for a Widget and makes the difference with generateName
 // (NAME-xxxxx), so nothing on the server stops a second ConfigMap for the same slot.
 //
-// The bug: a reconcile that runs before the cache has seen the creates of the last one (its own
-// status write, a ConfigMap event, a requeue, a new leader whose watch lags) counts too few and
-// creates again. With no latency it converges and looks right; under network latency, dropped
+// The bug: a reconcile that runs before the cache has seen the creates of the last one (queued by
+// the first create's event while the last was under way, a requeue, a new leader whose watch
+// lags) counts too few and creates again. With no latency it converges and looks right; under network latency, dropped
 // watches or a leader change a Widget briefly owns more than spec.replicas ConfigMaps, until a
 // later pass deletes the surplus. widget.cc's guard is `rc.expectations().satisfied(key)`.
 #include <algorithm>
@@ -60,20 +60,19 @@ Task<ReconcileResult> reconcile(ReconcileContext rc, ReconcileRequest request) {
     auto failure = co_await remove_all(rc, std::move(extra));
     co_return failure ? ReconcileResult::fail(*failure) : ReconcileResult::done();
   }
-  // The planted bug: `mine` is the cache's count, which may not include the last pass's creates.
+  // It reports what it sees, then acts on it. The planted bug: `mine` is the cache's count,
+  // which may not include the last pass's creates yet.
+  auto written = co_await widgets::write_ready(rc, widget, static_cast<std::int64_t>(mine.size()));
+  std::optional<Status> failure;
+  if (!written.ok()) failure = std::move(written).status();
   const auto diff = widgets::replicas_of(*widget) - static_cast<std::int64_t>(mine.size());
-  if (diff < 0) {
-    // Surplus: the last ones by name go.
-    extra.insert(extra.end(), mine.end() + diff, mine.end());
-    mine.resize(mine.size() - static_cast<std::size_t>(-diff));
-  }
-  auto failure = co_await remove_all(rc, std::move(extra));
+  if (diff < 0) extra.insert(extra.end(), mine.end() + diff, mine.end());  // surplus: the last by name go
+  auto removed = co_await remove_all(rc, std::move(extra));
+  if (!failure) failure = std::move(removed);
   if (diff > 0) {
     auto created = co_await create_n(rc, widget, diff);
     if (!failure) failure = std::move(created);
   }
-  auto written = co_await widgets::write_ready(rc, widget, static_cast<std::int64_t>(mine.size()));
-  if (!written.ok() && !failure) failure = std::move(written).status();
   co_return failure ? ReconcileResult::fail(*failure) : ReconcileResult::done();
 }
 
