@@ -12,7 +12,9 @@
 // What a controller built here does, as controller-runtime's does:
 //   - for_(R): every add, update and delete of an R queues that object's "namespace/name";
 //     owns(O): an O's events queue the key of the object its controller owner reference names,
-//     when that owner is of the for_ kind; watches(X, map): X's events queue what `map` returns.
+//     when that owner is of the for_ kind (same group and kind, any version; before any for_
+//     object is seen, the kind's guessed plural must be for_'s resource, as client-go guesses
+//     it); watches(X, map): X's events queue what `map` returns.
 //   - a rate-limiting work queue (client-go's default controller rate limiter, on the process's
 //     clock) and `workers` worker coroutines, each reconciling one key at a time; a key is never
 //     reconciled by two workers at once.
