@@ -15,7 +15,8 @@
 // run's traces go to kubesim-seed-7-<test>-<n>.replay.jsonl, to compare with them.
 //
 // The second run calls the test body again on the same fixture object: state a fixture of your
-// own keeps in members carries over (reset it in the body, or keep it in the body's locals).
+// own keeps in members carries over (reset it in the body, or keep it in the body's locals). A
+// fixture that overrides SetUp or TearDown must call SeededTest's.
 #ifndef KUBESIM_TESTING_SEEDED_TEST_H_
 #define KUBESIM_TESTING_SEEDED_TEST_H_
 
