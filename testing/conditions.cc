@@ -7,6 +7,7 @@
 #include <utility>
 #include <variant>
 
+#include "kubesim/api/match.h"
 #include "kubesim/api/status.h"
 #include "kubesim/testing/cluster.h"
 
@@ -16,6 +17,8 @@ namespace {
 
 // At most this many objects are named in a condition's explanation.
 constexpr std::size_t kMaxNamed = 5;
+// How much of an object a failed ObjectMatches shows.
+constexpr std::size_t kObjectChars = 400;
 
 std::string key_of(std::string_view ns, std::string_view name) {
   return ns.empty() ? std::string(name) : std::string(ns) + "/" + std::string(name);
@@ -111,6 +114,7 @@ Condition ObjectMatches(const api::GroupVersionResource& resource, std::string n
                      } else {
                        why << listener.str();
                      }
+                     why << "\n  the object: " << api::short_json(o.json(), kObjectChars);
                      return why.str();
                    }};
 }
