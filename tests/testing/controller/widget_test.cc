@@ -104,6 +104,26 @@ TEST(WidgetExampleTest, DeletesWhatAnEarlierWidgetOfTheNameControlledAndLeavesOt
   EXPECT_EQ(ready(f, "w1"), 1);  // the one it controls
 }
 
+// Expectations keep the example from even trying a create its cache has not caught up with:
+// every create call it makes succeeds, one per ConfigMap.
+TEST(WidgetExampleTest, CreatesEachConfigMapOnce) {
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    Fixture f(seed, std::chrono::milliseconds(1), std::chrono::milliseconds(30));
+    f.run(widgets::setup);
+    f.loop.run_for(5s);
+    f.widget("w1", 3);
+    f.loop.run_for(30s);
+    scale(f, "w1", 5);
+    f.loop.run_for(30s);
+    const std::size_t creates = f.server.recorder().count([](const fakeapi::RecordedCall& call) {
+      return call.verb == fakeapi::Verb::kCreate && call.resource.resource == "configmaps";
+    });
+    EXPECT_EQ(creates, 5u);
+    EXPECT_EQ(ready(f, "w1"), 5);
+  }
+}
+
 // The same workload for both versions: a Widget made and scaled up twice under 1–31 ms latency.
 std::int64_t worst_over_creation(SetupFn setup, std::uint64_t seed, std::size_t* final_count) {
   Fixture f(seed, std::chrono::milliseconds(1), std::chrono::milliseconds(30));
