@@ -1,9 +1,12 @@
 #include "widget.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "kubesim/api/options.h"
 
