@@ -183,6 +183,21 @@ TEST(ClusterControllerTest, ALeaderCutOffLosesLeadershipAndRestartsAsAFreshIncar
   EXPECT_TRUE(c.violations().empty());
 }
 
+TEST(ClusterControllerTest, AlwaysCatchesTheSplitBrainOfAPausedLeader) {
+  // A leader frozen past its lease still believes it leads while the other replica takes the
+  // Lease: the leadership change breaks the check at once, and it is reported once.
+  SimCluster c(widget_cluster());
+  c.run_controller("widgets", setup_widgets, Replicas(2), LeaderElection("kube-system"));
+  c.always("one leader", AtMostOneLeader());
+  ASSERT_THAT(c, Eventually(has_leader(), 30s));
+  c.pause(*c.leader(), 1min);
+  EXPECT_NONFATAL_FAILURE(c.run_for(2min),
+                          "always(\"one leader\") broke: widgets-0, widgets-1 all lead kube-system/widgets\nseed 1");
+  ASSERT_EQ(c.violations().size(), 1u);
+  EXPECT_GT(c.violations()[0].checks_failed, 1u);  // every check while both led
+  EXPECT_EQ(c.leaders().size(), 1u);                // the paused one learnt it lost
+}
+
 TEST(ClusterControllerTest, LeaderOfSeveralLocksMustBeNamed) {
   SimCluster c(widget_cluster());
   c.run_controller("a", setup_widgets, Replicas(1), LeaderElection("kube-system"));
