@@ -63,6 +63,7 @@ struct ClusterCheck {
   std::string name;
   Condition condition;
   std::size_t violation = 0;  // index in violations + 1; 0 while it never broke
+  bool fail_test = true;      // always(): a break fails the test; record_always(): recorded only
 };
 
 struct SimCluster::Impl {

@@ -4,7 +4,9 @@
 #    find_package(kubesim CONFIG REQUIRED) is configured, built and run against it;
 # 2. from a checkout: the same project with add_subdirectory(kubesim) is configured (kubesim's
 #    tests and benchmarks must stay off), and its source is compiled against kubesim's headers
-#    (linking would rebuild every library: the installed case links and runs).
+#    (linking would rebuild every library: the installed case links and runs);
+# 3. examples/widget, a controller and its tests on kubesim::testing, built as a project of its
+#    own against the installed package; its tests and its scenario program run.
 # Usage: consumer_test.sh BUILD_DIR SOURCE_DIR SANITIZERS
 set -euo pipefail
 build=$1
@@ -39,4 +41,10 @@ if ninja -C "$tmp/subdir" -t targets all | grep -q "fakeapi_tests"; then
 fi
 ninja -C "$tmp/subdir" CMakeFiles/consumer.dir/main.cc.o >"$tmp/build-subdir.log" ||
   { cat "$tmp/build-subdir.log"; exit 1; }
+cmake -S "$src/examples/widget" -B "$tmp/widget" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" "${flags[@]}" "${launcher[@]}" >"$tmp/configure-widget.log" ||
+  { cat "$tmp/configure-widget.log"; exit 1; }
+cmake --build "$tmp/widget" >"$tmp/build-widget.log" || { cat "$tmp/build-widget.log"; exit 1; }
+ctest --test-dir "$tmp/widget" --output-on-failure
+
 echo "consumer tests passed"

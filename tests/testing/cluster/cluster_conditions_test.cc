@@ -232,6 +232,20 @@ TEST(AlwaysTest, IsCheckedWhenAdded) {
   EXPECT_EQ(c.violations().size(), 1u);
 }
 
+// record_always: the same check, recorded in violations() without failing the test (a failure
+// would make this test fail: nothing here expects one).
+TEST(AlwaysTest, RecordAlwaysRecordsWithoutFailing) {
+  SimCluster c;
+  c.apply(config_map("default", "a"));
+  c.record_always("a stays", Exists(api::kConfigMaps, "default", "a"));
+  at_time(c, 3s, [&c] { (void)c.remove(api::kConfigMaps, "default", "a"); });
+  c.run_for(10s);
+  ASSERT_EQ(c.violations().size(), 1u);
+  EXPECT_EQ(c.violations()[0].check, "a stays");
+  EXPECT_EQ(c.violations()[0].why, "configmaps default/a does not exist");
+  EXPECT_EQ(c.violations()[0].at, at(3s));
+}
+
 TEST(FailureContextTest, ShowsTheSeedTimeAndTheLastTraceEvents) {
   SimCluster c(ClusterOptions().seed(3).failure_tail(2));
   for (const char* name : {"a", "b", "c"}) c.apply(config_map("default", name));

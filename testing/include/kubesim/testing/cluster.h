@@ -185,6 +185,9 @@ class SimCluster {
   // check's name, why, the seed, the virtual time and the failure context; later breaks of the
   // same check are counted, not reported again.
   void always(std::string name, Condition condition);
+  // The same check, but a break is only recorded in violations(), never a test failure: for a
+  // test that expects a planted bug to be found (EXPECT_FALSE(c.violations().empty())).
+  void record_always(std::string name, Condition condition);
   const std::vector<Violation>& violations() const;
   FaultPlan& faults();
   CallLog calls() const;
