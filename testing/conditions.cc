@@ -133,7 +133,7 @@ Condition CountIs(const api::GroupVersionResource& resource, std::string ns, std
 }
 
 Condition AllReady(const api::GroupVersionResource& resource, std::string have, std::string want) {
-  return Condition{"every " + resource.resource + " has " + have + " == " + want,
+  return Condition{"each of the " + resource.resource + " has " + have + " == " + want,
                    [resource, have, want](const SimCluster& c) -> std::optional<std::string> {
                      const auto objects = c.list(resource);
                      std::vector<std::string> not_ready;

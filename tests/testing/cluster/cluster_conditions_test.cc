@@ -94,14 +94,14 @@ INSTANTIATE_TEST_SUITE_P(
                       "5 configmaps in all namespaces (default/a, default/b, kube-public/o1, kube-public/o2, "
                       "kube-public/o3), want 1"},
         ConditionCase{"AllReady", AllReady(kWidgets, "status.readyReplicas", "spec.replicas"),
-                      "every widgets has status.readyReplicas == spec.replicas",
+                      "each of the widgets has status.readyReplicas == spec.replicas",
                       "1 of 2 widgets not ready: kube-public/w1 (status.readyReplicas 1, spec.replicas 2)"},
         ConditionCase{"AllReadyAbsent", AllReady(kWidgets, "status.other", "spec.replicas"),
-                      "every widgets has status.other == spec.replicas",
+                      "each of the widgets has status.other == spec.replicas",
                       "2 of 2 widgets not ready: kube-public/w1 (status.other absent, spec.replicas 2), "
                       "kube-public/w2 (status.other absent, spec.replicas 1)"},
         ConditionCase{"AllReadyOfNone", AllReady(api::kLeases, "spec.a", "spec.b"),
-                      "every leases has spec.a == spec.b", std::nullopt},
+                      "each of the leases has spec.a == spec.b", std::nullopt},
         ConditionCase{"OwnedCountAtMost", OwnedCountAtMost(kWidgets, api::kConfigMaps, "spec.replicas"),
                       "no widgets controls more configmaps than its spec.replicas",
                       "widgets kube-public/w1 controls 3 configmaps (kube-public/o1, kube-public/o2, "
