@@ -153,5 +153,32 @@ TEST(ContextTest, AwaitingADoneContextDoesNotSuspend) {
   EXPECT_EQ(w.at[0].second, Time{});
 }
 
+Task<void> done_waiter(Loop* loop, Context ctx, Time* woke) {
+  co_await until_done(ctx, *loop);
+  *woke = loop->now();
+}
+
+// until_done: returns at the instant the context is cancelled or its deadline passes, at once
+// when it already is done, and never for background().
+TEST(ContextTest, UntilDoneWakesWhenTheContextIsDone) {
+  Loop loop;
+  auto cancelled = with_cancel(Context());
+  auto timed = with_timeout(Context(), loop, 3s);
+  auto already = with_cancel(Context());
+  already.cancel();
+  Time a{Duration(-1)}, b{Duration(-1)}, c{Duration(-1)}, never{Duration(-1)};
+  loop.spawn(done_waiter(&loop, cancelled.ctx, &a));
+  loop.spawn(done_waiter(&loop, timed.ctx, &b));
+  loop.spawn(done_waiter(&loop, already.ctx, &c));
+  loop.spawn(done_waiter(&loop, Context(), &never));
+  loop.add_timer(Time{} + 7s, [&] { cancelled.cancel(); });
+  loop.run_until_idle();
+  EXPECT_EQ(a, Time{} + 7s);
+  EXPECT_EQ(b, Time{} + 3s);
+  EXPECT_EQ(c, Time{});
+  EXPECT_EQ(never, Time{Duration(-1)});
+  EXPECT_EQ(loop.live_tasks(), 1u);  // the background waiter, destroyed with the Loop
+}
+
 }  // namespace
 }  // namespace kubesim::sim

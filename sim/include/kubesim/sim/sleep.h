@@ -4,7 +4,10 @@
 //
 // sleep_for waits a duration of the given Clock (a Process's clock runs at its own rate);
 // sleep_until waits for an instant of the Loop's true timeline. A non-positive wait returns at
-// once without suspending. yield() lets the work already queued run first.
+// once without suspending. yield() lets the work already queued run first. until_done(ctx) waits
+// for the context itself, as `<-ctx.Done()` does in Go:
+//
+//   co_await sim::until_done(ctx, loop);  // returns once ctx is cancelled or past its deadline
 #ifndef KUBESIM_SIM_SLEEP_H_
 #define KUBESIM_SIM_SLEEP_H_
 
@@ -54,6 +57,22 @@ inline SleepAwaiter sleep_for(Context ctx, const Clock& clock, Duration d) {
 inline SleepAwaiter sleep_for(Context ctx, Loop& loop, Duration d) {
   return SleepAwaiter(loop, std::move(ctx), loop.now() + d);
 }
+
+// Waits until `ctx` is done (cancelled, or its deadline passed) and returns; at once when it
+// already is. A context that can never be done (background()) waits forever: the Loop goes idle.
+class DoneAwaiter : public internal::Waiter {
+ public:
+  DoneAwaiter(Loop& loop, Context ctx) : Waiter(loop, std::move(ctx)) {}
+
+  bool await_ready() const { return ctx_.done(); }
+  bool await_suspend(std::coroutine_handle<> h) { return arm(h); }
+  void await_resume() const {}
+
+ private:
+  void detach() override {}
+};
+
+inline DoneAwaiter until_done(Context ctx, Loop& loop) { return DoneAwaiter(loop, std::move(ctx)); }
 
 // Suspends until the work queued before it has run; time does not move.
 struct YieldAwaiter {
