@@ -25,6 +25,13 @@ SharedIndexInformer& SharedInformerFactory::informer_for(const api::GroupVersion
   auto custom = options_.custom_resync.find(resource);
   informer.resync_period = custom != options_.custom_resync.end() ? custom->second : options_.default_resync;
   informer.indexers.emplace(kNamespaceIndex, meta_namespace_index_func);
+  if (options_.on_tombstone) {
+    informer.on_tombstone = [told = options_.on_tombstone, also = std::move(informer.on_tombstone),
+                             resource](const DeletedFinalStateUnknown& tombstone) {
+      if (also) also(tombstone);
+      told(resource, tombstone);
+    };
+  }
   auto made = std::make_unique<SharedIndexInformer>(
       *clock_, std::make_unique<ListWatch>(*client_, resource, std::move(list_watch)), std::move(informer));
   return *informers_.emplace(resource, std::move(made)).first->second;

@@ -22,7 +22,7 @@ constexpr sim::Duration kSyncedPollPeriod = 100ms;
 // Turns the changes applied to the cache into notifications for every handler.
 class SharedIndexInformer::CacheHandler final : public ResourceEventHandler {
  public:
-  explicit CacheHandler(SharedProcessor& processor) : processor_(&processor) {}
+  explicit CacheHandler(SharedIndexInformer& informer) : informer_(&informer), processor_(&informer.processor_) {}
 
   void on_add(const api::ObjectPtr& obj, bool is_in_initial_list) override {
     processor_->distribute(AddNotification(obj, is_in_initial_list), false);
@@ -33,10 +33,12 @@ class SharedIndexInformer::CacheHandler final : public ResourceEventHandler {
     processor_->distribute(UpdateNotification(old_obj, new_obj), is_sync);
   }
   void on_delete(const DeletedObject& obj) override {
+    if (const auto* tombstone = std::get_if<DeletedFinalStateUnknown>(&obj)) informer_->tell_tombstone(*tombstone);
     processor_->distribute(DeleteNotification(obj), false);
   }
 
  private:
+  SharedIndexInformer* informer_;
   SharedProcessor* processor_;
 };
 
@@ -47,7 +49,7 @@ SharedIndexInformer::SharedIndexInformer(const sim::Clock& clock, std::unique_pt
       options_(std::move(options)),
       indexer_(options_.indexers),
       processor_(clock.loop()),
-      cache_handler_(std::make_unique<CacheHandler>(processor_)),
+      cache_handler_(std::make_unique<CacheHandler>(*this)),
       resync_check_period_(options_.resync_period),
       default_handler_resync_period_(options_.resync_period) {}
 
@@ -62,6 +64,14 @@ bool SharedIndexInformer::has_synced() const {
 
 std::string SharedIndexInformer::last_sync_resource_version() const {
   return reflector_ ? reflector_->last_sync_resource_version() : std::string();
+}
+
+void SharedIndexInformer::tell_tombstone(const DeletedFinalStateUnknown& tombstone) const {
+  sim::Loop& loop = clock_->loop();
+  if (loop.trace().enabled()) {
+    loop.trace().record(loop.now(), options_.name, "informer", {{"event", "tombstone"}, {"key", tombstone.key.str()}});
+  }
+  if (options_.on_tombstone) options_.on_tombstone(tombstone);
 }
 
 std::size_t SharedIndexInformer::pending_notifications() const { return processor_.pending(); }

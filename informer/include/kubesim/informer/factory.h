@@ -8,6 +8,7 @@
 #ifndef KUBESIM_INFORMER_FACTORY_H_
 #define KUBESIM_INFORMER_FACTORY_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,6 +38,9 @@ struct SharedInformerFactoryOptions {
   // The rest of each informer's options (FIFO, transform, streaming lists, ...); the name,
   // resync period and indexers are set by the factory.
   SharedIndexInformerOptions informer;
+  // Told each tombstone any informer of the factory hands its handlers, with the informer's
+  // resource (see SharedIndexInformerOptions::on_tombstone); `informer.on_tombstone` is told too.
+  std::function<void(const api::GroupVersionResource&, const DeletedFinalStateUnknown&)> on_tombstone;
 };
 
 class SharedInformerFactory {

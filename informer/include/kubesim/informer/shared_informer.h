@@ -10,6 +10,10 @@
 // per object, or DeltaFIFO. Either way the cache converges to the server's state and every
 // handler's notifications, replayed, give the cache's content.
 //
+// A delete the informer only inferred — an object gone from a relist, handed to the handlers as
+// a DeletedFinalStateUnknown tombstone — is also traced (kind "informer", event "tombstone",
+// with its key) and told to `on_tombstone`, so a test can see that a missed delete happened.
+//
 // has_synced() is true once the first list has been applied to the cache; a registration's
 // has_synced() once, in addition, its handler has been handed all of it. Stop by cancelling the
 // context given to run(); run() returns once everything it started has finished, and the
@@ -64,6 +68,8 @@ struct SharedIndexInformerOptions {
   std::int64_t watch_list_page_size = 0;
   sim::Duration min_watch_timeout = std::chrono::minutes(5);
   WatchErrorHandler watch_error_handler;
+  // Called with each tombstone as it is handed to the handlers (see above).
+  std::function<void(const DeletedFinalStateUnknown&)> on_tombstone;
 };
 
 struct HandlerOptions {
@@ -121,6 +127,8 @@ class SharedIndexInformer {
   api::Result<RegistrationPtr> add_listener(std::shared_ptr<ResourceEventHandler> handler,
                                             std::shared_ptr<AsyncResourceEventHandler> async_handler,
                                             HandlerOptions options);
+  // Traces a tombstone handed to the handlers and tells options_.on_tombstone.
+  void tell_tombstone(const DeletedFinalStateUnknown& tombstone) const;
   std::unique_ptr<Queue> make_queue();
   ReflectorOptions reflector_options();
 
