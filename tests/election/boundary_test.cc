@@ -68,6 +68,22 @@ TEST(ElectionBoundaryTest, DriftBeyondTheBoundGivesTwoLeaders) {
   RecordProperty("double_leader_seed", std::to_string(seed));
 }
 
+// Pauses beyond the bound: client-go's defaults (LD 15 s, RD 10 s, RP 2 s) leave about 3 s of
+// slack; leaders paused for up to 8 s, with no other fault than the partitions, lead on after a
+// follower took the lock.
+TEST(ElectionBoundaryTest, PausesBeyondTheBoundGiveTwoLeaders) {
+  EXPECT_GT(min_safe_lease(2s, 10s, 13ms + 1s, 0, 8s), 15s);
+  const std::uint64_t seed = first_double_leader(kMaxSeeds, [](std::uint64_t seed) {
+    Scenario s = defaults_scenario(seed);
+    s.plan.max_pause = 8s;
+    s.plan.mean_pause_gap = 20s;
+    s.plan.min_pause_gap = 15s;
+    return s;
+  });
+  EXPECT_NE(seed, 0u) << "no double leader within " << kMaxSeeds << " seeds";
+  RecordProperty("double_leader_seed", std::to_string(seed));
+}
+
 // The forward-step scenario. A step of a follower F's clock counted, before clocks had a
 // monotonic reading, as time during which the record F watches stood still, and it mattered only
 // between two reads by F of the same record. While the leader renews, F practically never makes

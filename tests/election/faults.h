@@ -1,5 +1,6 @@
 // Random fault schedules for the election tests: partitions, crashes and restarts, clean stops,
-// server restarts, errors injected on lock requests, and per-process clock offsets and drift. All
+// pauses (Process::pause: a GC pause, SIGSTOP), server restarts, errors injected on lock
+// requests, and per-process clock offsets and drift. All
 // drawn up front from a fork of the Loop's Rng, so a seed replays exactly. (The boundary test's
 // forward clock step is not random: it targets a follower, see boundary_test.cc.)
 #ifndef KUBESIM_TESTS_ELECTION_FAULTS_H_
@@ -24,6 +25,11 @@ struct FaultPlan {
   // Clock rates are drawn from [1 - drift, 1 + drift] at the start and again every 10–120 s.
   double drift = 0;
   Duration max_offset = 1h;
+  // Pauses of each process, each at most max_pause long (none when 0), separated by at least
+  // min_pause_gap: safe_region.h bounds the pause time within any window shorter than the gap.
+  Duration max_pause = 0s;
+  Duration mean_pause_gap = 60s;
+  Duration min_pause_gap = 0s;
 };
 
 namespace internal {
@@ -55,6 +61,18 @@ inline void plan_outages(Cluster& cl, const FaultPlan& plan, int i, sim::Rng& rn
       if (!c->process->alive() || !c->running) c->process->restart();
     });
     t = after_gap(t + down, plan.mean_outage_gap, rng);
+  }
+}
+
+inline void plan_pauses(Cluster& cl, const FaultPlan& plan, int i, sim::Rng& rng) {
+  if (plan.max_pause <= Duration::zero()) return;
+  sim::Process* process = cl.candidates[static_cast<std::size_t>(i)].process.get();
+  for (Time t = after_gap(Time{}, plan.mean_pause_gap, rng); t < Time{} + plan.until;) {
+    const Duration length = rng.uniform_duration(1ms, plan.max_pause);
+    cl.at(t, [process, length] {
+      if (process->alive()) process->pause(length);
+    });
+    t = after_gap(t + length + plan.min_pause_gap, plan.mean_pause_gap, rng);
   }
 }
 
@@ -101,6 +119,7 @@ inline void schedule_faults(Cluster& cl, const FaultPlan& plan) {
     internal::plan_partitions(cl, plan, i, rng);
     internal::plan_outages(cl, plan, i, rng);
     internal::plan_clock(cl, plan, i, rng);
+    internal::plan_pauses(cl, plan, i, rng);
   }
   for (Time t = internal::after_gap(Time{}, plan.mean_server_restart_gap, rng);
        t < Time{} + plan.until; t = internal::after_gap(t, plan.mean_server_restart_gap, rng)) {
