@@ -87,9 +87,9 @@ inline Duration min_safe_lease(Duration retry, Duration renew, Duration worst_re
 }
 
 // A random scenario inside the region: 2–7 candidates, drift up to 8 %, random latency,
-// partitions, crashes, clean stops, pauses of up to 4 s, server restarts and errors for `faults`
-// of virtual time.
-inline Scenario safe_scenario(std::uint64_t seed, Duration faults) {
+// partitions, crashes, clean stops, pauses of up to 4 s (unless `pauses` is false), server
+// restarts and errors for `faults` of virtual time.
+inline Scenario safe_scenario(std::uint64_t seed, Duration faults, bool pauses = true) {
   sim::Rng rng(seed * 0x9E3779B97F4A7C15ULL + 7);
   Scenario s;
   ClusterOptions& o = s.options;
@@ -107,11 +107,14 @@ inline Scenario safe_scenario(std::uint64_t seed, Duration faults) {
   s.plan.drift = 0.08 * rng.uniform_real();
   s.plan.error_probability = 0.3 * rng.uniform_real();
   s.worst_response = o.latency_base + o.latency_extra + o.partition_timeout;
-  s.plan.max_pause = std::chrono::milliseconds(rng.uniform_int(0, 4000));
-  s.plan.mean_pause_gap = 90s;
+  const Duration extra_lease = std::chrono::seconds(rng.uniform_int(0, 2));
+  if (pauses) {  // drawn last, so that a scenario without pauses draws as before they existed
+    s.plan.max_pause = std::chrono::milliseconds(rng.uniform_int(0, 4000));
+    s.plan.mean_pause_gap = 90s;
+  }
   o.lease_duration = min_safe_lease(o.retry_period, o.renew_deadline, s.worst_response, s.plan.drift,
                                     s.plan.max_pause) +
-                     std::chrono::seconds(rng.uniform_int(0, 2));
+                     extra_lease;
   s.plan.min_pause_gap = o.lease_duration;
   return s;
 }
