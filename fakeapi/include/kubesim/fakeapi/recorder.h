@@ -57,38 +57,42 @@ struct RecordedCall {
   nlohmann::json to_json() const;
 };
 
+// An input iterator over any log of calls that has operator[](i) giving a RecordedCall by
+// value (the recorder's live view, the fixture library's CallLog): calls are handed out as values.
+template <class Log>
+class CallIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = RecordedCall;
+  using difference_type = std::ptrdiff_t;
+  using reference = RecordedCall;
+
+  CallIterator() = default;
+  CallIterator(const Log* log, std::size_t index) : log_(log), index_(index) {}
+  RecordedCall operator*() const { return (*log_)[index_]; }
+  CallIterator& operator++() {
+    ++index_;
+    return *this;
+  }
+  CallIterator operator++(int) {
+    CallIterator before = *this;
+    ++index_;
+    return before;
+  }
+  bool operator==(const CallIterator& other) const { return index_ == other.index_; }
+
+ private:
+  const Log* log_ = nullptr;
+  std::size_t index_ = 0;
+};
+
 class Recorder final : public Filter {
  public:
   // The records kept, oldest first: a live view of the log (it sees later records too), valid
   // while the Recorder lives. Records are handed out as values.
   class Calls {
    public:
-    class Iterator {
-     public:
-      using iterator_category = std::input_iterator_tag;
-      using value_type = RecordedCall;
-      using difference_type = std::ptrdiff_t;
-      using reference = RecordedCall;
-
-      Iterator() = default;
-      RecordedCall operator*() const { return recorder_->at(index_); }
-      Iterator& operator++() {
-        ++index_;
-        return *this;
-      }
-      Iterator operator++(int) {
-        Iterator before = *this;
-        ++index_;
-        return before;
-      }
-      bool operator==(const Iterator& other) const { return index_ == other.index_; }
-
-     private:
-      friend class Calls;
-      Iterator(const Recorder* recorder, std::size_t index) : recorder_(recorder), index_(index) {}
-      const Recorder* recorder_ = nullptr;
-      std::size_t index_ = 0;
-    };
+    using Iterator = CallIterator<Calls>;
 
     std::size_t size() const { return recorder_->size_; }
     bool empty() const { return recorder_->size_ == 0; }
@@ -96,8 +100,8 @@ class Recorder final : public Filter {
     RecordedCall operator[](std::size_t i) const { return recorder_->at(i); }
     RecordedCall front() const { return recorder_->at(0); }
     RecordedCall back() const { return recorder_->at(recorder_->size_ - 1); }
-    Iterator begin() const { return Iterator(recorder_, 0); }
-    Iterator end() const { return Iterator(recorder_, recorder_->size_); }
+    Iterator begin() const { return Iterator(this, 0); }
+    Iterator end() const { return Iterator(this, recorder_->size_); }
 
    private:
     friend class Recorder;

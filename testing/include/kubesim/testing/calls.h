@@ -87,32 +87,7 @@ CallPattern AnyCall();
 // later calls show), or a fixed list of calls (built by hand, or a log's matching()).
 class CallLog {
  public:
-  class Iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = fakeapi::RecordedCall;
-    using difference_type = std::ptrdiff_t;
-    using reference = fakeapi::RecordedCall;
-
-    Iterator() = default;
-    fakeapi::RecordedCall operator*() const { return (*log_)[index_]; }
-    Iterator& operator++() {
-      ++index_;
-      return *this;
-    }
-    Iterator operator++(int) {
-      Iterator before = *this;
-      ++index_;
-      return before;
-    }
-    bool operator==(const Iterator& other) const { return index_ == other.index_; }
-
-   private:
-    friend class CallLog;
-    Iterator(const CallLog* log, std::size_t index) : log_(log), index_(index) {}
-    const CallLog* log_ = nullptr;
-    std::size_t index_ = 0;
-  };
+  using Iterator = fakeapi::CallIterator<CallLog>;
 
   explicit CallLog(const fakeapi::Recorder& recorder) : recorder_(&recorder) {}
   explicit CallLog(std::vector<fakeapi::RecordedCall> calls);
