@@ -1,4 +1,4 @@
-#include "kubesim/testing/controller.h"
+#include "kubesim/controller/builder.h"
 
 #include <algorithm>
 #include <sstream>
@@ -7,7 +7,7 @@
 
 #include "internal/controller_state.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 
 // --- requests and results ------------------------------------------------------------------------
 
@@ -94,12 +94,16 @@ ControllerBuilder& ControllerBuilder::workers(int n) {
 }
 
 void ControllerBuilder::reconcile(ReconcileFn fn) {
-  if (!for_resource_) {
+  // Without for_, a named controller takes its keys from its watches alone.
+  if (!for_resource_ && (name_.empty() || watches_.empty())) {
     throw std::invalid_argument("ControllerBuilder: for_() was not given (a controller reconciles one resource)");
   }
   ControllerSpec spec;
   spec.name = name_.empty() ? for_resource_->resource : name_;
   const std::string who = "ControllerBuilder \"" + spec.name + "\": ";
+  if (!for_resource_ && !owns_.empty()) {
+    throw std::invalid_argument(who + "owns() needs for_() (an owned object queues its owner, of the for_ kind)");
+  }
   if (workers_ < 1) throw std::invalid_argument(who + "workers must be at least 1, not " + std::to_string(workers_));
   if (!fn) throw std::invalid_argument(who + "the reconcile function is empty");
   for (const auto& [resource, map] : watches_) {
@@ -111,7 +115,7 @@ void ControllerBuilder::reconcile(ReconcileFn fn) {
   if (std::find(names.begin(), names.end(), spec.name) != names.end()) {
     throw std::invalid_argument(who + "the manager already has a controller of that name");
   }
-  spec.for_ = *for_resource_;
+  spec.for_ = for_resource_;
   spec.owns = owns_;
   spec.watches = watches_;
   spec.workers = workers_;
@@ -119,4 +123,4 @@ void ControllerBuilder::reconcile(ReconcileFn fn) {
   manager_->add(std::make_unique<ControllerState>(*manager_, std::move(spec)));
 }
 
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

@@ -12,7 +12,7 @@
 #include "kubesim/sim/task_group.h"
 #include "kubesim/workqueue/rate_limiter.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 namespace {
 
 // client-go's meta.UnsafeGuessKindToResource: "Widget" → "widgets", "Policy" → "policies".
@@ -61,7 +61,7 @@ std::optional<std::string> owner_key(const api::Object& object, const api::Group
 ControllerState::ControllerState(Manager& manager, ControllerSpec spec)
     : manager_(&manager), spec_(std::move(spec)), expectations_(manager.process().clock()) {
   sink_->expectations = &expectations_;
-  watch_for();
+  if (spec_.for_) watch_for();
   for (const auto& resource : spec_.owns) watch_owned(resource);
   for (auto& [resource, map] : spec_.watches) watch_mapped(resource, map);
 }
@@ -81,14 +81,14 @@ void ControllerState::add_handler(const api::GroupVersionResource& resource,
 }
 
 void ControllerState::watch_for() {
-  add_handler(spec_.for_, object_handler([sink = sink_](const api::Object& object, Change) {
+  add_handler(*spec_.for_, object_handler([sink = sink_](const api::Object& object, Change) {
                 if (sink->for_kind.empty()) sink->for_kind = std::string(object.kind());
                 if (sink->queue != nullptr) sink->queue->add(object.key().str());
               }));
 }
 
 void ControllerState::watch_owned(const api::GroupVersionResource& resource) {
-  add_handler(resource, object_handler([sink = sink_, for_ = spec_.for_](const api::Object& object, Change change) {
+  add_handler(resource, object_handler([sink = sink_, for_ = *spec_.for_](const api::Object& object, Change change) {
                 auto key = owner_key(object, for_, sink->for_kind);
                 if (!key) return;
                 // Observed before the key is queued, so the reconcile it causes sees it.
@@ -125,10 +125,12 @@ informer::Lister ControllerState::lister(const api::GroupVersionResource& resour
 std::vector<std::string> ControllerState::all_keys() const {
   std::set<std::string> keys;
   informer::SharedInformerFactory& informers = manager_->informers();
-  for (const auto& object : informers.lister_for(spec_.for_).list()) keys.insert(object->key().str());
+  if (spec_.for_) {
+    for (const auto& object : informers.lister_for(*spec_.for_).list()) keys.insert(object->key().str());
+  }
   for (const auto& resource : spec_.owns) {
     for (const auto& object : informers.lister_for(resource).list()) {
-      if (auto key = owner_key(*object, spec_.for_, sink_->for_kind)) keys.insert(std::move(*key));
+      if (auto key = owner_key(*object, *spec_.for_, sink_->for_kind)) keys.insert(std::move(*key));
     }
   }
   for (const auto& [resource, map] : spec_.watches) {
@@ -227,4 +229,4 @@ void ControllerState::handle(WorkQueue& queue, const std::string& key, const Rec
   }
 }
 
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

@@ -1,6 +1,6 @@
-#include "kubesim/testing/expectations.h"
+#include "kubesim/controller/expectations.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 
 void Expectations::expect_creations(std::string_view key, std::int64_t n) {
   records_.insert_or_assign(std::string(key), Pending{n, 0, clock_->now()});
@@ -38,4 +38,4 @@ const Expectations::Pending* Expectations::pending(std::string_view key) const {
   return it == records_.end() ? nullptr : &it->second;
 }
 
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

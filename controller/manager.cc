@@ -1,3 +1,5 @@
+#include "kubesim/controller/manager.h"
+
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -5,14 +7,14 @@
 #include <utility>
 
 #include "internal/controller_state.h"
+#include "kubesim/controller/builder.h"
 #include "kubesim/election/leader_elector.h"
 #include "kubesim/election/lease_lock.h"
 #include "kubesim/sim/event.h"
 #include "kubesim/sim/task_group.h"
 #include "kubesim/sim/wait_group.h"
-#include "kubesim/testing/controller.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 namespace {
 
 // One controller's run within Manager::run; the first to throw stops the others.
@@ -164,4 +166,4 @@ Expectations& Manager::expectations(std::string_view controller) {
 
 void Manager::add(std::unique_ptr<ControllerState> controller) { controllers_.push_back(std::move(controller)); }
 
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

@@ -1,19 +1,17 @@
-#include "kubesim/testing/scenario_type.h"
+#include "kubesim/scenarios/controller_type.h"
 
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <utility>
 
-namespace kubesim::testing {
+namespace kubesim::scenarios {
 namespace {
 
-// A scenario replica's controller: one Manager over the replica's process, client and informer
-// factory, filled by the setup function when made; run() runs its controllers.
-class ManagerController final : public scenarios::Controller {
+class ManagerController final : public Controller {
  public:
-  ManagerController(const scenarios::ControllerEnv& env, const SetupFn& setup)
-      : manager_(ManagerEnv{env.process, env.client, env.informers}) {
+  ManagerController(const ControllerEnv& env, const controller::SetupFn& setup)
+      : manager_(controller::ManagerEnv{env.process, env.client, env.informers}) {
     setup(manager_);
   }
 
@@ -21,7 +19,7 @@ class ManagerController final : public scenarios::Controller {
   std::size_t queue_depth() const override { return manager_.queue_depth(); }
 
  private:
-  Manager manager_;
+  controller::Manager manager_;
 };
 
 // A type made from a setup function takes no params: they would be silently ignored.
@@ -34,17 +32,21 @@ std::optional<std::string> validate_no_params(const std::string& type, const nlo
 
 }  // namespace
 
-scenarios::ControllerType controller_type(std::string name, SetupFn setup, std::string description) {
+std::unique_ptr<Controller> manager_controller(const ControllerEnv& env, const controller::SetupFn& setup) {
+  return std::make_unique<ManagerController>(env, setup);
+}
+
+ControllerType controller_type(std::string name, controller::SetupFn setup, std::string description) {
   if (!setup) throw std::invalid_argument("controller_type \"" + name + "\": the setup function is empty");
-  scenarios::ControllerType type;
+  ControllerType type;
   type.name = name;
-  type.description = description.empty() ? "controllers built by a kubesim::testing setup function"
-                                         : std::move(description);
-  type.make = [setup = std::move(setup)](scenarios::ControllerEnv env) -> std::unique_ptr<scenarios::Controller> {
-    return std::make_unique<ManagerController>(env, setup);
+  type.description = description.empty() ? "controllers built by a kubesim::controller setup function"
+                                          : std::move(description);
+  type.make = [setup = std::move(setup)](ControllerEnv env) -> std::unique_ptr<Controller> {
+    return manager_controller(env, setup);
   };
   type.validate = [name](const nlohmann::json& params) { return validate_no_params(name, params); };
   return type;
 }
 
-}  // namespace kubesim::testing
+}  // namespace kubesim::scenarios

@@ -14,8 +14,8 @@
 // run that starts while an earlier one still unwinds takes the handlers over from it. A reconcile
 // that throws stops the run: the other workers are cancelled and run() rethrows the first
 // exception once every worker has stopped.
-#ifndef KUBESIM_TESTING_INTERNAL_CONTROLLER_STATE_H_
-#define KUBESIM_TESTING_INTERNAL_CONTROLLER_STATE_H_
+#ifndef KUBESIM_CONTROLLER_INTERNAL_CONTROLLER_STATE_H_
+#define KUBESIM_CONTROLLER_INTERNAL_CONTROLLER_STATE_H_
 
 #include <cstddef>
 #include <exception>
@@ -27,22 +27,23 @@
 
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
+#include "kubesim/controller/builder.h"
+#include "kubesim/controller/expectations.h"
+#include "kubesim/controller/manager.h"
 #include "kubesim/informer/lister.h"
 #include "kubesim/informer/shared_informer.h"
 #include "kubesim/sim/context.h"
 #include "kubesim/sim/task.h"
-#include "kubesim/testing/controller.h"
-#include "kubesim/testing/expectations.h"
 #include "kubesim/workqueue/rate_limiting_queue.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 
 using WorkQueue = workqueue::RateLimitingQueue<std::string>;
 
 // What ControllerBuilder collected; validated before a state is made.
 struct ControllerSpec {
   std::string name;
-  api::GroupVersionResource for_;
+  std::optional<api::GroupVersionResource> for_;  // none: keys from watches alone
   std::vector<api::GroupVersionResource> owns;
   std::vector<std::pair<api::GroupVersionResource, MapFn>> watches;
   int workers = 1;
@@ -111,6 +112,6 @@ class ControllerState {
 std::optional<std::string> owner_key(const api::Object& object, const api::GroupVersionResource& for_,
                                      const std::string& for_kind);
 
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller
 
-#endif  // KUBESIM_TESTING_INTERNAL_CONTROLLER_STATE_H_
+#endif  // KUBESIM_CONTROLLER_INTERNAL_CONTROLLER_STATE_H_

@@ -1,13 +1,13 @@
 // `kubesim run` with the Widget controller registered as the controller type "widgets", so that
 // scenario files can run it: widget_scenarios run scenarios/widgets-leader-crash.yaml
 #include "kubesim/scenarios/cli.h"
+#include "kubesim/scenarios/controller_type.h"
 #include "kubesim/scenarios/registry.h"
-#include "kubesim/testing/scenario_type.h"
 #include "widget.h"
 
 int main(int argc, char** argv) {
   auto registry = kubesim::scenarios::Registry::with_builtins();
-  registry.register_controller(kubesim::testing::controller_type(
+  registry.register_controller(kubesim::scenarios::controller_type(
       "widgets", widgets::setup, "the Widget example controller (examples/widget)"));
   return kubesim::scenarios::run_main(argc, argv, registry);
 }

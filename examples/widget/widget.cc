@@ -17,9 +17,9 @@ using kubesim::api::ObjectPtr;
 using kubesim::api::Result;
 using kubesim::api::Status;
 using kubesim::sim::Task;
-using kubesim::testing::ReconcileContext;
-using kubesim::testing::ReconcileRequest;
-using kubesim::testing::ReconcileResult;
+using kubesim::controller::ReconcileContext;
+using kubesim::controller::ReconcileRequest;
+using kubesim::controller::ReconcileResult;
 
 namespace {
 
@@ -134,7 +134,7 @@ std::vector<ObjectPtr> controlled_by(const ReconcileContext& rc, std::string_vie
 ObjectPtr owned_config_map(const Object& widget, std::string_view name, std::string_view generate_name) {
   nlohmann::json meta = {{"namespace", std::string(widget.namespace_())},
                          {"labels", {{kWidgetLabel, std::string(widget.name())}}},
-                         {"ownerReferences", nlohmann::json::array({kubesim::testing::owner_reference(widget)})}};
+                         {"ownerReferences", nlohmann::json::array({kubesim::controller::owner_reference(widget)})}};
   if (name.empty()) {
     meta["generateName"] = std::string(generate_name);
   } else {
@@ -162,8 +162,8 @@ Task<Result<void>> write_ready(ReconcileContext rc, ObjectPtr widget, std::int64
   co_return std::move(updated).status();
 }
 
-void setup(kubesim::testing::Manager& manager) {
-  kubesim::testing::ControllerBuilder(manager)
+void setup(kubesim::controller::Manager& manager) {
+  kubesim::controller::ControllerBuilder(manager)
       .named("widgets")
       .for_(kWidgets)
       .owns(kConfigMaps)

@@ -1,6 +1,6 @@
-// The Widget controller, written with kubesim::testing's ControllerBuilder as a controller author
-// writes one: each example.com/v1 Widget owns spec.replicas ConfigMaps in its namespace, named
-// NAME-0 … NAME-(replicas-1), each labelled example.com/widget=NAME and carrying a controller
+// The Widget controller, written with kubesim::controller's ControllerBuilder as a controller
+// author writes one: each example.com/v1 Widget owns spec.replicas ConfigMaps in its namespace,
+// named NAME-0 … NAME-(replicas-1), each labelled example.com/widget=NAME and carrying a controller
 // owner reference to the Widget; any other ConfigMap it controls is deleted. Its
 // status.readyReplicas, the number of those ConfigMaps in the cache, is written through /status.
 //
@@ -28,7 +28,8 @@
 #include "kubesim/api/object.h"
 #include "kubesim/api/result.h"
 #include "kubesim/sim/task.h"
-#include "kubesim/testing/controller.h"
+#include "kubesim/controller/builder.h"
+#include "kubesim/controller/manager.h"
 
 namespace widgets {
 
@@ -38,24 +39,24 @@ inline const kubesim::api::GroupVersionResource kConfigMaps{"", "v1", "configmap
 inline constexpr const char* kWidgetLabel = "example.com/widget";
 
 // Registers the Widget controller ("widgets": for_ Widgets, owns ConfigMaps, 2 workers).
-void setup(kubesim::testing::Manager& manager);
+void setup(kubesim::controller::Manager& manager);
 
 // --- what both versions share ---
 
 // spec.replicas, 0 when missing or negative.
 std::int64_t replicas_of(const kubesim::api::Object& widget);
 // The cached ConfigMaps of `ns` that a Widget named `name` controls, whatever its uid.
-std::vector<kubesim::api::ObjectPtr> controlled_by(const kubesim::testing::ReconcileContext& rc, std::string_view ns,
+std::vector<kubesim::api::ObjectPtr> controlled_by(const kubesim::controller::ReconcileContext& rc, std::string_view ns,
                                                    std::string_view name);
 // A ConfigMap controlled by `widget`, labelled; named `name`, or `generate_name` when name is "".
 kubesim::api::ObjectPtr owned_config_map(const kubesim::api::Object& widget, std::string_view name,
                                          std::string_view generate_name = {});
 // Deletes `config_map` (on the condition it is still that uid); NotFound counts as done.
-kubesim::sim::Task<kubesim::api::Result<void>> remove(kubesim::testing::ReconcileContext rc,
+kubesim::sim::Task<kubesim::api::Result<void>> remove(kubesim::controller::ReconcileContext rc,
                                                        kubesim::api::ObjectPtr config_map);
 // Writes status.readyReplicas = `ready` through /status when the cached Widget shows another
 // value, over its resourceVersion (a Widget changed since is a Conflict).
-kubesim::sim::Task<kubesim::api::Result<void>> write_ready(kubesim::testing::ReconcileContext rc,
+kubesim::sim::Task<kubesim::api::Result<void>> write_ready(kubesim::controller::ReconcileContext rc,
                                                             kubesim::api::ObjectPtr widget, std::int64_t ready);
 
 }  // namespace widgets
@@ -63,7 +64,7 @@ kubesim::sim::Task<kubesim::api::Result<void>> write_ready(kubesim::testing::Rec
 namespace widgets_stale {
 
 // The Widget controller with the planted stale-cache bug (see above), also named "widgets".
-void setup(kubesim::testing::Manager& manager);
+void setup(kubesim::controller::Manager& manager);
 
 }  // namespace widgets_stale
 

@@ -23,9 +23,9 @@ namespace {
 using kubesim::api::ObjectPtr;
 using kubesim::api::Status;
 using kubesim::sim::Task;
-using kubesim::testing::ReconcileContext;
-using kubesim::testing::ReconcileRequest;
-using kubesim::testing::ReconcileResult;
+using kubesim::controller::ReconcileContext;
+using kubesim::controller::ReconcileRequest;
+using kubesim::controller::ReconcileResult;
 
 Task<std::optional<Status>> remove_all(ReconcileContext rc, std::vector<ObjectPtr> config_maps) {
   std::optional<Status> failure;
@@ -78,8 +78,8 @@ Task<ReconcileResult> reconcile(ReconcileContext rc, ReconcileRequest request) {
 
 }  // namespace
 
-void setup(kubesim::testing::Manager& manager) {
-  kubesim::testing::ControllerBuilder(manager)
+void setup(kubesim::controller::Manager& manager) {
+  kubesim::controller::ControllerBuilder(manager)
       .named("widgets")
       .for_(widgets::kWidgets)
       .owns(widgets::kConfigMaps)

@@ -7,9 +7,9 @@
 
 #include "fixture.h"
 #include "kubesim/api/status.h"
-#include "kubesim/testing/controller.h"
+#include "kubesim/controller/builder.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 namespace {
 
 using namespace controller_test;  // NOLINT: the fixture, its helpers and chrono literals
@@ -85,11 +85,22 @@ sim::Task<ReconcileResult> done_at_once(ReconcileContext, ReconcileRequest) { co
 
 ReconcileFn nothing() { return done_at_once; }
 
+std::vector<ReconcileRequest> no_keys(const api::Object&) { return {}; }
+
 INSTANTIATE_TEST_SUITE_P(
     All, RefusalCases,
     ::testing::Values(
         RefusalCase{"NoFor", [](Manager& m) { ControllerBuilder(m).named("x").owns(api::kConfigMaps).reconcile(nothing()); },
                     "ControllerBuilder: for_() was not given (a controller reconciles one resource)"},
+        RefusalCase{"NoForNorName",
+                    [](Manager& m) { ControllerBuilder(m).watches(api::kSecrets, no_keys).reconcile(nothing()); },
+                    "ControllerBuilder: for_() was not given (a controller reconciles one resource)"},
+        RefusalCase{"OwnsWithoutFor",
+                    [](Manager& m) {
+                      ControllerBuilder(m).named("x").owns(api::kConfigMaps).watches(api::kSecrets, no_keys).reconcile(
+                          nothing());
+                    },
+                    "ControllerBuilder \"x\": owns() needs for_() (an owned object queues its owner, of the for_ kind)"},
         RefusalCase{"ZeroWorkers", [](Manager& m) { ControllerBuilder(m).for_(api::kSecrets).workers(0).reconcile(nothing()); },
                     "ControllerBuilder \"secrets\": workers must be at least 1, not 0"},
         RefusalCase{"EmptyReconcile", [](Manager& m) { ControllerBuilder(m).for_(api::kSecrets).reconcile(nullptr); },
@@ -188,4 +199,4 @@ TEST(ReconcileContextTest, ReadsAResourceTheManagerTookAnInformerFor) {
 }
 
 }  // namespace
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

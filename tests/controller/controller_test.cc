@@ -12,9 +12,9 @@
 
 #include "fixture.h"
 #include "kubesim/sim/sleep.h"
-#include "kubesim/testing/controller.h"
+#include "kubesim/controller/builder.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 namespace {
 
 using namespace controller_test;  // NOLINT: the fixture, its helpers and chrono literals
@@ -94,6 +94,34 @@ TEST(ControllerTest, EventsQueueTheKeysOfForOwnsAndWatches) {
     }
     EXPECT_EQ(gained, step.more);
   }
+}
+
+// A named controller without for_ takes its keys from its watches alone: the initial list and
+// each event queue what the map returns (here a ConfigMap's name, a key of no namespace, for
+// the ConfigMaps of shop only).
+std::vector<ReconcileRequest> shop_config_map_name(const api::Object& config_map) {
+  if (config_map.namespace_() != "shop") return {};
+  return {ReconcileRequest{"", std::string(config_map.name())}};
+}
+
+TEST(ControllerTest, ANamedControllerWithoutForIsKeyedByItsWatches) {
+  Fixture f;
+  f.config_map("c1");
+  f.create(api::kConfigMaps,
+           {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "c1"}, {"namespace", "kube-system"}}}});
+  f.run([&f](Manager& m) {
+    ControllerBuilder(m).named("by-name").watches(api::kConfigMaps, shop_config_map_name).reconcile(log_reconciles(f));
+  });
+  f.loop.run_for(5s);
+  EXPECT_EQ(f.reconciles("c1"), 1u);
+  EXPECT_EQ(f.log.size(), 1u);
+  f.config_map("c2");
+  f.create(api::kConfigMaps,
+           {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "c3"}, {"namespace", "kube-system"}}}});
+  f.loop.run_for(5s);
+  EXPECT_EQ(f.reconciles("c2"), 1u);
+  EXPECT_EQ(f.reconciles("c3"), 0u);
+  EXPECT_EQ(f.log.size(), 2u);
 }
 
 // Before any for_ object is seen, an owner reference is matched by the plural its kind guesses
@@ -302,4 +330,4 @@ TEST(ControllerTest, RunsAgainOnAFreshContext) {
 }
 
 }  // namespace
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

@@ -1,7 +1,7 @@
 // controller_type(): the Widget example registered as a scenario controller type runs in a
 // scenario (two replicas under a Lease, the leader crashing) through run_seed; its params are
 // refused; it says what it is.
-#include "kubesim/testing/scenario_type.h"
+#include "kubesim/scenarios/controller_type.h"
 
 #include <string>
 #include <vector>
@@ -12,7 +12,7 @@
 #include "kubesim/scenarios/runner.h"
 #include "widget.h"
 
-namespace kubesim::testing {
+namespace kubesim::scenarios {
 namespace {
 
 scenarios::Registry registry() {
@@ -84,7 +84,7 @@ TEST(ControllerTypeTest, RefusesParams) {
 TEST(ControllerTypeTest, SaysWhatItIs) {
   const scenarios::Registry r = registry();
   EXPECT_EQ(r.find("widgets-example")->description, "the Widget example");
-  EXPECT_EQ(r.find("widgets-stale")->description, "controllers built by a kubesim::testing setup function");
+  EXPECT_EQ(r.find("widgets-stale")->description, "controllers built by a kubesim::controller setup function");
   EXPECT_EQ(r.find("widgets-example")->validate(nlohmann::json::array()),
             "params must be a map (widgets-example takes none), not []");
   EXPECT_EQ(r.find("widgets-example")->validate(nlohmann::json()), std::nullopt);
@@ -97,4 +97,4 @@ TEST(ControllerTypeTest, SaysWhatItIs) {
 }
 
 }  // namespace
-}  // namespace kubesim::testing
+}  // namespace kubesim::scenarios

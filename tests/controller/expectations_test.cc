@@ -1,6 +1,6 @@
 // Expectations on a virtual clock: what satisfies a key, lowering (below zero included), the
 // 5-minute TTL, remove(), and the record pending() shows.
-#include "kubesim/testing/expectations.h"
+#include "kubesim/controller/expectations.h"
 
 #include <functional>
 #include <string>
@@ -11,7 +11,7 @@
 #include "kubesim/sim/clock.h"
 #include "kubesim/sim/loop.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 namespace {
 
 using namespace std::chrono_literals;
@@ -131,4 +131,4 @@ TEST(ExpectationsTest, PendingShowsTheRecord) {
 }
 
 }  // namespace
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

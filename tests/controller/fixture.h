@@ -3,8 +3,8 @@
 // in each incarnation a fresh informer factory and a Manager filled by the replica's setup
 // function and run with Manager::start. A log records every reconcile (who, which key, when).
 // Setup and checks use the server's synchronous methods (the operator's hand).
-#ifndef KUBESIM_TESTS_TESTING_CONTROLLER_FIXTURE_H_
-#define KUBESIM_TESTS_TESTING_CONTROLLER_FIXTURE_H_
+#ifndef KUBESIM_TESTS_CONTROLLER_FIXTURE_H_
+#define KUBESIM_TESTS_CONTROLLER_FIXTURE_H_
 
 #include <chrono>
 #include <cstdint>
@@ -24,9 +24,9 @@
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/network_link.h"
 #include "kubesim/sim/process.h"
-#include "kubesim/testing/controller.h"
+#include "kubesim/controller/builder.h"
 
-namespace kubesim::testing::controller_test {
+namespace kubesim::controller::controller_test {
 
 using namespace std::chrono_literals;
 
@@ -191,6 +191,6 @@ inline ReconcileFn log_reconciles(Fixture& fixture, ReconcileResult result = Rec
   return [f, result](ReconcileContext rc, ReconcileRequest request) { return logged(f, result, rc, request); };
 }
 
-}  // namespace kubesim::testing::controller_test
+}  // namespace kubesim::controller::controller_test
 
-#endif  // KUBESIM_TESTS_TESTING_CONTROLLER_FIXTURE_H_
+#endif  // KUBESIM_TESTS_CONTROLLER_FIXTURE_H_

@@ -10,9 +10,9 @@
 
 #include "fixture.h"
 #include "kubesim/election/lease_lock.h"
-#include "kubesim/testing/controller.h"
+#include "kubesim/controller/builder.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 namespace {
 
 using namespace controller_test;  // NOLINT: the fixture, its helpers and chrono literals
@@ -137,4 +137,4 @@ TEST_F(ElectedPair, ALeaderThatLosesItsLeaseReturnsFromStart) {
 }
 
 }  // namespace
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

@@ -11,7 +11,7 @@
 #include "fixture.h"
 #include "widget.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 namespace {
 
 using namespace controller_test;  // NOLINT: the fixture, its helpers and chrono literals
@@ -154,4 +154,4 @@ TEST(WidgetExampleTest, TheStaleCopyOverCreatesUnderSomeSeedAndTheExampleNever) 
 }
 
 }  // namespace
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller

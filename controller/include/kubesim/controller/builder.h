@@ -1,9 +1,10 @@
 // Controllers written as controller-runtime writes them, on kubesim's informers, work queue and
-// leader election — the same controller runs in a SimCluster test, in a scenario file (through
-// the scenario Registry) and in a benchmark.
+// leader election — the same controller runs in a SimCluster test (kubesim::testing), in a
+// scenario file (kubesim/scenarios/controller_type.h; the built-in controller types are written
+// this way too) and in a benchmark. A Manager (manager.h) runs them.
 //
-//   void setup(kubesim::testing::Manager& mgr) {
-//     kubesim::testing::ControllerBuilder(mgr)
+//   void setup(kubesim::controller::Manager& mgr) {
+//     kubesim::controller::ControllerBuilder(mgr)
 //         .named("widgets").for_(kWidgets).owns(kConfigMaps).workers(2)
 //         .reconcile(reconcile_widget);
 //   }
@@ -14,7 +15,9 @@
 //     owns(O): an O's events queue the key of the object its controller owner reference names,
 //     when that owner is of the for_ kind (same group and kind, any version; before any for_
 //     object is seen, the kind's guessed plural must be for_'s resource, as client-go guesses
-//     it); watches(X, map): X's events queue what `map` returns.
+//     it); watches(X, map): X's events queue what `map` returns. A controller named() may
+//     leave for_ out and take its keys from watches() alone (controller-runtime's builder
+//     without For), when its key is not one object's.
 //   - a rate-limiting work queue (client-go's default controller rate limiter, on the process's
 //     clock) and `workers` worker coroutines, each reconciling one key at a time; a key is never
 //     reconciled by two workers at once.
@@ -29,8 +32,8 @@
 // Coroutine rules (GCC 12): a reconcile function is a named coroutine taking its parameters by
 // value — ReconcileContext and ReconcileRequest are cheap to copy for that reason. A capturing
 // lambda may *call* one, but must not itself be a coroutine.
-#ifndef KUBESIM_TESTING_CONTROLLER_H_
-#define KUBESIM_TESTING_CONTROLLER_H_
+#ifndef KUBESIM_CONTROLLER_BUILDER_H_
+#define KUBESIM_CONTROLLER_BUILDER_H_
 
 #include <cstddef>
 #include <functional>
@@ -45,14 +48,14 @@
 #include "kubesim/api/labels.h"
 #include "kubesim/api/object.h"
 #include "kubesim/api/status.h"
-#include "kubesim/informer/factory.h"
 #include "kubesim/sim/context.h"
 #include "kubesim/sim/process.h"
 #include "kubesim/sim/task.h"
 #include "kubesim/sim/time.h"
-#include "kubesim/testing/expectations.h"
+#include "kubesim/controller/expectations.h"
+#include "kubesim/controller/manager.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 
 // What a reconcile is asked to bring to its desired state (controller-runtime's reconcile.Request).
 struct ReconcileRequest {
@@ -82,7 +85,6 @@ struct ReconcileResult {
   static ReconcileResult fail(const api::Status& status);
 };
 
-class Manager;
 class ControllerState;
 
 // What a reconcile is handed: its context (done when the controller stops or leadership is
@@ -122,87 +124,10 @@ using MapFn = std::function<std::vector<ReconcileRequest>(const api::Object& obj
 // metav1.NewControllerRef makes it, as JSON to put in metadata.ownerReferences.
 nlohmann::json owner_reference(const api::Object& owner);
 
-// Leader election for a Manager: a Lease lock (coordination.k8s.io/v1) `name` in `ns`, the
-// replica's process name as identity, client-go's default timings.
-struct LeaderElection {
-  LeaderElection() {}
-  explicit LeaderElection(std::string ns_, std::string name_ = {}) : ns(std::move(ns_)), name(std::move(name_)) {}
-  std::string ns = "kube-system";
-  std::string name;  // "" = the controller group's name (SimCluster::run_controller)
-  sim::Duration lease_duration = std::chrono::seconds(15);
-  sim::Duration renew_deadline = std::chrono::seconds(10);
-  sim::Duration retry_period = std::chrono::seconds(2);
-  bool release_on_cancel = false;
-};
-
-// What a Manager runs in: everything outlives the Manager.
-struct ManagerEnv {
-  sim::Process& process;
-  api::Client& client;
-  // The process's shared informer factory. Controllers take their informers from it when they
-  // are built; whoever owns the factory starts it (Manager::start does, SimCluster and the
-  // scenario runner do).
-  informer::SharedInformerFactory& informers;
-};
-
-struct ManagerOptions {
-  ManagerOptions() {}
-  std::optional<LeaderElection> leader_election;  // none: controllers run at once
-  // Told when this manager starts (true) and stops (false) leading; for SimCluster's leader().
-  std::function<void(bool leading)> on_leadership;
-};
-
-// A controller manager of one process (controller-runtime's manager.Manager): the controllers a
-// setup function built, run together.
-class Manager {
- public:
-  // Throws std::invalid_argument when options.leader_election has an empty name.
-  explicit Manager(ManagerEnv env, ManagerOptions options = {});
-  Manager(const Manager&) = delete;
-  Manager& operator=(const Manager&) = delete;
-  ~Manager();
-
-  sim::Process& process() const { return env_.process; }
-  api::Client& client() const { return env_.client; }
-  informer::SharedInformerFactory& informers() const { return env_.informers; }
-  const ManagerOptions& options() const { return options_; }
-
-  // Makes (or shares) the informer of `resource` before the manager runs, for a reconcile that
-  // reads a resource it does not watch.
-  void informer(const api::GroupVersionResource& resource);
-
-  // Runs every controller until `ctx` is done (waiting for their caches first) and returns once
-  // every worker has stopped. The caller has started the informer factory. May be called again,
-  // on a fresh context, after it returned (a new leadership term).
-  sim::Task<void> run(sim::Context ctx);
-  // manager.Start: starts the informer factory, then with leader_election campaigns and runs the
-  // controllers while leading (returning when leadership is lost, as kube-controller-manager
-  // exits), without it runs them at once; returns when `ctx` is done. Shuts the factory down
-  // before returning.
-  sim::Task<void> start(sim::Context ctx);
-
-  // Items waiting in all controllers' queues. Informational.
-  std::size_t queue_depth() const;
-  std::vector<std::string> controller_names() const;
-  // The named controller's Expectations; throws std::out_of_range for an unknown name.
-  Expectations& expectations(std::string_view controller);
-
-  // Used by ControllerBuilder.
-  void add(std::unique_ptr<ControllerState> controller);
-
- private:
-  friend class ControllerState;
-
-  ManagerEnv env_;
-  ManagerOptions options_;
-  std::vector<std::unique_ptr<ControllerState>> controllers_;
-  // The resources informer() was asked for, in that order, without repeats.
-  std::vector<api::GroupVersionResource> informers_taken_;
-};
-
 // Builds one controller into a Manager. reconcile() completes it; a builder never completed adds
-// nothing. reconcile() throws std::invalid_argument when for_() was not given, a name is used
-// twice in the manager, or workers < 1.
+// nothing. reconcile() throws std::invalid_argument when for_() was not given (a controller
+// named() with watches() may do without), owns() was given without for_(), a name is used twice
+// in the manager, or workers < 1.
 class ControllerBuilder {
  public:
   explicit ControllerBuilder(Manager& manager) : manager_(&manager) {}
@@ -223,10 +148,6 @@ class ControllerBuilder {
   int workers_ = 1;
 };
 
-// How a Manager is filled: the function a controller author writes once and hands to
-// SimCluster::run_controller, to controller_type() for scenario files, and to a benchmark.
-using SetupFn = std::function<void(Manager& manager)>;
+}  // namespace kubesim::controller
 
-}  // namespace kubesim::testing
-
-#endif  // KUBESIM_TESTING_CONTROLLER_H_
+#endif  // KUBESIM_CONTROLLER_BUILDER_H_

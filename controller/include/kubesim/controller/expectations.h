@@ -9,8 +9,8 @@
 // client-go's ExpectationsTimeout), so a lost event cannot wedge a controller forever.
 // Lowering below zero is harmless; lowering a key with no record does nothing. Times come from
 // the process's clock (monotonic reading).
-#ifndef KUBESIM_TESTING_EXPECTATIONS_H_
-#define KUBESIM_TESTING_EXPECTATIONS_H_
+#ifndef KUBESIM_CONTROLLER_EXPECTATIONS_H_
+#define KUBESIM_CONTROLLER_EXPECTATIONS_H_
 
 #include <chrono>
 #include <cstdint>
@@ -21,7 +21,7 @@
 #include "kubesim/sim/clock.h"
 #include "kubesim/sim/time.h"
 
-namespace kubesim::testing {
+namespace kubesim::controller {
 
 class Expectations {
  public:
@@ -51,6 +51,6 @@ class Expectations {
   std::map<std::string, Pending, std::less<>> records_;
 };
 
-}  // namespace kubesim::testing
+}  // namespace kubesim::controller
 
-#endif  // KUBESIM_TESTING_EXPECTATIONS_H_
+#endif  // KUBESIM_CONTROLLER_EXPECTATIONS_H_

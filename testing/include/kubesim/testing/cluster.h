@@ -23,9 +23,9 @@
 // patch(…, "status") writes it.
 //
 // Replicas of a controller group are processes named "<group>-0", "<group>-1", …: each runs a
-// Manager (controller.h) filled by the setup function, a fresh one for every incarnation (after a
-// crash or a lost leadership, as a restarted pod). With LeaseElection only the leader's
-// controllers run; a replica whose leadership ends exits and restarts at once, as
+// Manager (kubesim/controller/manager.h) filled by the setup function, a fresh one for every
+// incarnation (after a crash or a lost leadership, as a restarted pod). With LeaseElection only
+// the leader's controllers run; a replica whose leadership ends exits and restarts at once, as
 // kube-controller-manager does.
 #ifndef KUBESIM_TESTING_CLUSTER_H_
 #define KUBESIM_TESTING_CLUSTER_H_
@@ -44,18 +44,36 @@
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
 #include "kubesim/api/result.h"
+#include "kubesim/controller/builder.h"
+#include "kubesim/controller/expectations.h"
+#include "kubesim/controller/manager.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/process.h"
 #include "kubesim/sim/time.h"
 #include "kubesim/testing/calls.h"
 #include "kubesim/testing/conditions.h"
-#include "kubesim/testing/controller.h"
 #include "kubesim/testing/fault_plan.h"
 
 namespace kubesim::testing {
 
 using namespace std::chrono_literals;
+
+// The controller side (kubesim::controller) under the fixture library's names, so that a test
+// written `using namespace kubesim::testing;` reads ControllerBuilder, Manager and the rest.
+using controller::ControllerBuilder;
+using controller::Expectations;
+using controller::LeaderElection;
+using controller::Manager;
+using controller::ManagerEnv;
+using controller::ManagerOptions;
+using controller::MapFn;
+using controller::owner_reference;
+using controller::ReconcileContext;
+using controller::ReconcileFn;
+using controller::ReconcileRequest;
+using controller::ReconcileResult;
+using controller::SetupFn;
 
 struct Replicas {
   explicit Replicas(int n_) : n(n_) {}
