@@ -72,6 +72,7 @@ SimCluster::Impl::Impl(SimCluster* self_, ClusterOptions options_)
       loop(loop_options(options)),
       server(loop, options.server()),
       fault_plan(server) {
+  fault_plan.track_components();
   if (options.trace_sink() != nullptr) tail.add_sink(options.trace_sink());
   if (SeededTest* test = SeededTest::current()) {
     const std::string path = test->trace_path();
@@ -256,6 +257,10 @@ std::string SimCluster::failure_context() const {
   const std::size_t shown = std::min(n, log.size());
   out += "\nlast " + std::to_string(shown) + " calls:";
   if (shown > 0) out += "\n" + log.format(n);
+  if (!impl_->fault_plan.fired().empty()) {
+    const std::string report = impl_->fault_plan.report();
+    out += "\n" + report.substr(0, report.size() - 1);  // without its last newline
+  }
   return out;
 }
 

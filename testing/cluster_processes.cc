@@ -36,7 +36,13 @@ sim::Task<void> SimCluster::Impl::replica_main(Impl* impl, ClusterReplica* r, si
   std::exception_ptr error;
   try {
     inc->client = std::make_unique<fakeapi::InProcessClient>(impl->server, *r->process);
-    inc->factory = std::make_unique<informer::SharedInformerFactory>(*inc->client, r->process->clock());
+    informer::SharedInformerFactoryOptions factory_options;
+    factory_options.on_tombstone = [impl, r](const api::GroupVersionResource& resource,
+                                             const informer::DeletedFinalStateUnknown& tombstone) {
+      if (!impl->closing) impl->fault_plan.note_tombstone(r->name, resource.resource, tombstone.key.str());
+    };
+    inc->factory = std::make_unique<informer::SharedInformerFactory>(*inc->client, r->process->clock(),
+                                                                     std::move(factory_options));
     ManagerOptions options;
     options.leader_election = r->group->election;
     const int number = inc->number;
@@ -90,6 +96,7 @@ void SimCluster::Impl::on_leadership(ClusterReplica& replica, int incarnation, b
   if (leading && !replica.process->alive()) return;
   replica.leading = leading;
   trace(replica.name, leading ? "leader.start" : "leader.end", {{"lock", replica.group->lock}});
+  fault_plan.note_leadership(replica.name, replica.group->lock, leading);
   changed();
 }
 

@@ -1,44 +1,17 @@
-// FaultPlan's rules as the server holds them, and its report: how often each rule fired and, for
-// watch drops and compactions, whether a client relisted after them (the recorder's log: a list,
-// or a watch asking for initial events — the streaming list client-go's informers relist with).
+// FaultPlan's rules as the server holds them, what the components told it (tombstones,
+// leadership), and its report: a line per rule with how often it fired, then its effect lines
+// (fault_plan_effects.cc), then a line per compaction.
 #include <algorithm>
 #include <sstream>
 
 #include "internal/cluster_impl.h"
+#include "internal/fault_plan_text.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/testing/fault_plan.h"
 
 namespace kubesim::testing {
-namespace {
 
-std::string counted(std::int64_t n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-struct Relists {
-  std::int64_t relists = 0;
-  std::int64_t watches = 0;  // watches that resumed, without initial events
-};
-
-// The relists and resumed watches of `resource` ("" any) by `process` ("" any) received after
-// `since`.
-Relists relists_after(const fakeapi::Recorder& recorder, const std::string& resource,
-                      const std::string& process, sim::Time since) {
-  Relists out;
-  for (const fakeapi::RecordedCall& call : recorder.calls()) {
-    if (call.received <= since || !call.subresource.empty()) continue;
-    if (!resource.empty() && call.resource.resource != resource) continue;
-    if (!process.empty() && call.process != process) continue;
-    if (call.verb == fakeapi::Verb::kList || (call.verb == fakeapi::Verb::kWatch && call.initial_events)) {
-      ++out.relists;
-    } else if (call.verb == fakeapi::Verb::kWatch) {
-      ++out.watches;
-    }
-  }
-  return out;
-}
-
-}  // namespace
+using internal::counted;
 
 std::string FaultPlan::add(fakeapi::FaultRule rule, std::string description) {
   Rule entry;
@@ -60,6 +33,14 @@ void FaultPlan::note_cut(const std::string& id, std::size_t cut) {
   }
 }
 
+void FaultPlan::note_tombstone(std::string process, std::string resource, std::string key) {
+  tombstones_.push_back(Tombstone{server_->loop().now(), std::move(process), std::move(resource), std::move(key)});
+}
+
+void FaultPlan::note_leadership(std::string process, std::string lock, bool leading) {
+  leadership_.push_back(LeadershipChange{server_->loop().now(), std::move(process), std::move(lock), leading});
+}
+
 void FaultPlan::clear() {
   for (Rule& rule : rules_) {
     if (rule.cleared) continue;
@@ -74,20 +55,6 @@ std::vector<FaultPlan::Fired> FaultPlan::fired() const {
   return out;
 }
 
-// What a drop rule's line says after its count: the watches it ended and the relists since.
-std::string FaultPlan::effect(const Rule& rule, std::int64_t fired) const {
-  std::string text;
-  if (rule.cut_at) text += ", ended " + counted(static_cast<std::int64_t>(rule.cut), "open watch", "open watches");
-  if (rule.kind != fakeapi::FaultKind::kDropWatch || (fired == 0 && rule.cut == 0)) return text;
-  std::optional<sim::Time> since = server_->faults().first_fired(rule.id);
-  if (rule.cut > 0 && (!since || *rule.cut_at < *since)) since = rule.cut_at;
-  const Relists seen = relists_after(server_->recorder(), rule.resource, rule.process, *since);
-  const std::string what = rule.resource.empty() ? std::string("any resource") : rule.resource;
-  if (seen.relists > 0) return text + "; then " + counted(seen.relists, "relist", "relists") + " of " + what;
-  return text + "; no relist of " + what + " after it (" + counted(seen.watches, "watch", "watches") +
-         " resumed)";
-}
-
 std::string FaultPlan::report() const {
   std::ostringstream out;
   out << "fault plan: " << counted(static_cast<std::int64_t>(rules_.size()), "rule", "rules");
@@ -97,21 +64,20 @@ std::string FaultPlan::report() const {
     const std::int64_t fired = server_->faults().fired(rule.id);
     out << "  " << rule.id << ": " << rule.description << " — ";
     if (fired == 0 && rule.cut == 0) {
-      out << "never fired: its fault did not happen";
-    } else {
-      out << "fired " << counted(fired, "time", "times") << effect(rule, fired);
+      out << "never fired: its fault did not happen" << (rule.cleared ? " (cleared)" : "") << "\n";
+      continue;
     }
-    if (rule.cleared) out << " (cleared)";
-    out << "\n";
+    out << "fired " << counted(fired, "time", "times");
+    if (rule.cut_at) out << ", ended " << counted(static_cast<std::int64_t>(rule.cut), "open watch", "open watches");
+    out << (rule.cleared ? " (cleared)" : "") << "\n";
+    // Effects count from the rule's first firing, or from the watches it ended, whichever came first.
+    std::optional<sim::Time> since = server_->faults().first_fired(rule.id);
+    if (rule.cut > 0 && (!since || *rule.cut_at < *since)) since = rule.cut_at;
+    out << effects(rule, since.value_or(sim::Time{}));
   }
   for (const Compaction& c : compactions_) {
-    const Relists seen = relists_after(server_->recorder(), "", "", c.at);
-    out << "  compaction at " << format_time(c.at) << " (revision " << c.revision << ") — ";
-    if (seen.relists > 0) {
-      out << "then " << counted(seen.relists, "relist", "relists") << "\n";
-    } else {
-      out << "no relist after it\n";
-    }
+    out << "  compaction at " << format_time(c.at) << " (revision " << c.revision << ") — "
+        << relists_since(c.at) << "\n";
   }
   return out.str();
 }

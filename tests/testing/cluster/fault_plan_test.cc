@@ -305,15 +305,15 @@ TEST_F(FaultPlanTest, DropWatchesEndsTheOpenWatchesAndCompacts) {
   EXPECT_FALSE(third->ended());
   EXPECT_EQ(plan_.report(),
             "fault plan: 1 rule, 1 compaction\n"
-            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch; no relist "
-            "of configmaps after it (2 watches resumed)\n"
+            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch\n"
+            "    no relist of configmaps followed: the clients resumed 2 watches from where they were\n"
             "  compaction at 1.010s (revision 6) — no relist after it\n");
   ASSERT_TRUE(list().ok());
   EXPECT_EQ(plan_.report(),
             "fault plan: 1 rule, 1 compaction\n"
-            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch; then 1 "
-            "relist of configmaps\n"
-            "  compaction at 1.010s (revision 6) — then 1 relist\n");
+            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch\n"
+            "    then 1 relist of configmaps: widgets-0 (1)\n"
+            "  compaction at 1.010s (revision 6) — then 1 relist: widgets-0 (1)\n");
 }
 
 TEST_F(FaultPlanTest, AStreamingListCountsAsARelist) {
@@ -326,9 +326,9 @@ TEST_F(FaultPlanTest, AStreamingListCountsAsARelist) {
   EXPECT_FALSE(relist->ended());
   EXPECT_EQ(plan_.report(),
             "fault plan: 1 rule, 1 compaction\n"
-            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 0 open watches; then 1 "
-            "relist of configmaps\n"
-            "  compaction at 0.000s (revision 6) — then 1 relist\n");
+            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 0 open watches\n"
+            "    then 1 relist of configmaps: widgets-0 (1)\n"
+            "  compaction at 0.000s (revision 6) — then 1 relist: widgets-0 (1)\n");
 }
 
 sim::Task<void> run_reflector(informer::Reflector* reflector, sim::Context ctx) { co_await reflector->run(ctx); }
@@ -350,9 +350,9 @@ TEST_F(FaultPlanTest, AnInformersRelistAfterADropIsTheEffectSeen) {
   EXPECT_EQ(store.list().size(), 2u);
   EXPECT_EQ(plan_.report(),
             "fault plan: 1 rule, 1 compaction\n"
-            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch; then 1 "
-            "relist of configmaps\n"
-            "  compaction at 5.000s (revision 6) — then 1 relist\n");
+            "  rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch\n"
+            "    then 1 relist of configmaps: widgets-0 (1)\n"
+            "  compaction at 5.000s (revision 6) — then 1 relist: widgets-0 (1)\n");
   running.cancel();
   loop_.run_for(1s);
 }
@@ -374,6 +374,9 @@ TEST_F(FaultPlanTest, TheReportSaysWhichRulesNeverFired) {
   EXPECT_EQ(plan_.report(),
             "fault plan: 3 rules\n"
             "  busy: get configmaps: 503 ServiceUnavailable, ≤1 time — fired 1 time\n"
+            "    failed 1 request: widgets-0 (1)\n"
+            "    not retried: none was made again by its process and answered ok: 0.005s widgets-0 get configmaps "
+            "default/a → 503 ServiceUnavailable (fault busy)\n"
             "  rule-1: delete configmaps: 500 InternalError — never fired: its fault did not happen\n"
             "  rule-2: stall watches of widgets, ≤1 time — never fired: its fault did not happen\n");
 }
@@ -386,7 +389,9 @@ TEST_F(FaultPlanTest, ClearRemovesTheRulesAndKeepsThemInTheReport) {
   EXPECT_TRUE(get("a").ok());
   EXPECT_EQ(plan_.report(),
             "fault plan: 1 rule\n"
-            "  rule-1: get configmaps: 503 ServiceUnavailable — fired 1 time (cleared)\n");
+            "  rule-1: get configmaps: 503 ServiceUnavailable — fired 1 time (cleared)\n"
+            "    failed 1 request: widgets-0 (1)\n"
+            "    retried: made again by its process and answered ok\n");
   plan_.on(Get(kConfigMaps)).fail(ServiceUnavailable()).id("again");
   EXPECT_EQ(rules().size(), 1u);
   EXPECT_EQ(plan_.fired().size(), 2u);

@@ -19,9 +19,26 @@
 // an ended watch from where it was, and relists when that resourceVersion is gone (compact()),
 // or when a watch ends at once with no event.
 //
-// report(): one line per rule with how often it fired, and, for what a fault aims at, whether
-// the effect was seen (watch drops and compactions: relists by the informers). A rule that never
-// fired is shown as such — a test whose fault never happened did not test it.
+// report(): a line per rule with how often it fired, then a line per effect the fault aims at,
+// each saying what was seen since the rule first fired, or plainly that it was not seen:
+//   watch drops    the relists of the resource, by process; the deletions an informer found only
+//                  at a relist and delivered as tombstones (DeletedFinalStateUnknown)
+//   errors         the requests failed, by process, and whether each was retried: the same call
+//                  (verb, resource, subresource, namespace, and name when the failed one had it)
+//                  made again by the same process and answered ok
+//   Lease faults   (errors and delays on leases, or on any resource) the leadership changes
+//   any rule       leadership lost after it, when some was
+// Compactions get a line each with the relists after them. A rule that never fired is shown as
+// such — a test whose fault never happened did not test it. Tombstones and leadership are what a
+// SimCluster's replicas tell the plan (track_components()); a plan of a bare ApiServer reports
+// what the server saw only. SimCluster::failure_context() ends with the report when the plan has
+// rules.
+//
+//   fault plan: 1 rule, 1 compaction
+//     rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch
+//       then 1 relist of configmaps: widgets-0 (1)
+//       then 1 tombstone of configmaps delivered: default/w1-0 to widgets-0 at 12.004s
+//     compaction at 12.000s (revision 9) — then 1 relist: widgets-0 (1)
 #ifndef KUBESIM_TESTING_FAULT_PLAN_H_
 #define KUBESIM_TESTING_FAULT_PLAN_H_
 
@@ -125,6 +142,14 @@ class FaultPlan {
   std::string add(fakeapi::FaultRule rule, std::string description);
   fakeapi::ApiServer& server() const { return *server_; }
 
+  // Used by SimCluster, whose replicas tell the plan what their components saw: without
+  // track_components() the report does not speak of tombstones and leadership.
+  void track_components() { tracked_ = true; }
+  // `process`'s informer of `resource` (plural) delivered the object `key` as a tombstone now.
+  void note_tombstone(std::string process, std::string resource, std::string key);
+  // `process` started (leading) or stopped leading `lock` ("<ns>/<name>") now.
+  void note_leadership(std::string process, std::string lock, bool leading);
+
  private:
   friend class WatchFault;
   struct Rule {
@@ -141,13 +166,34 @@ class FaultPlan {
     sim::Time at{};
     std::int64_t revision = 0;
   };
+  struct Tombstone {
+    sim::Time at{};
+    std::string process;
+    std::string resource;
+    std::string key;
+  };
+  struct LeadershipChange {
+    sim::Time at{};
+    std::string process;
+    std::string lock;
+    bool leading = false;
+  };
   // The open watches of `resource` ended now for the rule `id`.
   void note_cut(const std::string& id, std::size_t cut);
-  std::string effect(const Rule& rule, std::int64_t fired) const;
+  // The effect lines of a rule that fired (or cut watches) first at `since` (fault_plan_effects.cc).
+  std::string effects(const Rule& rule, sim::Time since) const;
+  std::string watch_effects(const Rule& rule, sim::Time since) const;
+  std::string error_effects(const Rule& rule) const;
+  std::string leadership_effects(const Rule& rule, sim::Time since) const;
+  // "then 2 relists: widgets-0 (1), widgets-1 (1)" or "no relist after it", of any resource.
+  std::string relists_since(sim::Time since) const;
 
   fakeapi::ApiServer* server_;
   std::vector<Rule> rules_;
   std::vector<Compaction> compactions_;
+  bool tracked_ = false;
+  std::vector<Tombstone> tombstones_;
+  std::vector<LeadershipChange> leadership_;
 };
 
 }  // namespace kubesim::testing
