@@ -1,7 +1,8 @@
 // The effect lines of FaultPlan's report: what the components saw after a rule first fired — the
-// relists and tombstones a watch drop aims at, the failed requests of an error rule and whether
-// their callers retried them, and the leadership lost after a fault (the aim of one on leases).
-// Each line says what was seen, or plainly that it was not.
+// relists and tombstones a watch drop aims at (a stall: the watch started again), the failed
+// requests of an error rule and whether their callers retried them, and the leadership lost
+// after a fault (the aim of one on leases). Each line says what was seen, or plainly that it was
+// not.
 #include <map>
 #include <sstream>
 #include <vector>
@@ -26,7 +27,9 @@ constexpr std::size_t kCallsShown = 3;
 // "widgets-0 (1), widgets-1 (2)"
 std::string by_process(const std::map<std::string, std::int64_t>& counts) {
   std::string out;
-  for (const auto& [process, n] : counts) out += (out.empty() ? "" : ", ") + process_name(process) + " (" + std::to_string(n) + ")";
+  for (const auto& [process, n] : counts) {
+    out += (out.empty() ? "" : ", ") + process_name(process) + " (" + std::to_string(n) + ")";
+  }
   return out;
 }
 
@@ -87,7 +90,7 @@ bool aims_at_leases(FaultKind kind, const std::string& resource) {
 
 std::string FaultPlan::effects(const Rule& rule, sim::Time since) const {
   std::string out;
-  if (rule.kind == FaultKind::kDropWatch) out += watch_effects(rule, since);
+  if (rule.kind == FaultKind::kDropWatch || rule.kind == FaultKind::kStallWatch) out += watch_effects(rule, since);
   if (rule.kind == FaultKind::kError) out += error_effects(rule);
   return out + leadership_effects(rule, since);
 }
@@ -95,9 +98,16 @@ std::string FaultPlan::effects(const Rule& rule, sim::Time since) const {
 std::string FaultPlan::watch_effects(const Rule& rule, sim::Time since) const {
   const std::string what = rule.resource.empty() ? std::string("any resource") : rule.resource;
   const Relists seen = relists_after(server_->recorder(), rule.resource, rule.process, since);
+  const bool stall = rule.kind == FaultKind::kStallWatch;
   std::string out;
   if (seen.total > 0) {
-    out += "    then " + counted(seen.total, "relist", "relists") + " of " + what + ": " + by_process(seen.by_process) + "\n";
+    out += "    then " + counted(seen.total, "relist", "relists") + " of " + what + ": " +
+           by_process(seen.by_process) + "\n";
+  } else if (stall && seen.watches > 0) {
+    out += "    then the clients watched " + what + " again: " + counted(seen.watches, "watch", "watches") +
+           " resumed from where they were\n";
+  } else if (stall) {
+    out += "    no client watched " + what + " again: the stall went unnoticed\n";
   } else if (seen.watches > 0) {
     out += "    no relist of " + what + " followed: the clients resumed " +
            counted(seen.watches, "watch", "watches") + " from where they were\n";
@@ -138,7 +148,10 @@ std::string FaultPlan::error_effects(const Rule& rule) const {
     return out + (failed == 1 ? "    retried: made again by its process and answered ok\n"
                               : "    retried: all made again by their process and answered ok\n");
   }
-  if (retried == 0) return out + "    not retried: none was made again by its process and answered ok: " + examples(not_retried, kCallsShown) + "\n";
+  if (retried == 0) {
+    return out + "    not retried: none was made again by its process and answered ok: " +
+           examples(not_retried, kCallsShown) + "\n";
+  }
   return out + "    retried: " + std::to_string(retried) + " of " + std::to_string(failed) +
          " made again by their process and answered ok; not retried: " + examples(not_retried, kCallsShown) + "\n";
 }

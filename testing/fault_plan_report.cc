@@ -58,7 +58,9 @@ std::vector<FaultPlan::Fired> FaultPlan::fired() const {
 std::string FaultPlan::report() const {
   std::ostringstream out;
   out << "fault plan: " << counted(static_cast<std::int64_t>(rules_.size()), "rule", "rules");
-  if (!compactions_.empty()) out << ", " << counted(static_cast<std::int64_t>(compactions_.size()), "compaction", "compactions");
+  if (!compactions_.empty()) {
+    out << ", " << counted(static_cast<std::int64_t>(compactions_.size()), "compaction", "compactions");
+  }
   out << "\n";
   for (const Rule& rule : rules_) {
     const std::int64_t fired = server_->faults().fired(rule.id);

@@ -56,8 +56,9 @@ TEST_P(TombstoneTest, AMissedDeleteIsTracedAndToldWithItsResource) {
   c.loop.run_for(2min);
   EXPECT_EQ(told, std::vector<std::string>{"default/a"});
   EXPECT_EQ(by_kind, std::vector<std::string>{"configmaps default/a"});
-  EXPECT_NE(trace.str().find(R"({"f":{"event":"tombstone","key":"default/a"},"k":"informer","p":"/v1, Resource=configmaps")"),
-            std::string::npos)
+  const std::string traced = R"({"f":{"event":"tombstone","key":"default/a"},"k":"informer",)"
+                             R"("p":"/v1, Resource=configmaps")";
+  EXPECT_NE(trace.str().find(traced), std::string::npos)
       << trace.str();
   cancel.cancel();
   c.loop.spawn(shut_down(&factory));

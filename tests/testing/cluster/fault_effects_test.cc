@@ -31,8 +31,8 @@ void watch_config_maps(Manager& mgr) { ControllerBuilder(mgr).for_(kConfigMaps).
 sim::Task<ReconcileResult> reconcile_copy(ReconcileContext rc, ReconcileRequest req) {
   if (req.name.ends_with("-copy") || !rc.get(kConfigMaps, req.ns, req.name)) co_return ReconcileResult::done();
   if (rc.get(kConfigMaps, req.ns, req.name + "-copy")) co_return ReconcileResult::done();
-  auto made = co_await rc.client().create(rc.ctx(), kConfigMaps, req.ns, api::make_object(config_map(req.name + "-copy")),
-                                          api::CreateOptions());
+  api::ObjectPtr copy = api::make_object(config_map(req.name + "-copy"));
+  auto made = co_await rc.client().create(rc.ctx(), kConfigMaps, req.ns, copy, api::CreateOptions());
   if (!made.ok() && !api::is_already_exists(made.status())) co_return ReconcileResult::fail(made.status());
   co_return ReconcileResult::done();
 }
@@ -152,7 +152,8 @@ TEST(FaultEffectsTest, SomeFailedCallsRetriedAndSomeNotOrNotRecorded) {
             "  unrecorded: get configmaps named c: 404 NotFound — fired 1 time\n"
             "    none of its failed requests is in the call log\n");
   EXPECT_TRUE(tool_get(c, "b"));
-  EXPECT_THAT(c.faults().report(), ::testing::HasSubstr("    retried: all made again by their process and answered ok\n"));
+  EXPECT_THAT(c.faults().report(),
+              ::testing::HasSubstr("    retried: all made again by their process and answered ok\n"));
 }
 
 TEST(FaultEffectsTest, AnyRuleShowsTheLeadershipLostAfterIt) {
@@ -176,6 +177,31 @@ TEST(FaultEffectsTest, AnyRuleShowsTheLeadershipLostAfterIt) {
             "    leadership changed after it: cms-1 lost kube-system/cms at 1.011s, cms-0 took kube-system/cms at "
             "20.801s\n"
             "  rule-2: get configmaps by nobody: 500 InternalError — never fired: its fault did not happen\n");
+}
+
+TEST(FaultEffectsTest, AStalledWatchIsNoticedWhenItsClientWatchesAgain) {
+  SimCluster c(ClusterOptions().seed(1));
+  c.apply(config_map("a"));
+  c.faults().stall_watches(kConfigMaps);
+  fakeapi::InProcessClient client(c.server(), "tool");
+  api::ListOptions options;
+  options.resource_version = std::to_string(c.server().revision());
+  auto stalled = c.loop().run_until_complete(client.watch(sim::Context(), kConfigMaps, "default", options));
+  ASSERT_TRUE(stalled.ok());
+  c.run_for(1s);
+  const std::string fired =
+      "fault plan: 1 rule\n"
+      "  rule-1: stall watches of configmaps, ≤1 time — fired 1 time\n";
+  EXPECT_EQ(c.faults().report(), fired + "    no client watched configmaps again: the stall went unnoticed\n"
+                                         "    no deletion of configmaps reached an informer as a tombstone\n");
+  stalled.value()->stop();
+  auto again = c.loop().run_until_complete(client.watch(sim::Context(), kConfigMaps, "default", options));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(c.faults().report(), fired + "    then the clients watched configmaps again: 1 watch resumed from where "
+                                         "they were\n"
+                                         "    no deletion of configmaps reached an informer as a tombstone\n");
+  again.value()->stop();
+  c.run_for(1s);
 }
 
 TEST(FaultEffectsTest, AFailuresContextEndsWithTheReport) {

@@ -23,16 +23,19 @@
 // each saying what was seen since the rule first fired, or plainly that it was not seen:
 //   watch drops    the relists of the resource, by process; the deletions an informer found only
 //                  at a relist and delivered as tombstones (DeletedFinalStateUnknown)
+//   watch stalls   the same, or the watches resumed: whether the clients noticed
 //   errors         the requests failed, by process, and whether each was retried: the same call
 //                  (verb, resource, subresource, namespace, and name when the failed one had it)
 //                  made again by the same process and answered ok
-//   Lease faults   (errors and delays on leases, or on any resource) the leadership changes
-//   any rule       leadership lost after it, when some was
+//   Lease faults   (errors and delays on leases) the leadership changes, or that no leader lost
+//                  a lease
+//   any rule       the leadership changes after it, when some leader lost a lease
 // Compactions get a line each with the relists after them. A rule that never fired is shown as
-// such — a test whose fault never happened did not test it. Tombstones and leadership are what a
-// SimCluster's replicas tell the plan (track_components()); a plan of a bare ApiServer reports
-// what the server saw only. SimCluster::failure_context() ends with the report when the plan has
-// rules.
+// such — a test whose fault never happened did not test it. An effect is what followed the rule
+// (strictly after the instant it first fired), not proof that the rule caused it: a crash the
+// test made also ends a leadership. Tombstones and leadership are what a SimCluster's replicas
+// tell the plan (track_components()); a plan of a bare ApiServer reports what the server saw
+// only. SimCluster::failure_context() ends with the report when the plan has rules.
 //
 //   fault plan: 1 rule, 1 compaction
 //     rule-1: drop watches of configmaps, ≤1 time, compact — fired 1 time, ended 1 open watch
