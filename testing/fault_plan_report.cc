@@ -35,10 +35,18 @@ void FaultPlan::note_cut(const std::string& id, std::size_t cut) {
 
 void FaultPlan::note_tombstone(std::string process, std::string resource, std::string key) {
   tombstones_.push_back(Tombstone{server_->loop().now(), std::move(process), std::move(resource), std::move(key)});
+  if (tombstones_.size() > kNotesKept) {
+    tombstones_.pop_front();
+    ++notes_dropped_;
+  }
 }
 
 void FaultPlan::note_leadership(std::string process, std::string lock, bool leading) {
   leadership_.push_back(LeadershipChange{server_->loop().now(), std::move(process), std::move(lock), leading});
+  if (leadership_.size() > kNotesKept) {
+    leadership_.pop_front();
+    ++notes_dropped_;
+  }
 }
 
 void FaultPlan::clear() {
@@ -80,6 +88,10 @@ std::string FaultPlan::report() const {
   for (const Compaction& c : compactions_) {
     out << "  compaction at " << format_time(c.at) << " (revision " << c.revision << ") — "
         << relists_since(c.at) << "\n";
+  }
+  if (notes_dropped_ > 0) {
+    out << "  (the " << notes_dropped_ << " oldest tombstones and leadership changes were not kept: the report "
+        << "counts the latest " << kNotesKept << " of each)\n";
   }
   return out.str();
 }

@@ -216,3 +216,20 @@ TEST(FaultEffectsTest, AFailuresContextEndsWithTheReport) {
 
 }  // namespace
 }  // namespace kubesim::testing
+
+namespace kubesim::testing {
+namespace {
+
+// What the components saw is bounded: past 10,000 notes of a kind the oldest go, and the report
+// says how many.
+TEST(FaultEffectsTest, TheNotesOfComponentsAreBounded) {
+  SimCluster c;
+  for (int i = 0; i < 10'002; ++i) c.faults().note_tombstone("p", "configmaps", "default/" + std::to_string(i));
+  EXPECT_EQ(c.faults().report(),
+            "fault plan: 0 rules\n"
+            "  (the 2 oldest tombstones and leadership changes were not kept: the report counts the latest "
+            "10000 of each)\n");
+}
+
+}  // namespace
+}  // namespace kubesim::testing

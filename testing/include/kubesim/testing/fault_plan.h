@@ -47,6 +47,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -195,8 +196,11 @@ class FaultPlan {
   std::vector<Rule> rules_;
   std::vector<Compaction> compactions_;
   bool tracked_ = false;
-  std::vector<Tombstone> tombstones_;
-  std::vector<LeadershipChange> leadership_;
+  // What the components saw, the latest kNotesKept of each (the oldest dropped, and counted).
+  static constexpr std::size_t kNotesKept = 10'000;
+  std::deque<Tombstone> tombstones_;
+  std::deque<LeadershipChange> leadership_;
+  std::int64_t notes_dropped_ = 0;
 };
 
 }  // namespace kubesim::testing
