@@ -1,7 +1,14 @@
-// register_builtin_controllers and widget_crd (kubesim/scenarios/controllers.h).
+// register_builtin_controllers and widget_crd (kubesim/scenarios/controllers.h), and what the
+// built-in controllers' reconciles share (internal/builtin_types.h).
 #include "kubesim/scenarios/controllers.h"
 
+#include <string>
+#include <utility>
+
 #include "internal/builtin_types.h"
+#include "kubesim/api/options.h"
+#include "kubesim/api/resources.h"
+#include "kubesim/api/status.h"
 
 namespace kubesim::scenarios {
 
@@ -47,4 +54,15 @@ nlohmann::json widget_crd() {
             {"versions", json::array({std::move(version)})}}}};
 }
 
+namespace controllers {
+
+sim::Task<bool> delete_cached_config_map(controller::ReconcileContext rc, api::ObjectPtr config_map) {
+  api::DeleteOptions options;
+  options.preconditions.uid = std::string(config_map->uid());
+  auto deleted = co_await rc.client().delete_(rc.ctx(), api::kConfigMaps, std::string(config_map->namespace_()),
+                                              std::string(config_map->name()), std::move(options));
+  co_return deleted.ok() || api::is_not_found(deleted.status());
+}
+
+}  // namespace controllers
 }  // namespace kubesim::scenarios

@@ -1,24 +1,24 @@
 // configmap-mirror: keeps, in params.target, a ConfigMap of the same name, data and binaryData
 // for every ConfigMap of params.source, and deletes the target's ConfigMaps that have none.
 //
-// The work queue key is the ConfigMap's name: a change in either namespace queues it, and one
-// reconcile compares the two caches' objects of that name. Writes go through the replica's
-// client, each conditional on what the cache showed (an update carries the cached
-// resourceVersion, a delete the cached uid), so a stale cache costs a Conflict and a retry, never
-// a lost write.
+// A controller built with kubesim::controller's ControllerBuilder, run by a Manager. The work
+// queue key is the ConfigMap's name: a change in either namespace queues it, and one reconcile
+// compares the two caches' objects of that name. Writes go through the replica's client, each
+// conditional on what the cache showed (an update carries the cached resourceVersion, a delete
+// the cached uid), so a stale cache costs a Conflict and a retry, never a lost write.
 #include <algorithm>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "internal/builtin_types.h"
-#include "internal/queue_controller.h"
 #include "kubesim/api/resources.h"
 #include "kubesim/api/status.h"
 #include "kubesim/api/validation.h"
-#include "kubesim/informer/lister.h"
+#include "kubesim/controller/builder.h"
+#include "kubesim/controller/manager.h"
+#include "kubesim/scenarios/controller_type.h"
 
 namespace kubesim::scenarios::controllers {
 namespace {
@@ -48,79 +48,71 @@ void copy_content(const api::Object& from, nlohmann::json& to) {
   }
 }
 
-class ConfigMapMirror final : public QueueController {
- public:
-  ConfigMapMirror(ControllerEnv env, std::string source, std::string target)
-      : QueueController(env, "configmap-mirror"),
-        source_(std::move(source)),
-        target_(std::move(target)),
-        config_maps_(env.informers.lister_for(api::kConfigMaps)) {
-    watch(env.informers.informer_for(api::kConfigMaps),
-          [source = source_, target = target_](const api::Object& object) -> std::optional<std::string> {
-            if (object.namespace_() != source && object.namespace_() != target) return std::nullopt;
-            return std::string(object.name());
-          });
-  }
+using controller::ReconcileContext;
+using controller::ReconcileRequest;
+using controller::ReconcileResult;
 
- protected:
-  std::vector<std::string> all_keys() const override {
-    std::set<std::string> names;
-    for (const std::string& ns : {source_, target_}) {
-      for (const auto& object : config_maps_.by_namespace(ns).list()) names.emplace(object->name());
-    }
-    return {names.begin(), names.end()};
-  }
-
-  sim::Task<bool> reconcile(sim::Context ctx, std::string name) override {
-    auto source = config_maps_.by_namespace(source_).get(name);
-    auto target = config_maps_.by_namespace(target_).get(name);
-    if (!source.ok()) {
-      if (!target.ok()) co_return true;
-      const bool removed = co_await remove(std::move(ctx), target.value());
-      co_return removed;
-    }
-    if (!target.ok()) {
-      const bool created = co_await create(std::move(ctx), source.value());
-      co_return created;
-    }
-    if (same_content(*source.value(), *target.value())) co_return true;
-    const bool updated = co_await update(std::move(ctx), source.value(), target.value());
-    co_return updated;
-  }
-
- private:
-  sim::Task<bool> create(sim::Context ctx, api::ObjectPtr source) {
-    nlohmann::json object = {{"apiVersion", "v1"},
-                             {"kind", "ConfigMap"},
-                             {"metadata", {{"name", std::string(source->name())}, {"namespace", target_}}}};
-    copy_content(*source, object);
-    auto created = co_await client().create(std::move(ctx), api::kConfigMaps, target_,
-                                            api::make_object(std::move(object)), api::CreateOptions());
-    // AlreadyExists: the cache is behind; the target's event queues the name again.
-    co_return created.ok() || api::is_already_exists(created.status());
-  }
-
-  sim::Task<bool> update(sim::Context ctx, api::ObjectPtr source, api::ObjectPtr target) {
-    // Carries the cached resourceVersion: a target changed since is a Conflict, retried.
-    api::ObjectPtr next = target->edited([&](nlohmann::json& j) { copy_content(*source, j); });
-    auto updated = co_await client().update(std::move(ctx), api::kConfigMaps, target_, std::move(next),
-                                            api::UpdateOptions());
-    co_return updated.ok();
-  }
-
-  sim::Task<bool> remove(sim::Context ctx, api::ObjectPtr target) {
-    api::DeleteOptions options;
-    // Only the object the cache showed: one created again since is a Conflict, retried.
-    options.preconditions.uid = std::string(target->uid());
-    auto deleted = co_await client().delete_(std::move(ctx), api::kConfigMaps, target_,
-                                             std::string(target->name()), std::move(options));
-    co_return deleted.ok() || api::is_not_found(deleted.status());
-  }
-
-  std::string source_;
-  std::string target_;
-  informer::Lister config_maps_;
+// The two namespaces, as the file's params name them.
+struct Mirror {
+  std::string source;
+  std::string target;
 };
+
+// A write that did not happen is retried with the rate limiter's backoff.
+ReconcileResult retried_unless(bool ok) { return ok ? ReconcileResult::done() : ReconcileResult::requeue(); }
+
+sim::Task<bool> create(ReconcileContext rc, std::string target_ns, api::ObjectPtr source) {
+  nlohmann::json object = {{"apiVersion", "v1"},
+                           {"kind", "ConfigMap"},
+                           {"metadata", {{"name", std::string(source->name())}, {"namespace", target_ns}}}};
+  copy_content(*source, object);
+  auto created = co_await rc.client().create(rc.ctx(), api::kConfigMaps, target_ns,
+                                             api::make_object(std::move(object)), api::CreateOptions());
+  // AlreadyExists: the cache is behind; the target's event queues the name again.
+  co_return created.ok() || api::is_already_exists(created.status());
+}
+
+sim::Task<bool> update(ReconcileContext rc, api::ObjectPtr source, api::ObjectPtr target) {
+  // Carries the cached resourceVersion: a target changed since is a Conflict, retried.
+  api::ObjectPtr next = target->edited([&](nlohmann::json& j) { copy_content(*source, j); });
+  auto updated = co_await rc.client().update(rc.ctx(), api::kConfigMaps, std::string(target->namespace_()),
+                                             std::move(next), api::UpdateOptions());
+  co_return updated.ok();
+}
+
+// The request's namespace is empty: its name is the ConfigMap's in both namespaces.
+sim::Task<ReconcileResult> reconcile_mirror(Mirror mirror, ReconcileContext rc, ReconcileRequest request) {
+  api::ObjectPtr source = rc.get(api::kConfigMaps, mirror.source, request.name);
+  api::ObjectPtr target = rc.get(api::kConfigMaps, mirror.target, request.name);
+  if (source == nullptr) {
+    if (target == nullptr) co_return ReconcileResult::done();
+    const bool removed = co_await delete_cached_config_map(rc, std::move(target));
+    co_return retried_unless(removed);
+  }
+  if (target == nullptr) {
+    const bool created = co_await create(rc, mirror.target, std::move(source));
+    co_return retried_unless(created);
+  }
+  if (same_content(*source, *target)) co_return ReconcileResult::done();
+  const bool updated = co_await update(rc, std::move(source), std::move(target));
+  co_return retried_unless(updated);
+}
+
+// One controller, "configmap-mirror", keyed by ConfigMap name: a change in either namespace
+// queues the name (a key of no namespace), and one reconcile compares the two caches' objects.
+void setup_mirror(controller::Manager& manager, const Mirror& mirror, int workers) {
+  controller::ControllerBuilder(manager)
+      .named("configmap-mirror")
+      .watches(api::kConfigMaps,
+               [mirror](const api::Object& object) -> std::vector<ReconcileRequest> {
+                 if (object.namespace_() != mirror.source && object.namespace_() != mirror.target) return {};
+                 return {ReconcileRequest{"", std::string(object.name())}};
+               })
+      .workers(workers)
+      .reconcile([mirror](ReconcileContext rc, ReconcileRequest request) {
+        return reconcile_mirror(mirror, std::move(rc), std::move(request));
+      });
+}
 
 // The message for params[field] when it is not a usable namespace name, or nullopt.
 std::optional<std::string> check_namespace(const nlohmann::json& params, const char* field,
@@ -162,8 +154,11 @@ std::unique_ptr<Controller> make_configmap_mirror(ControllerEnv env) {
   if (auto problem = validate_configmap_mirror_params(env.params)) {
     throw std::invalid_argument("configmap-mirror: " + *problem);
   }
-  return std::make_unique<ConfigMapMirror>(env, env.params.at("source").get<std::string>(),
-                                           env.params.at("target").get<std::string>());
+  Mirror mirror{env.params.at("source").get<std::string>(), env.params.at("target").get<std::string>()};
+  const int workers = std::max(1, env.workers);
+  return manager_controller(env, [mirror, workers](controller::Manager& manager) {
+    setup_mirror(manager, mirror, workers);
+  });
 }
 
 }  // namespace kubesim::scenarios::controllers

@@ -4,9 +4,10 @@
 // status.readyReplicas, the number of those ConfigMaps in the cache, is written through the
 // /status subresource when it differs from what the Widget shows.
 //
-// The work queue key is the Widget's "namespace/name": a Widget's own events queue it, and a
-// ConfigMap's events queue the Widget its controller reference names (sample-controller's
-// handleObject). The fake API server has no garbage collector, so the controller also deletes
+// A controller built with kubesim::controller's ControllerBuilder (for_ Widgets, owns
+// ConfigMaps), run by a Manager. The work queue key is the Widget's "namespace/name": a Widget's
+// own events queue it, and a ConfigMap's events queue the Widget its controller reference names
+// (sample-controller's handleObject). The fake API server has no garbage collector, so the controller also deletes
 // what a Widget that is gone controlled, and ConfigMaps controlled by an earlier Widget of the
 // same name (another uid). A ConfigMap of one of the names that some other owner controls, or
 // none, is left alone and not counted.
@@ -20,10 +21,11 @@
 #include <vector>
 
 #include "internal/builtin_types.h"
-#include "internal/queue_controller.h"
 #include "kubesim/api/resources.h"
 #include "kubesim/api/status.h"
-#include "kubesim/informer/lister.h"
+#include "kubesim/controller/builder.h"
+#include "kubesim/controller/manager.h"
+#include "kubesim/scenarios/controller_type.h"
 #include "kubesim/scenarios/controllers.h"
 
 namespace kubesim::scenarios::controllers {
@@ -80,116 +82,95 @@ api::ObjectPtr owned_config_map(const api::Object& widget, std::int64_t index) {
   return api::make_object({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", std::move(meta)}});
 }
 
-class WidgetController final : public QueueController {
- public:
-  explicit WidgetController(ControllerEnv env)
-      : QueueController(env, "widget"),
-        widgets_(env.informers.lister_for(kWidgets)),
-        config_maps_(env.informers.lister_for(api::kConfigMaps)) {
-    watch(env.informers.informer_for(kWidgets),
-          [](const api::Object& widget) -> std::optional<std::string> { return widget.key().str(); });
-    watch(env.informers.informer_for(api::kConfigMaps),
-          [](const api::Object& config_map) -> std::optional<std::string> {
-            const api::OwnerReference* owner = widget_controller_of(config_map);
-            if (owner == nullptr) return std::nullopt;
-            return std::string(config_map.namespace_()) + "/" + std::string(owner->name);
-          });
+using controller::ReconcileContext;
+using controller::ReconcileRequest;
+using controller::ReconcileResult;
+
+// The cached ConfigMaps of `ns` that a Widget named `name` controls (whatever its uid).
+std::vector<api::ObjectPtr> controlled_by(const ReconcileContext& rc, const std::string& ns, std::string_view name) {
+  std::vector<api::ObjectPtr> out;
+  for (auto& config_map : rc.list(api::kConfigMaps, ns)) {
+    const api::OwnerReference* owner = widget_controller_of(*config_map);
+    if (owner != nullptr && owner->name == name) out.push_back(std::move(config_map));
   }
+  return out;
+}
 
- protected:
-  std::vector<std::string> all_keys() const override {
-    std::set<std::string> keys;
-    for (const auto& widget : widgets_.list()) keys.insert(widget->key().str());
-    for (const auto& config_map : config_maps_.list()) {
-      if (const api::OwnerReference* owner = widget_controller_of(*config_map)) {
-        keys.insert(std::string(config_map->namespace_()) + "/" + std::string(owner->name));
-      }
-    }
-    return {keys.begin(), keys.end()};
-  }
+sim::Task<bool> create(ReconcileContext rc, api::ObjectPtr config_map) {
+  auto created = co_await rc.client().create(rc.ctx(), api::kConfigMaps, std::string(config_map->namespace_()),
+                                             config_map, api::CreateOptions());
+  co_return created.ok() || api::is_already_exists(created.status());
+}
 
-  sim::Task<bool> reconcile(sim::Context ctx, std::string key) override;
+sim::Task<bool> write_status(ReconcileContext rc, api::ObjectPtr widget, std::int64_t ready) {
+  // Carries the cached resourceVersion: a Widget changed since is a Conflict, retried.
+  api::ObjectPtr next = widget->edited([&](nlohmann::json& j) { j["status"]["readyReplicas"] = ready; });
+  auto updated = co_await rc.client().update_status(rc.ctx(), kWidgets, std::string(widget->namespace_()),
+                                                    std::move(next), api::UpdateOptions());
+  co_return updated.ok();
+}
 
- private:
-  // The cached ConfigMaps of `ns` that a Widget named `name` controls (whatever its uid).
-  std::vector<api::ObjectPtr> controlled_by(const std::string& ns, std::string_view name) const {
-    std::vector<api::ObjectPtr> out;
-    for (const auto& config_map : config_maps_.by_namespace(ns).list()) {
-      const api::OwnerReference* owner = widget_controller_of(*config_map);
-      if (owner != nullptr && owner->name == name) out.push_back(config_map);
-    }
-    return out;
-  }
-
-  sim::Task<bool> remove(sim::Context ctx, api::ObjectPtr config_map) {
-    api::DeleteOptions options;
-    options.preconditions.uid = std::string(config_map->uid());
-    auto deleted = co_await client().delete_(std::move(ctx), api::kConfigMaps,
-                                             std::string(config_map->namespace_()),
-                                             std::string(config_map->name()), std::move(options));
-    co_return deleted.ok() || api::is_not_found(deleted.status());
-  }
-
-  sim::Task<bool> create(sim::Context ctx, api::ObjectPtr config_map) {
-    auto created = co_await client().create(std::move(ctx), api::kConfigMaps,
-                                            std::string(config_map->namespace_()), config_map,
-                                            api::CreateOptions());
-    co_return created.ok() || api::is_already_exists(created.status());
-  }
-
-  sim::Task<bool> write_status(sim::Context ctx, api::ObjectPtr widget, std::int64_t ready) {
-    // Carries the cached resourceVersion: a Widget changed since is a Conflict, retried.
-    api::ObjectPtr next = widget->edited([&](nlohmann::json& j) { j["status"]["readyReplicas"] = ready; });
-    auto updated = co_await client().update_status(std::move(ctx), kWidgets, std::string(widget->namespace_()),
-                                                   std::move(next), api::UpdateOptions());
-    co_return updated.ok();
-  }
-
-  informer::Lister widgets_;
-  informer::Lister config_maps_;
-};
-
-sim::Task<bool> WidgetController::reconcile(sim::Context ctx, std::string key) {
-  auto name = api::split_meta_namespace_key(key);
-  if (!name) co_return true;  // not a key this controller makes
-  auto found = widgets_.get(key);
-  const std::vector<api::ObjectPtr> controlled = controlled_by(name->ns, name->name);
+// Deletes everything in `controlled` (the garbage collector's part, for a Widget that is gone).
+sim::Task<bool> remove_all(ReconcileContext rc, std::vector<api::ObjectPtr> controlled) {
   bool ok = true;
-  if (!found.ok()) {
-    // Gone: nothing is owned any more (the garbage collector's part).
-    for (const auto& config_map : controlled) {
-      const bool removed = co_await remove(ctx, config_map);
-      ok = ok && removed;
-    }
-    co_return ok;
+  for (const auto& config_map : controlled) {
+    const bool removed = co_await delete_cached_config_map(rc, config_map);
+    ok = ok && removed;
   }
-  const api::ObjectPtr widget = found.value();
+  co_return ok;
+}
+
+// false when some write must be retried (rate-limited).
+sim::Task<bool> reconcile_widget(ReconcileContext rc, ReconcileRequest request) {
+  api::ObjectPtr widget = rc.get(kWidgets, request.ns, request.name);
+  std::vector<api::ObjectPtr> controlled = controlled_by(rc, request.ns, request.name);
+  if (widget == nullptr) {
+    const bool removed = co_await remove_all(rc, std::move(controlled));
+    co_return removed;
+  }
   if (widget->deletion_timestamp()) co_return true;
+  bool ok = true;
   const std::int64_t replicas = replicas_of(*widget);
   std::set<std::int64_t> present;
   for (const auto& config_map : controlled) {
-    const std::int64_t index = index_of(config_map->name(), name->name);
+    const std::int64_t index = index_of(config_map->name(), request.name);
     const bool mine = widget_controller_of(*config_map)->uid == widget->uid();
     if (mine && index >= 0 && index < replicas) {
       if (!config_map->deletion_timestamp()) present.insert(index);
       continue;
     }
-    const bool removed = co_await remove(ctx, config_map);
+    const bool removed = co_await delete_cached_config_map(rc, config_map);
     ok = ok && removed;
   }
   for (std::int64_t i = 0; i < replicas; ++i) {
     if (present.count(i) != 0) continue;
     // Taken by a ConfigMap this Widget does not control: left alone (or being deleted above).
-    if (config_maps_.by_namespace(name->ns).get(name->name + "-" + std::to_string(i)).ok()) continue;
-    const bool created = co_await create(ctx, owned_config_map(*widget, i));
+    if (rc.get(api::kConfigMaps, request.ns, request.name + "-" + std::to_string(i)) != nullptr) continue;
+    const bool created = co_await create(rc, owned_config_map(*widget, i));
     ok = ok && created;
   }
   const auto ready = static_cast<std::int64_t>(present.size());
   if (ready_replicas_of(*widget) != ready) {
-    const bool written = co_await write_status(ctx, widget, ready);
+    const bool written = co_await write_status(rc, widget, ready);
     ok = ok && written;
   }
   co_return ok;
+}
+
+sim::Task<ReconcileResult> reconcile(ReconcileContext rc, ReconcileRequest request) {
+  const bool ok = co_await reconcile_widget(std::move(rc), std::move(request));
+  co_return ok ? ReconcileResult::done() : ReconcileResult::requeue();
+}
+
+// One controller, "widget": a Widget's own events queue its key, a ConfigMap's events the key of
+// the Widget its controller reference names (owns).
+void setup_widget(controller::Manager& manager, int workers) {
+  controller::ControllerBuilder(manager)
+      .named("widget")
+      .for_(kWidgets)
+      .owns(api::kConfigMaps)
+      .workers(workers)
+      .reconcile(reconcile);
 }
 
 }  // namespace
@@ -205,7 +186,8 @@ std::optional<std::string> validate_widget_params(const nlohmann::json& params) 
 
 std::unique_ptr<Controller> make_widget(ControllerEnv env) {
   if (auto problem = validate_widget_params(env.params)) throw std::invalid_argument("widget: " + *problem);
-  return std::make_unique<WidgetController>(env);
+  const int workers = std::max(1, env.workers);
+  return manager_controller(env, [workers](controller::Manager& manager) { setup_widget(manager, workers); });
 }
 
 }  // namespace kubesim::scenarios::controllers

@@ -1,5 +1,6 @@
 // The built-in controller types' factories and params validators, registered by
-// register_builtin_controllers (builtins.cc). Each type's controller lives in its own file.
+// register_builtin_controllers (builtins.cc), and what their reconciles share. Each type's
+// controller lives in its own file.
 #ifndef KUBESIM_SCENARIOS_CONTROLLERS_INTERNAL_BUILTIN_TYPES_H_
 #define KUBESIM_SCENARIOS_CONTROLLERS_INTERNAL_BUILTIN_TYPES_H_
 
@@ -9,7 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kubesim/api/object.h"
+#include "kubesim/controller/builder.h"
 #include "kubesim/scenarios/registry.h"
+#include "kubesim/sim/task.h"
 
 namespace kubesim::scenarios::controllers {
 
@@ -20,6 +24,11 @@ std::unique_ptr<Controller> make_configmap_mirror(ControllerEnv env);
 // widget (widget.cc): no params.
 std::optional<std::string> validate_widget_params(const nlohmann::json& params);
 std::unique_ptr<Controller> make_widget(ControllerEnv env);
+
+// Deletes `config_map` as the cache showed it: on the condition that it is still that uid (one
+// created again since is a Conflict). True when it is gone (NotFound included), false when the
+// delete must be retried.
+sim::Task<bool> delete_cached_config_map(controller::ReconcileContext rc, api::ObjectPtr config_map);
 
 }  // namespace kubesim::scenarios::controllers
 
