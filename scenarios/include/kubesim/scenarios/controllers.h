@@ -1,4 +1,5 @@
-// The built-in controller types, each a real controller on the process's shared informers, a
+// The built-in controller types, each a real controller built with kubesim::controller's
+// ControllerBuilder and run by a Manager (kubesim/controller/): the process's shared informers, a
 // rate-limiting work queue and workers, as a client-go controller is written:
 //
 //   configmap-mirror  params {source: NS, target: NS}: for every ConfigMap in `source`, one of the
