@@ -57,7 +57,9 @@ struct Where {
 Where where(const SimCluster& cluster, const json& object) {
   const auto gvk = api::gvk_from_api_version_and_kind(object.value("apiVersion", ""), object.value("kind", ""));
   const auto* info = cluster.server().registry().find_kind(gvk);
-  RC_ASSERT(info != nullptr);
+  if (info == nullptr) {
+    RC_FAIL("the cluster serves no " + object.value("apiVersion", "") + " " + object.value("kind", ""));
+  }
   const json& m = object.at("metadata");
   return {info->gvr, m.value("namespace", ""), m.value("name", "")};
 }
@@ -79,15 +81,17 @@ json replacement(const ClusterModel& model, const ModelObject& object) {
   return next;
 }
 
-// "" for a success, else the server's message (so that a failed RC_ASSERT shows it).
+// Fails the case with "<what>: <the server's message>" unless `r` succeeded.
 template <class T>
-std::string error_of(const api::Result<T>& r) {
-  return r.ok() ? std::string() : r.status().message;
+void assert_ok(const api::Result<T>& r, const std::string& what) {
+  if (!r.ok()) RC_FAIL(what + ": " + r.status().message);
 }
 
-void assert_stored(const json& expected, const api::Object& stored) {
+// Fails the case with "<what>: <key> is not as written: <first difference>" unless `stored`
+// shows what `expected` gives.
+void assert_stored(const json& expected, const api::Object& stored, const std::string& what) {
   const api::TreeMatch m = api::match_tree(expected, stored.json());
-  RC_ASSERT(m.first() == std::string());
+  if (!m.matched()) RC_FAIL(what + ": " + model_key(expected) + " is not as written: " + m.first());
 }
 
 }  // namespace
@@ -117,7 +121,7 @@ void ApplyObject::apply(ClusterModel& model) const { model.objects_written[model
 
 void ApplyObject::run(const ClusterModel&, SimCluster& cluster) const {
   const api::ObjectPtr stored = cluster.apply(object_);
-  assert_stored(object_, *stored);
+  assert_stored(object_, *stored, "ApplyObject");
 }
 
 void ApplyObject::show(std::ostream& os) const { os << "ApplyObject " << object_.dump(); }
@@ -138,8 +142,8 @@ void PatchObject::run(const ClusterModel& model, SimCluster& cluster) const {
   const Where w = where(cluster, expected);
   merge_into(expected, patch_);
   const auto patched = cluster.patch(w.resource, w.ns, w.name, patch_);
-  RC_ASSERT(error_of(patched) == std::string());
-  assert_stored(expected, **patched);
+  assert_ok(patched, "PatchObject " + key_);
+  assert_stored(expected, **patched, "PatchObject");
 }
 
 void PatchObject::show(std::ostream& os) const { os << "PatchObject " << key_ << " " << patch_.dump(); }
@@ -155,10 +159,10 @@ void RemoveObject::apply(ClusterModel& model) const { model.objects_written.eras
 void RemoveObject::run(const ClusterModel& model, SimCluster& cluster) const {
   const Where w = where(cluster, model.objects_written.at(key_).object);
   const auto removed = cluster.remove(w.resource, w.ns, w.name);
-  RC_ASSERT(error_of(removed) == std::string());
+  assert_ok(removed, "RemoveObject " + key_);
   const auto after = cluster.get(w.resource, w.ns, w.name);
   const bool gone = after.ok() ? (*after)->deletion_timestamp().has_value() : api::is_not_found(after.status());
-  RC_ASSERT(gone);
+  if (!gone) RC_FAIL("RemoveObject " + key_ + ": still there, not marked for deletion");
 }
 
 void RemoveObject::show(std::ostream& os) const { os << "RemoveObject " << key_; }
@@ -179,8 +183,8 @@ void AdvanceTime::run(const ClusterModel& model, SimCluster& cluster) const {
   for (const auto& [key, object] : model.objects_written) {
     const Where w = where(cluster, object.object);
     const auto stored = cluster.get(w.resource, w.ns, w.name);
-    RC_ASSERT(error_of(stored) == std::string());
-    assert_stored(object.object, **stored);
+    assert_ok(stored, "AdvanceTime: " + key);
+    assert_stored(object.object, **stored, "AdvanceTime");
   }
 }
 

@@ -118,7 +118,7 @@ INSTANTIATE_TEST_SUITE_P(
         Unsupported{"{type: object, x-kubernetes-embedded-resource: true}",
                     "gen::schema_value: spec: x-kubernetes-embedded-resource is not supported"}));
 
-TEST(GeneratorSchemaErrors, ACrdWithoutServedVersionsIsRefused) {
+TEST(GeneratorSchemaErrors, ACrdWithoutServedVersionsOrNoCrdIsRefused) {
   json crd = gadget_crd();
   for (json& v : crd["spec"]["versions"]) v["served"] = false, v["storage"] = false;
   EXPECT_THROW(
@@ -131,7 +131,12 @@ TEST(GeneratorSchemaErrors, ACrdWithoutServedVersionsIsRefused) {
         }
       },
       std::invalid_argument);
-  EXPECT_THROW((void)gen::custom_object(json{{"kind", "ConfigMap"}}), std::invalid_argument);
+  try {
+    (void)gen::custom_object(json{{"kind", "ConfigMap"}});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "gen::custom_object: not a CRD");
+  }
 }
 
 }  // namespace

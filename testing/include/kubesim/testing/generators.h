@@ -117,8 +117,9 @@ struct FaultSpace {
   sim::Time start{};
   sim::Duration horizon = std::chrono::seconds(60);
   sim::Duration max_latency = std::chrono::seconds(5);
-  // Every rule has a count (≤ max_count) or a window, so a plan ends: a controller can be asked
-  // to converge after it.
+  // Every rule has a count in [1, max_count] (and some a window too), so a plan ends: a
+  // controller can be asked to converge after it (a watch it stalled recovers only when the
+  // watch times out, minutes later).
   std::int64_t max_count = 5;
 };
 
