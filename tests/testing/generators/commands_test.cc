@@ -34,7 +34,8 @@ RC_GTEST_PROP(ClusterCommands, TheClusterAgreesWithTheModel, ()) {
                          .objects(gen::lease())
                          .objects(gen::custom_object(gadget_crd()))
                          .faults(faults);
-  check_commands(model, c, 30);
+  rc::state::check(model, c,
+                   rc::state::gen::execOneOfWithArgs<ApplyObject, PatchObject, RemoveObject, AdvanceTime, AddFault>());
 }
 
 // The model follows the commands: what ApplyObject wrote is there, RemoveObject takes it away,
