@@ -75,9 +75,10 @@ std::string some_key(const ClusterModel& model) {
 // Only inside rc::gen::exec: a new object of `source` in the place of `object`.
 json replacement(const ClusterModel& model, const ModelObject& object) {
   json next = written(*model.sources()[object.source]);
-  next["metadata"]["name"] = object.object["metadata"]["name"];
+  const json& place = object.object["metadata"];
+  next["metadata"]["name"] = place["name"];
   next["metadata"].erase("namespace");
-  if (object.object["metadata"].contains("namespace")) next["metadata"]["namespace"] = object.object["metadata"]["namespace"];
+  if (place.contains("namespace")) next["metadata"]["namespace"] = place["namespace"];
   return next;
 }
 

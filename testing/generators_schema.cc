@@ -65,7 +65,9 @@ class SchemaGen {
     for (const char* k : {"pattern", "oneOf", "anyOf", "allOf", "not"}) {
       if (s.contains(k)) unsupported(path, std::string(k) + " is not supported");
     }
-    if (s.value("x-kubernetes-embedded-resource", false)) unsupported(path, "x-kubernetes-embedded-resource is not supported");
+    if (s.value("x-kubernetes-embedded-resource", false)) {
+      unsupported(path, "x-kubernetes-embedded-resource is not supported");
+    }
     if (s.contains("enum")) {
       if (!s["enum"].is_array() || s["enum"].empty()) unsupported(path, "empty enum");
       return rc::gen::elementOf(std::vector<json>(s["enum"].begin(), s["enum"].end()));
@@ -106,7 +108,8 @@ class SchemaGen {
     const json additional = s.value("additionalProperties", json());
     if (additional.is_object() && depth < o_.max_depth) extra = value(additional, child(path, "*"), depth + 1);
     const auto min_extra = s.value("minProperties", std::size_t{0});
-    const auto max_extra = std::min(s.value("maxProperties", min_extra + o_.max_properties), min_extra + o_.max_properties);
+    const auto max_extra =
+        std::min(s.value("maxProperties", min_extra + o_.max_properties), min_extra + o_.max_properties);
     if (min_extra > 0 && !extra) unsupported(path, "minProperties without additionalProperties is not supported");
     return rc::gen::exec([props = std::move(props), extra, min_extra, max_extra] {
       json out = json::object();

@@ -99,7 +99,12 @@ spec:
                     number: {type: integer, minimum: 1, maximum: 65535}
               env: {type: object, additionalProperties: {type: string}, maxProperties: 2}
               extra: {type: object, x-kubernetes-preserve-unknown-fields: true}
-              nested: {type: object, properties: {deeper: {type: object, properties: {deepest: {type: array, items: {type: array, items: {type: number}}}}}}}
+              nested:
+                type: object
+                properties:
+                  deeper:
+                    type: object
+                    properties: {deepest: {type: array, items: {type: array, items: {type: number}}}}
           status:
             type: object
             properties: {ready: {type: boolean}}
