@@ -9,6 +9,7 @@
 #include "kubesim/api/match.h"
 #include "kubesim/api/status.h"
 #include "kubesim/fakeapi/patch.h"
+#include "kubesim/testing/internal/generators.h"
 
 namespace kubesim::testing {
 namespace {
@@ -69,7 +70,7 @@ std::string some_key(const ClusterModel& model) {
   RC_PRE(!model.objects_written.empty());
   std::vector<std::string> keys;
   for (const auto& [k, v] : model.objects_written) keys.push_back(k);
-  return *rc::gen::elementOf(keys);
+  return *gen::internal::pick(keys);
 }
 
 // Only inside rc::gen::exec: a new object of `source` in the place of `object`.

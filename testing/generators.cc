@@ -60,7 +60,7 @@ LabelRequirement on_present_key(const std::string& k, const std::string& v, bool
                                                       Op::kNotEquals, Op::kNotIn}
                                     : std::vector<Op>{Op::kNotEquals, Op::kNotIn, Op::kDoesNotExist,
                                                       Op::kEquals, Op::kDoubleEquals, Op::kIn};
-  const Op op = *rc::gen::elementOf(ops);
+  const Op op = *internal::pick(ops);
   const bool has_v = (op == Op::kEquals || op == Op::kDoubleEquals || op == Op::kIn) == holds;
   switch (op) {
     case Op::kExists:
@@ -83,7 +83,7 @@ LabelRequirement on_absent_key(const std::string& k, bool holds) {
   using Op = SelectionOperator;
   const std::vector<Op> ops = holds ? std::vector<Op>{Op::kDoesNotExist, Op::kNotIn, Op::kNotEquals}
                                     : std::vector<Op>{Op::kExists, Op::kEquals, Op::kIn};
-  const Op op = *rc::gen::elementOf(ops);
+  const Op op = *internal::pick(ops);
   switch (op) {
     case Op::kExists:
     case Op::kDoesNotExist:
@@ -99,7 +99,7 @@ LabelRequirement on_absent_key(const std::string& k, bool holds) {
 // Only inside rc::gen::exec.
 LabelRequirement requirement(const Labels& labels, bool holds) {
   if (!labels.empty() && *rc::gen::arbitrary<bool>()) {
-    const auto [k, v] = *rc::gen::elementOf(labels);
+    const auto [k, v] = *internal::pick(std::vector<std::pair<std::string, std::string>>(labels.begin(), labels.end()));
     return on_present_key(k, v, holds);
   }
   return on_absent_key(*absent_key(labels), holds);
@@ -124,13 +124,12 @@ namespace internal {
 
 rc::Gen<std::string> bounded_name(std::string ends, std::string inner, std::size_t max_length) {
   // Mostly short names (readable counterexamples), sometimes up to the limit.
-  const auto length = rc::gen::weightedOneOf<std::size_t>(
+  const auto length = one_of<std::size_t>(
       {{3, rc::gen::inRange<std::size_t>(1, 9)}, {1, rc::gen::inRange<std::size_t>(1, max_length + 1)}});
   return rc::gen::mapcat(length, [ends = std::move(ends), inner = std::move(inner)](std::size_t n) {
-    if (n == 1) return rc::gen::map(rc::gen::elementOf(ends), [](char c) { return std::string(1, c); });
+    if (n == 1) return rc::gen::map(pick(ends), [](char c) { return std::string(1, c); });
     return rc::gen::apply([](char first, const std::string& middle, char last) { return first + middle + last; },
-                          rc::gen::elementOf(ends), rc::gen::container<std::string>(n - 2, rc::gen::elementOf(inner)),
-                          rc::gen::elementOf(ends));
+                          pick(ends), rc::gen::container<std::string>(n - 2, pick(inner)), pick(ends));
   });
 }
 
@@ -163,11 +162,11 @@ rc::Gen<std::string> label_key() {
   const auto prefixed = rc::gen::apply(
       [](const std::string& prefix, const std::string& name) { return prefix + "/" + name; },
       dns1123_subdomain(), qualified_name_part());
-  return rc::gen::weightedOneOf<std::string>({{2, qualified_name_part()}, {1, prefixed}});
+  return internal::one_of<std::string>({{2, qualified_name_part()}, {1, prefixed}});
 }
 
 rc::Gen<std::string> label_value() {
-  return rc::gen::weightedOneOf<std::string>({{1, rc::gen::just(std::string())}, {4, qualified_name_part()}});
+  return internal::one_of<std::string>({{1, rc::gen::just(std::string())}, {4, qualified_name_part()}});
 }
 
 rc::Gen<Labels> labels(std::size_t max_size) {

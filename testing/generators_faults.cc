@@ -7,6 +7,7 @@
 #include <rapidcheck.h>
 
 #include "kubesim/testing/fault_plan.h"
+#include "kubesim/testing/internal/generators.h"
 
 namespace kubesim::testing::gen {
 namespace {
@@ -24,11 +25,11 @@ std::vector<Verb> verbs_for(FaultKind kind) {
     case FaultKind::kStallWatch:
       return {Verb::kWatch};
     case FaultKind::kForceGone:
-      return *rc::gen::elementOf(std::vector<V>{{Verb::kWatch}, {Verb::kList}, {}});
+      return *internal::pick(std::vector<V>{{Verb::kWatch}, {Verb::kList}, {}});
     case FaultKind::kStaleRead:
-      return *rc::gen::elementOf(std::vector<V>{{Verb::kList}, {Verb::kGet, Verb::kList}, {}});
+      return *internal::pick(std::vector<V>{{Verb::kList}, {Verb::kGet, Verb::kList}, {}});
     default:
-      return *rc::gen::elementOf(std::vector<V>{{},
+      return *internal::pick(std::vector<V>{{},
                                                 {Verb::kGet},
                                                 {Verb::kList},
                                                 {Verb::kCreate},
@@ -43,7 +44,7 @@ std::vector<Verb> verbs_for(FaultKind kind) {
 void fill_effect(fakeapi::FaultRule& rule, const FaultSpace& space) {
   switch (rule.kind) {
     case FaultKind::kError:
-      rule.status = *rc::gen::elementOf(std::vector<api::Status>{InternalError(), Conflict(), ServiceUnavailable(),
+      rule.status = *internal::pick(std::vector<api::Status>{InternalError(), Conflict(), ServiceUnavailable(),
                                                                  TooManyRequests(1), ServerTimeout()});
       break;
     case FaultKind::kLatency:
@@ -65,13 +66,13 @@ void fill_effect(fakeapi::FaultRule& rule, const FaultSpace& space) {
 rc::Gen<fakeapi::FaultRule> fault_rule(FaultSpace space) {
   return rc::gen::exec([space] {
     fakeapi::FaultRule rule;
-    rule.kind = *rc::gen::elementOf(std::vector<FaultKind>{FaultKind::kError, FaultKind::kLatency,
+    rule.kind = *internal::pick(std::vector<FaultKind>{FaultKind::kError, FaultKind::kLatency,
                                                            FaultKind::kDropWatch, FaultKind::kStallWatch,
                                                            FaultKind::kForceGone, FaultKind::kStaleRead});
     rule.verbs = verbs_for(rule.kind);
-    if (!space.resources.empty()) rule.resource = *rc::gen::elementOf(space.resources);
-    if (!space.processes.empty() && *rc::gen::arbitrary<bool>()) rule.process = *rc::gen::elementOf(space.processes);
-    rule.probability = *rc::gen::elementOf(std::vector<double>{1.0, 0.5, 0.25, 0.1});
+    if (!space.resources.empty()) rule.resource = *internal::pick(space.resources);
+    if (!space.processes.empty() && *rc::gen::arbitrary<bool>()) rule.process = *internal::pick(space.processes);
+    rule.probability = *internal::pick(std::vector<double>{1.0, 0.5, 0.25, 0.1});
     rule.count = *rc::gen::inRange<std::int64_t>(1, std::max<std::int64_t>(space.max_count, 1) + 1);
     if (*rc::gen::arbitrary<bool>()) {
       const std::int64_t horizon = std::max<std::int64_t>(millis(space.horizon), 2);

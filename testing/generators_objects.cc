@@ -30,7 +30,7 @@ rc::Gen<std::string> printable_text() {
 // Whole groups of 4 base64 characters: always valid base64, no padding needed.
 rc::Gen<std::string> base64_text() {
   return rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, 9), [](std::size_t groups) {
-    return rc::gen::container<std::string>(4 * groups, rc::gen::elementOf(std::string(kBase64)));
+    return rc::gen::container<std::string>(4 * groups, internal::pick(std::string(kBase64)));
   });
 }
 
@@ -101,10 +101,10 @@ rc::Gen<json> pod(std::string ns) {
     for (std::size_t i = 0; i < n; ++i) {
       // A label of ≤ 62 and a digit: distinct names, still DNS labels.
       const std::string name = (*dns1123_label()).substr(0, api::kDns1123LabelMaxLength - 1) + std::to_string(i);
-      containers.push_back({{"name", name}, {"image", *rc::gen::elementOf(kImages)}});
+      containers.push_back({{"name", name}, {"image", *internal::pick(kImages)}});
     }
     json spec = {{"containers", containers}};
-    spec["restartPolicy"] = *rc::gen::elementOf(std::vector<std::string>{"Always", "OnFailure", "Never"});
+    spec["restartPolicy"] = *internal::pick(std::vector<std::string>{"Always", "OnFailure", "Never"});
     return json{{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", metadata(dns1123_subdomain(), ns)},
                 {"spec", spec}};
   });
@@ -122,7 +122,7 @@ rc::Gen<json> lease(std::string ns) {
 }
 
 rc::Gen<json> builtin_object(std::string ns) {
-  return rc::gen::oneOf(config_map(ns), secret(ns), pod(ns), lease(ns));
+  return internal::one_of<json>({{1, config_map(ns)}, {1, secret(ns)}, {1, pod(ns)}, {1, lease(ns)}});
 }
 
 rc::Gen<std::vector<WorkloadStep>> workload(rc::Gen<json> objects, std::size_t pool, std::size_t max_steps) {

@@ -37,8 +37,8 @@ std::string shortest(double v) {
 rc::Gen<std::int64_t> whole_in(std::int64_t lo, std::int64_t hi) {
   if (lo >= 0) return rc::gen::inRange(lo, hi + 1);
   if (hi <= 0) return rc::gen::map(rc::gen::inRange(-hi, -lo + 1), [](std::int64_t v) { return -v; });
-  return rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, hi + 1),
-                        rc::gen::map(rc::gen::inRange<std::int64_t>(1, -lo + 1), [](std::int64_t v) { return -v; }));
+  const auto negative = rc::gen::map(rc::gen::inRange<std::int64_t>(1, -lo + 1), [](std::int64_t v) { return -v; });
+  return internal::one_of<std::int64_t>({{1, rc::gen::inRange<std::int64_t>(0, hi + 1)}, {1, negative}});
 }
 
 // [minimum, maximum] of a schema, exclusive bounds made inclusive by `step`; a missing bound is
@@ -70,11 +70,12 @@ class SchemaGen {
     }
     if (s.contains("enum")) {
       if (!s["enum"].is_array() || s["enum"].empty()) unsupported(path, "empty enum");
-      return rc::gen::elementOf(std::vector<json>(s["enum"].begin(), s["enum"].end()));
+      return internal::pick(std::vector<json>(s["enum"].begin(), s["enum"].end()));
     }
     if (s.value("x-kubernetes-int-or-string", false)) {
-      return rc::gen::oneOf(rc::gen::map(whole_in(0, o_.number_span), [](std::int64_t v) { return json(v); }),
-                            rc::gen::map(dns1123_label(), [](const std::string& v) { return json(v); }));
+      const auto number = rc::gen::map(whole_in(0, o_.number_span), [](std::int64_t v) { return json(v); });
+      const auto text = rc::gen::map(dns1123_label(), [](const std::string& v) { return json(v); });
+      return internal::one_of<json>({{1, number}, {1, text}});
     }
     const std::string type = s.value("type", "");
     if (type == "object" || (type.empty() && s.value("x-kubernetes-preserve-unknown-fields", false))) {
