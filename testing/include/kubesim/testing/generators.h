@@ -12,8 +12,9 @@
 // their kind, label keys and values pass api/validation.h, objects are created by an ApiServer
 // that serves their kind (ConfigMaps, Secrets, Pods and Leases into a namespace that exists),
 // fault rules survive FaultRule::from_json(rule.to_json()). Values shrink toward the simplest
-// valid one (short names, "a", empty maps, the minimum of a range), through rapidcheck's own
-// combinators, so a failing case is reported small.
+// valid one — the name "a", empty maps, an object with only its required fields, 0 or the bound
+// of a range nearest it, the first of a set of choices (an enum's first value, an error rule) —
+// so a failing case is reported small.
 //
 // Not promised: coverage of every valid value (names are at most 3 labels long, label maps and
 // lists stay short, strings are ASCII); a generated name may repeat, so two generated objects can
