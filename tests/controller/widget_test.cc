@@ -88,6 +88,25 @@ TEST(WidgetExampleTest, Converges) {
   }
 }
 
+// A Widget name longer than a label value may be (63): the label carries a shortened name with a
+// hash of the whole one, and the ConfigMaps are made (they were refused before).
+TEST(WidgetExampleTest, AWidgetWithALongNameConverges) {
+  const std::string name(100, 'w');
+  EXPECT_EQ(widgets::widget_label_value("w1"), "w1");
+  EXPECT_EQ(widgets::widget_label_value(std::string(63, 'w')), std::string(63, 'w'));
+  const std::string label = widgets::widget_label_value(name);
+  EXPECT_EQ(label.size(), 63u);
+  EXPECT_EQ(label.substr(0, 55), std::string(54, 'w') + "-");
+  EXPECT_NE(label, widgets::widget_label_value(std::string(99, 'w') + "x"));
+  Fixture f(1, std::chrono::milliseconds(1), std::chrono::milliseconds(10));
+  f.widget(name, 2);
+  f.run(widgets::setup);
+  f.loop.run_for(30s);
+  EXPECT_EQ(names(f), (std::vector<std::string>{name + "-0", name + "-1"}));
+  EXPECT_EQ(ready(f, name), 2);
+  EXPECT_EQ(f.get(widgets::kConfigMaps, "shop", name + "-0")->label(widgets::kWidgetLabel), label);
+}
+
 TEST(WidgetExampleTest, DeletesWhatAnEarlierWidgetOfTheNameControlledAndLeavesOthersAlone) {
   Fixture f;
   auto old = f.widget("w1", 2);

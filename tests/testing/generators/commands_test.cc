@@ -107,8 +107,7 @@ RC_GTEST_PROP(WidgetModel, EveryWidgetGetsItsConfigMapsAfterAnyCommands, ()) {
   json& schema = with_replicas["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
   schema["required"] = {"spec"};
   schema["properties"]["spec"]["required"] = {"replicas"};
-  // Names of at most 63 characters: the example labels its ConfigMaps with the Widget's name, and
-  // a label value is at most 63 (this property finds a longer name's ConfigMaps refused).
+  // Names of at most 63 characters, so that the ConfigMaps' names (NAME-i) stay within 253.
   const auto widgets = rc::gen::apply(
       [](json w, const std::string& name) {
         w["metadata"]["name"] = name;
