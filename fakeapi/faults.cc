@@ -9,6 +9,7 @@ constexpr std::pair<FaultKind, std::string_view> kKinds[] = {
     {FaultKind::kError, "error"},           {FaultKind::kLatency, "latency"},
     {FaultKind::kDropWatch, "dropWatch"},   {FaultKind::kStallWatch, "stallWatch"},
     {FaultKind::kForceGone, "forceGone"},   {FaultKind::kStaleRead, "staleRead"},
+    {FaultKind::kCoalesceWatch, "coalesceWatch"},
 };
 
 std::int64_t to_ms(sim::Duration d) {
@@ -76,6 +77,9 @@ nlohmann::json FaultRule::to_json() const {
     case FaultKind::kStaleRead:
       j["staleByMs"] = to_ms(stale_by);
       break;
+    case FaultKind::kCoalesceWatch:
+      j["coalesceMs"] = to_ms(coalesce);
+      break;
     case FaultKind::kStallWatch:
     case FaultKind::kForceGone:
       break;
@@ -89,7 +93,8 @@ api::Result<FaultRule> FaultRule::from_json(const nlohmann::json& j) {
   api::Status error;
   std::optional<std::string> id, kind, resource, subresource, ns, name, process;
   std::optional<double> probability;
-  std::optional<std::int64_t> count, from_ms, until_ms, latency_ms, after_events, stale_ms;
+  std::optional<std::int64_t> count, from_ms, until_ms, latency_ms, after_events, stale_ms,
+      coalesce_ms;
   std::optional<std::vector<std::string>> verbs;
   if (!read(j, "id", id, error) || !read(j, "kind", kind, error) ||
       !read(j, "resource", resource, error) || !read(j, "subresource", subresource, error) ||
@@ -98,14 +103,16 @@ api::Result<FaultRule> FaultRule::from_json(const nlohmann::json& j) {
       !read(j, "probability", probability, error) || !read(j, "count", count, error) ||
       !read(j, "fromMs", from_ms, error) || !read(j, "untilMs", until_ms, error) ||
       !read(j, "latencyMs", latency_ms, error) || !read(j, "afterEvents", after_events, error) ||
-      !read(j, "staleByMs", stale_ms, error) || !read(j, "verbs", verbs, error)) {
+      !read(j, "staleByMs", stale_ms, error) || !read(j, "coalesceMs", coalesce_ms, error) ||
+      !read(j, "verbs", verbs, error)) {
     return error;
   }
   if (!kind) return bad_rule("kind", "required");
   auto parsed_kind = parse_fault_kind(*kind);
   if (!parsed_kind) {
     return bad_rule("kind", "unknown kind \"" + *kind +
-                                "\" (error, latency, dropWatch, stallWatch, forceGone, staleRead)");
+                                "\" (error, latency, dropWatch, stallWatch, forceGone, staleRead, "
+                                "coalesceWatch)");
   }
   rule.kind = *parsed_kind;
   rule.id = id.value_or("");
@@ -158,6 +165,10 @@ api::Result<FaultRule> FaultRule::from_json(const nlohmann::json& j) {
     case FaultKind::kStaleRead:
       if (!stale_ms || *stale_ms <= 0) return bad_rule("staleByMs", "required, positive");
       rule.stale_by = std::chrono::milliseconds(*stale_ms);
+      break;
+    case FaultKind::kCoalesceWatch:
+      if (!coalesce_ms || *coalesce_ms <= 0) return bad_rule("coalesceMs", "required, positive");
+      rule.coalesce = std::chrono::milliseconds(*coalesce_ms);
       break;
     case FaultKind::kStallWatch:
     case FaultKind::kForceGone:
@@ -213,26 +224,43 @@ bool FaultInjector::matches(const FaultRule& rule, const RequestInfo& request) c
 
 const FaultRule* FaultInjector::fire(FaultKind kind, const RequestInfo& request) {
   for (auto& rule : rules_) {
-    if (rule.kind != kind || !matches(rule, request)) continue;
-    // Draw only for rules that could fire, so adding an unrelated rule does not shift the stream.
-    if (rule.probability < 1.0 && !loop_->rng().bernoulli(rule.probability)) continue;
-    if (rule.count) --*rule.count;
-    auto [firing, first] = firings_.try_emplace(rule.id);
-    if (first) firing->second.first = loop_->now();
-    ++firing->second.count;
-    if (loop_->trace().enabled()) {
-      nlohmann::json fields = {{"rule", rule.id},
-                               {"kind", to_string(kind)},
-                               {"verb", to_string(request.verb)},
-                               {"resource", request.resource},
-                               {"namespace", request.ns},
-                               {"name", request.name}};
-      if (!request.subresource.empty()) fields["subresource"] = request.subresource;
-      loop_->trace().record(loop_->now(), request.process, "fault", fields);
-    }
-    return &rule;
+    if (rule.kind == kind && matches(rule, request) && try_fire(rule, request)) return &rule;
   }
   return nullptr;
+}
+
+bool FaultInjector::fire_rule(std::string_view id, const RequestInfo& request) {
+  for (auto& rule : rules_) {
+    if (rule.id == id) return matches(rule, request) && try_fire(rule, request);
+  }
+  return false;
+}
+
+const FaultRule* FaultInjector::find(std::string_view id) const {
+  for (const auto& rule : rules_) {
+    if (rule.id == id) return &rule;
+  }
+  return nullptr;
+}
+
+bool FaultInjector::try_fire(FaultRule& rule, const RequestInfo& request) {
+  // Draw only for rules that could fire, so adding an unrelated rule does not shift the stream.
+  if (rule.probability < 1.0 && !loop_->rng().bernoulli(rule.probability)) return false;
+  if (rule.count) --*rule.count;
+  auto [firing, first] = firings_.try_emplace(rule.id);
+  if (first) firing->second.first = loop_->now();
+  ++firing->second.count;
+  if (loop_->trace().enabled()) {
+    nlohmann::json fields = {{"rule", rule.id},
+                             {"kind", to_string(rule.kind)},
+                             {"verb", to_string(request.verb)},
+                             {"resource", request.resource},
+                             {"namespace", request.ns},
+                             {"name", request.name}};
+    if (!request.subresource.empty()) fields["subresource"] = request.subresource;
+    loop_->trace().record(loop_->now(), request.process, "fault", fields);
+  }
+  return true;
 }
 
 }  // namespace kubesim::fakeapi

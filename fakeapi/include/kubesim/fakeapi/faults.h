@@ -10,6 +10,10 @@
 //   kStallWatch a watch stops delivering (until it times out or the client gives up)
 //   kForceGone  the next watch (410 Expired at once) or list continue (410) is refused
 //   kStaleRead  a read with resourceVersion "0" is served from the state `stale_by` ago
+//   kCoalesceWatch while the rule's window lasts, a watch holds each event for `coalesce`, and a
+//               later event for the same object replaces the waiting one (watch_delivery.h), so
+//               intermediate versions are never seen. It acts on watches already open when the
+//               rule is added; `probability` is drawn once per watch and `count` counts watches.
 // Every injection is written to the Loop's trace. Rules convert to and from JSON for scenario
 // files and the admin endpoint.
 #ifndef KUBESIM_FAKEAPI_FAULTS_H_
@@ -32,7 +36,15 @@
 
 namespace kubesim::fakeapi {
 
-enum class FaultKind { kError, kLatency, kDropWatch, kStallWatch, kForceGone, kStaleRead };
+enum class FaultKind {
+  kError,
+  kLatency,
+  kDropWatch,
+  kStallWatch,
+  kForceGone,
+  kStaleRead,
+  kCoalesceWatch
+};
 
 std::string_view to_string(FaultKind kind);
 std::optional<FaultKind> parse_fault_kind(std::string_view text);
@@ -59,6 +71,7 @@ struct FaultRule {
   sim::Duration latency{};  // kLatency
   std::int64_t after_events = 0;  // kDropWatch
   sim::Duration stale_by{};  // kStaleRead
+  sim::Duration coalesce{};  // kCoalesceWatch: how long a watch holds each event; positive
 
   nlohmann::json to_json() const;
   // Parses and validates a rule; a bad rule is a 400 Status naming the field.
@@ -93,6 +106,8 @@ class FaultInjector {
   // Removes every rule and forgets every firing.
   void clear();
   const std::vector<FaultRule>& rules() const { return rules_; }
+  // The Loop whose clock the rules' windows are on.
+  sim::Loop& loop() const { return *loop_; }
 
   // How often the rule with `id` fired (0 for an unknown id), and when it first did.
   std::int64_t fired(std::string_view id) const;
@@ -102,8 +117,18 @@ class FaultInjector {
   // injection traced. Null when none fires.
   const FaultRule* fire(FaultKind kind, const RequestInfo& request);
 
- private:
+  // Whether `rule` matches `request` now: its keys, its window and a count not used up. Draws
+  // nothing.
   bool matches(const FaultRule& rule, const RequestInfo& request) const;
+  // The rule with `id`, if it matches `request` now, fires as fire() would fire it (the
+  // probability drawn, the count consumed, the injection traced). False when it does not.
+  bool fire_rule(std::string_view id, const RequestInfo& request);
+  // The rule with `id`, or null.
+  const FaultRule* find(std::string_view id) const;
+
+ private:
+  // Draws for `rule` (which matches) and, when it fires, consumes its count and traces it.
+  bool try_fire(FaultRule& rule, const RequestInfo& request);
 
   struct Firings {
     std::int64_t count = 0;
