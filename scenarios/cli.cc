@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "kubesim/scenarios/explore.h"
 #include "kubesim/scenarios/junit.h"
 #include "kubesim/scenarios/progress.h"
 #include "kubesim/scenarios/report.h"
@@ -31,6 +32,7 @@ struct RunFlags {
   std::string shard = "0/1";
   std::string junit, results, report, trace;
   bool live = false;
+  std::string live_output = "kubesim-live";
   bool list_controllers = false;
   CLI::Option* seeds_opt = nullptr;
   CLI::Option* seed_opt = nullptr;
@@ -121,7 +123,9 @@ void add_run_flags(CLI::App& run, RunFlags& f) {
   run.add_option("--trace", f.trace, "write the JSONL trace of the only run (one scenario, one seed)")
       ->type_name("FILE");
   run.add_flag("--list-controllers", f.list_controllers, "list the controller types and exit");
-  run.add_flag("--live", f.live, "run exec processes as real OS processes (not built yet)");
+  run.add_flag("--live", f.live, "run in real time, exec processes as real OS processes");
+  run.add_option("--live-output", f.live_output, "--live: each run's files go under DIR/SCENARIO/seed-N")
+      ->type_name("DIR");
 }
 
 void add_merge_flags(CLI::App& merge, MergeFlags& f) {
@@ -148,7 +152,6 @@ std::optional<std::uint64_t> read_seed(const std::string& text) {
 
 // The checks of the run flags that CLI11 does not make; "" when they are fine.
 std::string check_run_flags(const RunFlags& f, Shard& shard) {
-  if (f.live) return "--live: live mode is not built yet; scenarios run in virtual time";
   if (f.seeds_opt->count() > 0 && f.seed_opt->count() > 0) {
     return "--seeds and --seed: give one or the other";
   }
@@ -188,6 +191,14 @@ bool load_all(const Context& c, const RunFlags& f, const Registry& registry,
   if (!files.errors.empty()) return false;
   LoadedScenarios loaded = load_scenarios(files.files, registry, c.env.load, f.live);
   for (const auto& error : loaded.errors) *c.env.err << error << "\n";
+  if (f.live && loaded.errors.empty()) {
+    std::vector<std::string> notes;
+    for (const auto& scenario : loaded.scenarios) {
+      for (auto& error : c.env.live.check(scenario, notes)) loaded.errors.push_back(std::move(error));
+    }
+    for (const auto& note : notes) *c.env.err << note << "\n";
+    for (const auto& error : loaded.errors) *c.env.err << error << "\n";
+  }
   if (!loaded.errors.empty()) {
     *c.env.err << c.name << " run: " << loaded.errors.size()
                << (loaded.errors.size() == 1 ? " error" : " errors") << "; nothing was run\n";
@@ -204,8 +215,9 @@ RunSet run_with_progress(const Context& c, const Plan& plan, const Registry& reg
   header.program = c.program;
   header.shard = plan.shard;
   DriverOptions options;
-  options.jobs = f.jobs;
-  options.timelines = !f.report.empty() || !f.results.empty();
+  options.jobs = f.live ? 1 : f.jobs;
+  // A live run is not replayed for its timeline: it draws one every time.
+  options.timelines = !f.live && (!f.report.empty() || !f.results.empty());
   options.trace = trace;
   options.on_progress = [&](std::size_t done, std::size_t total, std::size_t failed) {
     progress.update(done, total, failed);
@@ -215,7 +227,8 @@ RunSet run_with_progress(const Context& c, const Plan& plan, const Registry& reg
     print_scenario(run, header, *c.env.out);
     c.env.out->flush();
   };
-  RunSet set = run_plan(plan, registry, c.env.run, options);
+  const RunFunction run = f.live ? c.env.live.run(f.live_output, *c.env.err) : c.env.run;
+  RunSet set = run_plan(plan, registry, run, options);
   progress.clear();
   set.program = c.program;
   set.command = c.args;
@@ -230,6 +243,9 @@ int run_command(const Context& c, const RunFlags& f, const Registry& registry) {
   if (f.list_controllers) {
     list_controllers(registry, *c.env.out);
     return 0;
+  }
+  if (f.live && (!c.env.live.check || !c.env.live.run)) {
+    return usage_error(c, "run", "--live: live mode is not built into this program");
   }
   std::vector<Scenario> scenarios;
   if (!load_all(c, f, registry, scenarios)) return kBadInput;
@@ -301,6 +317,7 @@ int merge_command(const Context& c, const MergeFlags& f) {
 
 int run_command_line(const std::vector<std::string>& args, const Registry& registry,
                      const CliEnvironment& env) {
+  if (args.size() >= 2 && args[1] == "explore") return explore_command_line(args, registry, env);
   Context c{env, args.empty() ? "kubesim" : args.front(), "", args};
   c.name = std::filesystem::path(c.program).filename().string();
   CLI::App app{"Run scenario files over many seeds, and merge the results of shards"};

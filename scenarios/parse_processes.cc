@@ -223,7 +223,7 @@ void parse_actor(ParseContext& ctx, const Field& field, ProcessSpec& p,
 }
 
 std::optional<ExecSpec> parse_exec(ParseContext& ctx, const Field& field) {
-  MapFields f(ctx.reader, field, "exec", {"command", "env"});
+  MapFields f(ctx.reader, field, "exec", {"command", "env", "lock"});
   if (!f.ok()) return std::nullopt;
   ExecSpec e;
   e.mark = field.mark();
@@ -234,6 +234,7 @@ std::optional<ExecSpec> parse_exec(ParseContext& ctx, const Field& field) {
   for (const auto& [key, value] : entries(ctx.reader, f.get("env"))) {
     if (auto v = ctx.reader.scalar_text(value)) e.env.emplace_back(key, *v);
   }
+  if (const Field lock = f.get("lock")) e.lock = ctx.lock_ref(lock);
   return e;
 }
 

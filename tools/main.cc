@@ -1,4 +1,4 @@
-// The kubesim command line. `run` and `merge` are the scenarios command line
+// The kubesim command line. `run`, `merge` and `explore` are the scenarios command line
 // (kubesim/scenarios/cli.h), which programs that link kubesim reuse.
 #include <cstring>
 #include <fstream>
@@ -8,18 +8,34 @@
 #include <CLI/CLI.hpp>
 
 #include "kubesim/scenarios/cli.h"
+#include "kubesim/scenarios/live.h"
 #include "tools/demo.h"
 #include "tools/serve.h"
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "merge") == 0)) {
-    return kubesim::scenarios::run_main(argc, argv);
+  if (argc >= 2 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "merge") == 0 ||
+                    std::strcmp(argv[1], "explore") == 0)) {
+    kubesim::scenarios::LiveHook live;
+    live.check = [](const kubesim::scenarios::Scenario& scenario, std::vector<std::string>& notes) {
+      auto checked = kubesim::scenarios::check_live(scenario);
+      for (auto& note : checked.notes) notes.push_back(std::move(note));
+      return checked.errors;
+    };
+    live.run = [](const std::string& output, std::ostream& log) {
+      kubesim::scenarios::LiveOptions options;
+      options.output = output;
+      options.log = &log;
+      return kubesim::scenarios::live_run_function(options);
+    };
+    return kubesim::scenarios::run_main(argc, argv, kubesim::scenarios::Registry::with_builtins(), live);
   }
   CLI::App app{"kubesim: a deterministic simulator for Kubernetes controllers"};
   app.require_subcommand(1);
   // Listed for --help; main() hands them to the scenarios command line before parsing.
   app.add_subcommand("run", "run scenario files over many seeds (kubesim run --help)")->allow_extras();
   app.add_subcommand("merge", "merge the --results files of a sharded run")->allow_extras();
+  app.add_subcommand("explore", "search a scenario for failing runs and shrink one (kubesim explore --help)")
+      ->allow_extras();
 
   kubesim::tools::DemoOptions demo;
   std::string trace_path;

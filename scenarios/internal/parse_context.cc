@@ -237,6 +237,10 @@ std::optional<LockRef> ParseContext::lock_ref(const Field& field) {
 void ParseContext::check_lock_held(const Field& field, const std::string& lock) {
   std::vector<std::string> held;
   for (const auto& p : scenario.processes) {
+    if (p.exec && p.exec->lock) {
+      if (p.exec->lock->text() == lock) return;
+      held.push_back(p.exec->lock->text());
+    }
     for (const auto& actor : p.run) {
       const auto* elector = std::get_if<ElectorSpec>(&actor);
       if (elector == nullptr) continue;

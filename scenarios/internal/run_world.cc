@@ -117,6 +117,18 @@ World::World(const Scenario& scenario_, const Registry& registry_, const RunOpti
   loop.trace().enable(trace_sink);
 }
 
+World::World(const Scenario& scenario_, const Registry& registry_, const RunOptions& options_,
+             std::ostream* trace_sink, const sim::LoopOptions& loop_)
+    : scenario(scenario_),
+      registry(registry_),
+      options(options_),
+      loop(loop_),
+      server(loop, server_options(scenario_.cluster)),
+      end(sim::Time{} + scenario_.duration),
+      picture(options_.timeline) {
+  loop.trace().enable(trace_sink);
+}
+
 World::~World() = default;
 
 void World::trace(std::string_view process, std::string_view kind, const json& fields) {
@@ -253,7 +265,7 @@ void World::make_objects() {
 void World::make_replicas() {
   sim::Rng rng = loop.rng().fork();
   for (const ProcessSpec& spec : scenario.processes) {
-    if (spec.exec) {
+    if (spec.exec && !exec_main) {
       throw std::runtime_error("process \"" + spec.name +
                                "\" runs a command (exec), which only live mode (kubesim run --live) starts");
     }
@@ -272,6 +284,7 @@ void World::make_replicas() {
       r->process->clock().set_offset(skew);
       if (drift != 0) r->process->clock().set_rate(1.0 + drift);
       trace(r->name, "replica.clock", {{"skewNs", skew.count()}, {"drift", drift}});
+      if (spec.exec && spec.exec->lock) r->lock_ids.push_back({leadership.add_lock(spec.exec->lock->text())});
       for (const Actor& actor : spec.run) {
         if (const auto* e = std::get_if<ElectorSpec>(&actor)) {
           r->electors.push_back(e);
@@ -324,6 +337,10 @@ void sample_queues(World* world) {
 void World::start() {
   for (auto& r : replicas) {
     Replica* replica = r.get();
+    if (replica->spec->exec) {
+      replica->process->start([this, replica](sim::Context ctx) { return exec_main(replica, std::move(ctx)); });
+      continue;
+    }
     replica->process->start([this, replica](sim::Context ctx) { return replica_main(this, replica, std::move(ctx)); });
   }
   if (workload) start_workload(*this);

@@ -13,6 +13,7 @@
 #define KUBESIM_SCENARIOS_INTERNAL_RUN_WORLD_H_
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -167,6 +168,11 @@ struct Workload {
 struct World {
   World(const Scenario& scenario, const Registry& registry, const RunOptions& options,
         std::ostream* trace_sink);
+  // Live mode (kubesim/scenarios/live.h): the loop follows the real clock (`loop` in kReal
+  // mode), and each replica of an `exec:` process is a stand-in sim::Process whose main is
+  // `exec_main` (it starts the real program and kills it when the stand-in crashes).
+  World(const Scenario& scenario, const Registry& registry, const RunOptions& options,
+        std::ostream* trace_sink, const sim::LoopOptions& loop);
   World(const World&) = delete;
   World& operator=(const World&) = delete;
   ~World();
@@ -208,6 +214,8 @@ struct World {
   std::vector<std::unique_ptr<Replica>> replicas;  // in file order
   std::unique_ptr<Workload> workload;              // set when the scenario has a workload
   bool closing = false;  // set by teardown: nothing scheduled acts any more
+  // Live mode: the main of every replica of an `exec:` process; unset, such a process is refused.
+  std::function<sim::Task<void>(Replica*, sim::Context)> exec_main;
 
  private:
   void make_crds();

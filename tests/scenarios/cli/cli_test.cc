@@ -102,7 +102,7 @@ TEST(CliTest, UsageErrorsExitTwoAndRunNothing) {
        "kubesim run: --seed 18446744073709551616: expected a whole number from 0 to "
        "18446744073709551615\n"},
       {{"run", l.lib, "--live"},
-       "kubesim run: --live: live mode is not built yet; scenarios run in virtual time\n"},
+       "kubesim run: --live: live mode is not built into this program\n"},
       {{"run"}, "kubesim run: name at least one scenario file or directory\n"},
       {{"run", l.lib, "--trace", l.dir.path("t.jsonl")},
        "kubesim run: --trace writes the trace of one run (one scenario, one seed), and this command "

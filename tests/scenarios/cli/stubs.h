@@ -54,7 +54,7 @@ inline ParseResult stub_load(const std::string& path, const Registry&) {
     if (key == "exec") {
       ProcessSpec p;
       p.name = "op";
-      p.exec = ExecSpec{{"python3", "op.py"}, {}, Mark{std::stoi(value), std::stoi(value.substr(2))}};
+      p.exec = ExecSpec{{"python3", "op.py"}, {}, Mark{std::stoi(value), std::stoi(value.substr(2))}, std::nullopt};
       s.processes.push_back(p);
     }
     if (key == "error") {

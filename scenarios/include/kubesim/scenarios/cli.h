@@ -3,8 +3,10 @@
 //
 //   PROGRAM run FILE|DIR… [--seeds N | --seed S] [--jobs N] [--shard K/N]
 //               [--results FILE.json] [--junit FILE] [--report FILE.html] [--trace FILE]
-//               [--list-controllers]
+//               [--list-controllers] [--live [--live-output DIR]]
 //   PROGRAM merge RESULTS.json… [--results FILE.json] [--junit FILE] [--report FILE.html]
+//   PROGRAM explore FILE [--budget RUNS|DURATION] [--jobs N] [--seeds N] [--out DIR]
+//     (kubesim/scenarios/explore.h)
 //
 // `run` reads every file first (a directory: its *.yaml and *.yml files) and runs nothing when
 // any is broken: it prints every error of every file as FILE:LINE:COL: what is wrong, and exits
@@ -21,6 +23,7 @@
 #ifndef KUBESIM_SCENARIOS_CLI_H_
 #define KUBESIM_SCENARIOS_CLI_H_
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -30,6 +33,16 @@
 
 namespace kubesim::scenarios {
 
+// Live mode (`run --live`, kubesim/scenarios/live.h), given by programs that link
+// kubesim::scenarios_live; a program without it refuses --live ("live mode is not built into this
+// program").
+struct LiveHook {
+  // The errors (FILE:LINE:COL: …) that keep a scenario from running live; notes for the user.
+  std::function<std::vector<std::string>(const Scenario&, std::vector<std::string>& notes)> check;
+  // The run function of live runs, writing each run's files under `output`, logging on `log`.
+  std::function<RunFunction(const std::string& output, std::ostream& log)> run;
+};
+
 // What the command line takes from its process. run_main gives the real ones; tests give stubs.
 struct CliEnvironment {
   LoadFunction load;   // load_scenario
@@ -37,14 +50,16 @@ struct CliEnvironment {
   std::ostream* out = nullptr;
   std::ostream* err = nullptr;
   bool err_is_terminal = false;  // progress is drawn only on a terminal
+  LiveHook live;                 // unset: --live is refused
 };
 
-// args[0] is the program, args[1] the subcommand ("run" or "merge").
+// args[0] is the program, args[1] the subcommand ("run", "merge" or "explore").
 int run_command_line(const std::vector<std::string>& args, const Registry& registry,
                      const CliEnvironment& env);
 
 // The command line on std::cout and std::cerr, with load_scenario and run_seed.
-int run_main(int argc, char** argv, const Registry& registry = Registry::with_builtins());
+int run_main(int argc, char** argv, const Registry& registry = Registry::with_builtins(),
+             const LiveHook& live = {});
 
 }  // namespace kubesim::scenarios
 

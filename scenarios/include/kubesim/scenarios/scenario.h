@@ -101,11 +101,14 @@ struct LatencySpec {
   sim::Duration max{};
 };
 
-// Live mode only (`kubesim run --live`): a real OS process per replica.
+// Live mode only (`kubesim run --live`): a real OS process per replica. `lock` names the
+// leader-election lock the program takes (its holderIdentity must be the replica's name, given
+// to it in KUBESIM_REPLICA): checks on that lock read its record as the server sees it.
 struct ExecSpec {
   std::vector<std::string> command;
   std::vector<std::pair<std::string, std::string>> env;
   Mark mark;
+  std::optional<LockRef> lock;
 };
 
 struct ProcessSpec {
@@ -263,6 +266,21 @@ struct Check {
   Mark mark;
 };
 
+// --- exploration (`kubesim explore`, docs/explore.md) -------------------------------------------
+
+// `explore:`: how `kubesim explore` treats the scenario; `kubesim run` ignores it.
+struct ExploreSpec {
+  // Dotted paths of every object's fields the differential check ignores ("status.lastSync";
+  // a segment `*` matches any key).
+  std::vector<std::string> free;
+  // The quiet time at the end: every perturbation ends by duration − settle. Unset: a third of
+  // the duration.
+  std::optional<sim::Duration> settle;
+  // Compare the end state of a perturbed run with the unperturbed run of the same seed.
+  bool differential = true;
+  Mark mark;
+};
+
 // --- the whole ---------------------------------------------------------------------------------
 
 struct Scenario {
@@ -270,7 +288,9 @@ struct Scenario {
   std::string name;
   std::string description;
   sim::Duration duration{};
-  int seeds = 20;
+  int seeds = 20;  // how many: seed_list.size() when the file lists them
+  // `seeds: [7, 9]`: these seeds instead of 1…seeds; empty when the file gave a count.
+  std::vector<std::uint64_t> seed_list;
   bool shuffle = true;
   ClusterSpec cluster;
   LatencySpec network;  // default link latency
@@ -279,6 +299,17 @@ struct Scenario {
   std::vector<TimelineEvent> timeline;
   std::vector<Check> checks;
   std::vector<std::string> must_find;  // condition names
+  ExploreSpec explore;
+
+  // The seeds the file asks for: seed_list, or 1…seeds.
+  std::vector<std::uint64_t> seed_numbers() const {
+    if (!seed_list.empty()) return seed_list;
+    std::vector<std::uint64_t> out;
+    for (int i = 1; i <= seeds; ++i) out.push_back(static_cast<std::uint64_t>(i));
+    return out;
+  }
+  // The settle time explore uses: explore.settle, or a third of the duration.
+  sim::Duration settle() const { return explore.settle.value_or(duration / 3); }
 };
 
 }  // namespace kubesim::scenarios
