@@ -131,7 +131,8 @@ std::string flow_text(const YAML::Node& node, int depth) {
 // Empty when the text should stay on the key's line (or cannot be a block scalar).
 std::string block_scalar(const std::string& s, std::size_t indent, std::size_t used) {
   const std::size_t body_end = s.find_last_not_of('\n');
-  if (body_end == std::string::npos || s.front() == ' ') return "";
+  // The first line sets the indentation of the block, so it may not start with a space.
+  if (body_end == std::string::npos || s[s.find_first_not_of('\n')] == ' ') return "";
   if (std::any_of(s.begin(), s.end(), [](char ch) {
         const auto c = static_cast<unsigned char>(ch);
         return (c < 0x20 && ch != '\n') || c == 0x7f;
@@ -219,20 +220,8 @@ class Writer {
       out_ += " " + flow_text(value, depth) + "\n";
       return;
     }
-    if (value.IsScalar()) {
-      std::string text;
-      if (string_tag(value.Tag()) || plain_tag(value.Tag()))
-        text = block_scalar(value.Scalar(), indent + 2, used);
-      out_ += text.empty() ? " " + scalar_text(value, Where::kBlock) + "\n" : " " + text;
-      return;
-    }
-    if (!block && (value.IsMap() || all_scalars(value))) {
-      const std::string flow = flow_text(value, depth);
-      if (used + flow.size() <= kWidth) {
-        out_ += " " + flow + "\n";
-        return;
-      }
-    }
+    if (value.IsScalar()) return scalar_after(value, indent + 2, used);
+    if (!block && (value.IsMap() || all_scalars(value)) && flow_fits(value, used, depth)) return;
     out_ += "\n";
     if (value.IsMap()) {
       out_ += std::string(indent + 2, ' ');
@@ -240,6 +229,22 @@ class Writer {
     } else {
       seq_block(value, indent + 2, records, depth + 1);
     }
+  }
+
+  // A scalar after "key:" or "-": a block scalar when it is text worth one, else on this line.
+  void scalar_after(const YAML::Node& value, std::size_t content_indent, std::size_t used) {
+    std::string text;
+    if (string_tag(value.Tag()) || plain_tag(value.Tag()))
+      text = block_scalar(value.Scalar(), content_indent, used);
+    out_ += " " + (text.empty() ? scalar_text(value, Where::kBlock) + "\n" : text);
+  }
+
+  // Writes the collection on this line in flow style when it ends by column kWidth.
+  bool flow_fits(const YAML::Node& value, std::size_t used, int depth) {
+    const std::string flow = flow_text(value, depth);
+    if (used + flow.size() > kWidth) return false;
+    out_ += " " + flow + "\n";
+    return true;
   }
 
   // A block mapping whose first key goes where the output stands now.
@@ -265,20 +270,11 @@ class Writer {
       out_ += " " + flow_text(item, depth) + "\n";
       return;
     }
-    if (item.IsScalar()) {
-      std::string text;
-      if (string_tag(item.Tag()) || plain_tag(item.Tag()))
-        text = block_scalar(item.Scalar(), indent, indent);
-      out_ += text.empty() ? " " + scalar_text(item, Where::kBlock) + "\n" : " " + text;
-      return;
-    }
+    if (item.IsScalar()) return scalar_after(item, indent, indent);
     const bool one_key = item.IsMap() && item.size() == 1;
-    if (!record && !one_key && (item.IsMap() || all_scalars(item))) {
-      const std::string flow = flow_text(item, depth);
-      if (indent + flow.size() <= kWidth) {
-        out_ += " " + flow + "\n";
-        return;
-      }
+    if (!record && !one_key && (item.IsMap() || all_scalars(item)) &&
+        flow_fits(item, indent, depth)) {
+      return;
     }
     out_ += " ";
     if (item.IsMap()) {
