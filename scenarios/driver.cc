@@ -121,9 +121,10 @@ Plan make_plan(std::vector<Scenario> scenarios, const SeedChoice& choice, Shard 
     std::vector<std::uint64_t> seeds;
     if (choice.seed) {
       seeds.push_back(*choice.seed);
+    } else if (choice.seeds) {
+      for (int i = 1; i <= *choice.seeds; ++i) seeds.push_back(static_cast<std::uint64_t>(i));
     } else {
-      const int count = choice.seeds ? *choice.seeds : scenario.seeds;
-      for (int i = 1; i <= count; ++i) seeds.push_back(static_cast<std::uint64_t>(i));
+      seeds = scenario.seed_numbers();  // the file's count, or its list of seeds
     }
     plan.seeds.push_back(std::move(seeds));
   }

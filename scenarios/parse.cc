@@ -15,6 +15,13 @@
 #include "kubesim/scenarios/internal/yaml_reader.h"
 
 namespace kubesim::scenarios {
+
+namespace internal {
+// parse_explore.cc: `seeds` (a count or a list) and `explore:`.
+void parse_seeds(ParseContext& ctx, const Field& field);
+void parse_explore(ParseContext& ctx, const Field& field);
+}  // namespace internal
+
 namespace {
 
 using internal::Field;
@@ -59,11 +66,9 @@ std::optional<Mark> first_invalid_utf8(std::string_view text) {
   return mark;
 }
 
-constexpr std::int64_t kMaxSeeds = 1'000'000'000;
-
 const std::vector<std::string> kScenarioKeys = {
     "name",      "description", "duration", "seeds",  "shuffle",  "cluster", "network",
-    "processes", "workload",    "timeline", "expect", "mustFind", "sweep",   "measure"};
+    "processes", "workload",    "timeline", "expect", "mustFind", "explore", "sweep",  "measure"};
 
 void read_scenario(ParseContext& ctx, const Field& document) {
   Scenario& s = ctx.scenario;
@@ -90,13 +95,7 @@ void read_scenario(ParseContext& ctx, const Field& document) {
     ctx.duration_known = true;
     ctx.duration_text = duration.value.Scalar();
   }
-  if (auto n = ctx.reader.integer_at_least(top.get("seeds"), 1)) {
-    if (*n > kMaxSeeds) {
-      ctx.reader.error(top.get("seeds"), "must be at most " + std::to_string(kMaxSeeds));
-    } else {
-      s.seeds = static_cast<int>(*n);
-    }
-  }
+  internal::parse_seeds(ctx, top.get("seeds"));
   if (auto b = ctx.reader.boolean(top.get("shuffle"))) s.shuffle = *b;
   internal::parse_cluster(ctx, top.get("cluster"));
   internal::parse_network(ctx, top.get("network"));
@@ -105,6 +104,7 @@ void read_scenario(ParseContext& ctx, const Field& document) {
   internal::parse_timeline(ctx, top.get("timeline"));
   internal::parse_expect(ctx, top.get("expect"));
   internal::parse_must_find(ctx, top.get("mustFind"));
+  internal::parse_explore(ctx, top.get("explore"));
 }
 
 }  // namespace

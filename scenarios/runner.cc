@@ -2,6 +2,7 @@
 // judges the checks, tears everything down in a safe order and reports.
 #include "kubesim/scenarios/runner.h"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <string>
@@ -25,6 +26,33 @@ std::string describe(std::exception_ptr error) {
   }
 }
 
+// The names the server makes from generateName, as objects are created.
+void capture_generated_names(runner::World& world, RunCapture& capture) {
+  world.server.add_write_listener([&capture](const fakeapi::CommittedWrite& write) {
+    if (write.type != fakeapi::ChangeType::kAdded || !write.object) return;
+    if (write.object->generate_name().empty()) return;
+    capture.generated_names.emplace_back(std::string(write.object->name()),
+                                         std::string(write.object->generate_name()));
+  });
+}
+
+// The calls and every object on the server, at the end of the run.
+void capture_end(runner::World& world, RunCapture& capture) {
+  const auto& recorder = world.server.recorder();
+  capture.calls.assign(recorder.calls().begin(), recorder.calls().end());
+  capture.calls_dropped = recorder.dropped();
+  std::vector<const fakeapi::ResourceInfo*> infos = world.server.registry().all();
+  std::sort(infos.begin(), infos.end(), [](const auto* a, const auto* b) { return a->gvr < b->gvr; });
+  for (const fakeapi::ResourceInfo* info : infos) {
+    if (!info->storage) continue;
+    auto list = world.server.list(info->gvr, "", api::ListOptions());
+    if (!list.ok()) continue;
+    for (const api::ObjectPtr& object : list.value().items) {
+      capture.objects.push_back(RunCapture::Object{info->gvr, object->to_json()});
+    }
+  }
+}
+
 }  // namespace
 
 SeedResult run_seed(const Scenario& scenario, const Registry& registry, const RunOptions& options) {
@@ -35,6 +63,7 @@ SeedResult run_seed(const Scenario& scenario, const Registry& registry, const Ru
   try {
     world = std::make_unique<runner::World>(scenario, registry, options, tail.stream());
     world->setup();
+    if (options.capture != nullptr) capture_generated_names(*world, *options.capture);
     world->checker->set_first_failure_hook([&tail] { tail.freeze(); });
     world->start();
     world->loop.run_until(world->end);
@@ -56,6 +85,7 @@ SeedResult run_seed(const Scenario& scenario, const Registry& registry, const Ru
   result.trace_events = world->loop.trace().count();
   const auto& recorder = world->server.recorder();
   result.requests = recorder.calls().size() + recorder.dropped();
+  if (options.capture != nullptr && world->checker) capture_end(*world, *options.capture);
   if (options.timeline) result.timeline = world->picture.finish(scenario.duration, stopped);
   if (options.trace != nullptr) *options.trace << "{\"traceHash\":\"" << result.trace_hash << "\"}\n";
   if (!world->teardown()) {

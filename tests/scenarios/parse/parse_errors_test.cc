@@ -93,12 +93,12 @@ const Case kDocumentCases[] = {
      {"s.yaml:3:1: unknown key \"seed\" in the scenario; did you mean \"seeds\"? (valid keys: "
       "name, "
       "description, duration, seeds, shuffle, cluster, network, processes, workload, timeline, "
-      "expect, mustFind, sweep, measure)"}},
+      "expect, mustFind, explore, sweep, measure)"}},
     {"UnknownKeyFarFromAll",
      "name: a\nduration: 1m\ncolour: red\n",
      {"s.yaml:3:1: unknown key \"colour\" in the scenario (valid keys: name, description, "
       "duration, seeds, shuffle, cluster, network, processes, workload, timeline, expect, "
-      "mustFind, sweep, measure)"}},
+      "mustFind, explore, sweep, measure)"}},
     {"KeyTwice",
      "name: a\nname: b\nduration: 1m\n",
      {"s.yaml:2:1: key \"name\" given twice in the scenario (first at 1:1)"}},

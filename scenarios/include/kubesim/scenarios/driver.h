@@ -53,7 +53,8 @@ LoadedScenarios load_scenarios(const std::vector<std::string>& files, const Regi
 // --- the plan --------------------------------------------------------------------------------
 
 struct SeedChoice {
-  std::optional<int> seeds;            // --seeds N: seeds 1…N instead of the file's `seeds`
+  // --seeds N: seeds 1…N instead of the file's `seeds` (a count N: 1…N; a list: those seeds).
+  std::optional<int> seeds;
   std::optional<std::uint64_t> seed;   // --seed S: only S
 };
 

@@ -15,12 +15,39 @@
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kubesim/api/gvk.h"
+#include "kubesim/fakeapi/recorder.h"
 
 #include "kubesim/scenarios/registry.h"
 #include "kubesim/scenarios/result.h"
 #include "kubesim/scenarios/scenario.h"
 
 namespace kubesim::scenarios {
+
+// What a run hands back beyond its SeedResult when asked (`kubesim explore` learns from it):
+// filled at the scenario's end, before anything is torn down.
+struct RunCapture {
+  // Every request the front door served, in the order answers left the server (the recorder's
+  // log: the oldest are dropped past its capacity, `calls_dropped` counts them).
+  std::vector<fakeapi::RecordedCall> calls;
+  std::uint64_t calls_dropped = 0;
+  // Every object on the server at the end, by resource (each group/resource once, at its storage
+  // version), namespace and name.
+  struct Object {
+    api::GroupVersionResource resource;
+    nlohmann::json object;
+  };
+  std::vector<Object> objects;
+  // Every name the server made from a generateName during the run (objects deleted since
+  // included), with its prefix, in the order made.
+  std::vector<std::pair<std::string, std::string>> generated_names;
+};
 
 struct RunOptions {
   RunOptions() {}
@@ -32,6 +59,8 @@ struct RunOptions {
   bool timeline = false;
   // How many trace lines before the first failure a SeedResult keeps.
   std::size_t trace_tail = 20;
+  // Filled when set (off by default: a run pays nothing for it).
+  RunCapture* capture = nullptr;
 };
 
 // Runs `scenario` with `options.seed`. The scenario must come from the parser with the same

@@ -1,0 +1,307 @@
+// The candidates: perturbations written as timeline entries (explore/perturb.h).
+#include <algorithm>
+#include <string>
+
+#include "kubesim/api/go_duration.h"
+#include "kubesim/sim/rng.h"
+#include "perturb.h"
+
+namespace kubesim::scenarios::explorer {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// The explorer's own seed: fixed, so the same command makes the same candidates.
+constexpr std::uint64_t kExplorerSeed = 0x6b756265'7369'6d21ULL;
+constexpr int kMaxRandomFaults = 3;
+
+std::string text(sim::Duration d) { return api::format_go_duration(d); }
+
+sim::Rng rng_for(std::size_t index) {
+  std::uint64_t z = kExplorerSeed + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return sim::Rng(z ^ (z >> 31));
+}
+
+sim::Time limit_of(const Space& space) { return sim::Time{} + (space.duration - space.settle); }
+
+// A window that starts at `from` and lasts `wanted`, cut to end by the limit (at least 1ms).
+sim::Duration window(const Space& space, sim::Time from, sim::Duration wanted) {
+  const sim::Duration left = limit_of(space) - from;
+  return std::max<sim::Duration>(std::min(wanted, left), 1ms);
+}
+
+YAML::Node trigger(const WritePoint& p) {
+  YAML::Node when;
+  when["process"] = p.replica;
+  YAML::Node after;
+  after["verb"] = std::string(fakeapi::to_string(p.verb));
+  after["resource"] = p.resource;
+  after["count"] = p.count;
+  when["after"] = after;
+  return when;
+}
+
+YAML::Node flow(YAML::Node node) {
+  node.SetStyle(YAML::EmitterStyle::Flow);
+  return node;
+}
+
+// An entry that happens right after `p`.
+YAML::Node entry_after(const WritePoint& p, const std::string& action, const YAML::Node& value) {
+  YAML::Node e;
+  e["when"] = trigger(p);
+  e[action] = value;
+  return e;
+}
+
+YAML::Node crash_of(const std::string& replica, sim::Duration restart_after) {
+  YAML::Node c;
+  c["process"] = replica;
+  c["restartAfter"] = text(restart_after);
+  return c;
+}
+
+YAML::Node rules(YAML::Node rule) {
+  YAML::Node list;
+  list.push_back(flow(rule));
+  return list;
+}
+
+std::string one_line(const YAML::Node& node) {
+  YAML::Emitter out;
+  out.SetMapFormat(YAML::Flow);
+  out.SetSeqFormat(YAML::Flow);
+  out << node;
+  return out.c_str();
+}
+
+struct Turn {
+  std::uint64_t seed = 0;
+  std::size_t pass = 0;  // how many times the points were walked before
+  const WritePoint* point = nullptr;
+};
+
+// The family's j-th turn: seeds take turns, then the points in order, then at random.
+Turn turn(const Space& space, std::size_t j, std::size_t count_of_points, sim::Rng& rng,
+          const std::vector<WritePoint>& points) {
+  Turn t;
+  t.seed = space.seeds[j % space.seeds.size()];
+  const std::size_t m = j / space.seeds.size();
+  if (count_of_points == 0) return t;
+  t.pass = m / count_of_points;
+  t.point = t.pass < 2 ? &points[m % count_of_points] : &points[rng.uniform(count_of_points)];
+  return t;
+}
+
+void crash_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c) {
+  const auto& points = space.points.at(space.seeds[j % space.seeds.size()]);
+  const Turn t = turn(space, j, points.size(), rng, points);
+  c.seed = t.seed;
+  if (t.point == nullptr) return;
+  const sim::Duration restart = t.pass == 0 ? 1s : t.pass == 1 ? 5s : rng.uniform_duration(500ms, 10s);
+  c.timeline.push_back(entry_after(*t.point, "crash", flow(crash_of(t.point->replica, restart))));
+  c.points.push_back(t.point->text());
+}
+
+void coalesce_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c) {
+  const auto& points = space.points.at(space.seeds[j % space.seeds.size()]);
+  const Turn t = turn(space, j, points.size(), rng, points);
+  c.seed = t.seed;
+  if (t.point == nullptr) return;
+  YAML::Node rule;
+  rule["verb"] = "watch";
+  rule["process"] = t.point->replica;
+  rule["coalesce"] = text(t.pass == 0 ? 3s : t.pass == 1 ? 1s : rng.uniform_duration(500ms, 5s));
+  rule["for"] = text(window(space, t.point->at, 20s));
+  c.timeline.push_back(entry_after(*t.point, "faults", rules(rule)));
+  c.points.push_back(t.point->text());
+}
+
+// The stale family's targets: each point's own replica, and for a lease write, every other
+// replica (a leader change seen from the others).
+std::vector<std::pair<std::string, const WritePoint*>> stale_targets(
+    const Space& space, const std::vector<WritePoint>& points) {
+  std::vector<std::pair<std::string, const WritePoint*>> own, others, out;
+  for (const WritePoint& p : points) {
+    own.emplace_back(p.replica, &p);
+    if (p.resource != "coordination.k8s.io/v1/leases") continue;
+    for (const std::string& r : space.replicas) {
+      if (r != p.replica) others.emplace_back(r, &p);
+    }
+  }
+  for (std::size_t i = 0; i < std::max(own.size(), others.size()); ++i) {
+    if (i < own.size()) out.push_back(own[i]);
+    if (i < others.size()) out.push_back(others[i]);
+  }
+  return out;
+}
+
+void stale_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c) {
+  c.seed = space.seeds[j % space.seeds.size()];
+  const auto targets = stale_targets(space, space.points.at(c.seed));
+  if (targets.empty()) return;
+  const std::size_t m = j / space.seeds.size();
+  const std::size_t pass = m / targets.size();
+  const auto& [replica, point] = pass < 2 ? targets[m % targets.size()] : targets[rng.uniform(targets.size())];
+  YAML::Node rule;
+  YAML::Node verbs;
+  verbs.push_back("get");
+  verbs.push_back("list");
+  rule["verb"] = flow(verbs);
+  rule["process"] = replica;
+  rule["staleBy"] = text(pass == 0 ? 30s : pass == 1 ? 10s : rng.uniform_duration(2s, 60s));
+  rule["for"] = text(window(space, point->at, 30s));
+  c.timeline.push_back(entry_after(*point, "faults", rules(rule)));
+  c.timeline.push_back(entry_after(*point, "crash", flow(crash_of(replica, 1s))));
+  c.points.push_back(replica + " after " + point->text());
+}
+
+// One buggify fault: its action key and value, the replica it hits, and how long it lasts from
+// `from` (cut to end by the limit).
+std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rng,
+                                                const std::string& replica, sim::Time from,
+                                                const std::vector<WritePoint>& points) {
+  const auto span = [&](sim::Duration lo, sim::Duration hi) {
+    return text(window(space, from, rng.uniform_duration(lo, hi)));
+  };
+  YAML::Node rule;
+  rule["process"] = replica;
+  switch (rng.uniform(11)) {
+    case 0: {  // a conflict on a write the replica makes
+      rule["verb"] = flow(YAML::Load("[update, patch]"));
+      if (!points.empty()) rule["resource"] = points[rng.uniform(points.size())].resource;
+      rule["error"] = 409;
+      rule["count"] = static_cast<int>(1 + rng.uniform(3));
+      rule["for"] = span(5s, 30s);
+      return {"faults", rules(rule)};
+    }
+    case 1:
+      rule["error"] = 500;
+      rule["count"] = static_cast<int>(1 + rng.uniform(5));
+      rule["for"] = span(5s, 30s);
+      return {"faults", rules(rule)};
+    case 2:
+      rule["error"] = 429;
+      rule["retryAfter"] = "1s";
+      rule["count"] = static_cast<int>(1 + rng.uniform(5));
+      rule["for"] = span(5s, 30s);
+      return {"faults", rules(rule)};
+    case 3:
+      rule["latency"] = text(rng.uniform_duration(100ms, 2s));
+      rule["for"] = span(5s, 20s);
+      return {"faults", rules(rule)};
+    case 4: {
+      YAML::Node p;
+      p["process"] = replica;
+      p["for"] = span(1s, 20s);
+      return {"partition", flow(p)};
+    }
+    case 5:
+      rule["verb"] = "watch";
+      rule["drop"] = "afterEvents";
+      rule["events"] = static_cast<int>(1 + rng.uniform(5));
+      rule["count"] = static_cast<int>(1 + rng.uniform(3));
+      rule["for"] = span(5s, 30s);
+      return {"faults", rules(rule)};
+    case 6:
+      rule["verb"] = "watch";
+      rule["stall"] = true;
+      rule["for"] = span(5s, 30s);
+      return {"faults", rules(rule)};
+    case 7:
+      return {"compact", flow(YAML::Node(YAML::NodeType::Map))};
+    case 8:
+      return {"apiserver", YAML::Node("restart")};
+    case 9: {
+      YAML::Node k;
+      k["process"] = replica;
+      const sim::Duration by = rng.uniform_duration(1s, 30s);
+      k["by"] = text(rng.bernoulli(0.5) ? by : -by);
+      return {"skew", flow(k)};
+    }
+    default: {
+      YAML::Node p;
+      p["process"] = replica;
+      // Shorter than the renew deadline: a pause a correct leader survives.
+      p["for"] = text(window(space, from, rng.uniform_duration(100ms, space.renew_deadline / 2)));
+      return {"pause", flow(p)};
+    }
+  }
+}
+
+void random_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c) {
+  c.seed = space.seeds[j % space.seeds.size()];
+  if (space.replicas.empty()) return;
+  const auto& points = space.points.at(c.seed);
+  const sim::Duration limit = space.duration - space.settle;
+  if (limit <= sim::Duration::zero()) return;
+  const int n = static_cast<int>(1 + rng.uniform(kMaxRandomFaults));
+  for (int i = 0; i < n; ++i) {
+    const std::string replica = space.replicas[rng.uniform(space.replicas.size())];
+    YAML::Node e;
+    sim::Time from{};
+    std::string where;
+    if (!points.empty() && rng.bernoulli(0.5)) {
+      const WritePoint& p = points[rng.uniform(points.size())];
+      e["when"] = trigger(p);
+      from = p.at;
+      where = " after " + p.text();
+    } else {
+      // Whole milliseconds, so the file reads well.
+      const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(limit).count();
+      from = sim::Time{} + std::chrono::milliseconds(rng.uniform(static_cast<std::uint64_t>(ms)));
+      e["at"] = text(from - sim::Time{});
+      where = " at " + text(from - sim::Time{});
+    }
+    auto [action, value] = random_fault(space, rng, replica, from, points);
+    e[action] = value;
+    c.points.push_back(action + where);
+    c.timeline.push_back(e);
+  }
+}
+
+}  // namespace
+
+Candidate make_candidate(const Space& space, std::size_t index) {
+  Candidate c;
+  c.index = index;
+  if (space.families.empty() || space.seeds.empty()) return c;
+  c.family = space.families[index % space.families.size()];
+  const std::size_t j = index / space.families.size();
+  sim::Rng rng = rng_for(index);
+  switch (c.family) {
+    case Family::kCrash:
+      crash_candidate(space, j, rng, c);
+      break;
+    case Family::kCoalesce:
+      coalesce_candidate(space, j, rng, c);
+      break;
+    case Family::kStale:
+      stale_candidate(space, j, rng, c);
+      break;
+    case Family::kRandom:
+      random_candidate(space, j, rng, c);
+      break;
+  }
+  for (const YAML::Node& e : c.timeline) c.text += (c.text.empty() ? "" : "; ") + one_line(e);
+  return c;
+}
+
+YAML::Node apply_candidate(const YAML::Node& document, const Candidate& candidate) {
+  YAML::Node doc = YAML::Clone(document);
+  YAML::Node timeline(YAML::NodeType::Sequence);
+  if (doc["timeline"].IsSequence()) {
+    for (const YAML::Node& e : doc["timeline"]) timeline.push_back(e);
+  }
+  for (const YAML::Node& e : candidate.timeline) timeline.push_back(YAML::Clone(e));
+  doc["timeline"] = timeline;
+  YAML::Node seeds;
+  seeds.push_back(candidate.seed);
+  doc["seeds"] = flow(seeds);
+  return doc;
+}
+
+}  // namespace kubesim::scenarios::explorer

@@ -1,0 +1,91 @@
+// The explorer's perturbations: the write points a reference run learns, and the candidates made
+// from them — each a few ordinary timeline entries (`when:`/`at:` events, `faults:` rules) to
+// append to the scenario file, so that a failing candidate is a scenario file as it stands.
+//
+// A candidate is a pure function of (the scenario, the learned points, the families on, its
+// index): make_candidate never reads a clock or a shared generator, so the same command makes
+// the same candidates whatever the number of threads. Families take turns (index modulo the
+// number of families), so every family is tried within the first few runs; within a family the
+// seeds take turns, and the crash, coalesce and stale families walk the points in order (the
+// points are interleaved across replica, verb and resource, so the first write of each kind
+// comes first), then draw them at random.
+#ifndef KUBESIM_SCENARIOS_EXPLORE_PERTURB_H_
+#define KUBESIM_SCENARIOS_EXPLORE_PERTURB_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "kubesim/fakeapi/recorder.h"
+#include "kubesim/scenarios/scenario.h"
+#include "kubesim/sim/time.h"
+
+namespace kubesim::scenarios::explorer {
+
+// A resource as a file names it: the plural of a core resource, group/version/plural otherwise
+// (the parser resolves both).
+std::string resource_text(const api::GroupVersionResource& gvr);
+
+// A replica's k-th request of one verb on one resource, as a `when:` trigger counts them (every
+// answered request of that replica, verb and resource, whatever its outcome or subresource).
+struct WritePoint {
+  std::string replica;
+  fakeapi::Verb verb = fakeapi::Verb::kUpdate;
+  std::string resource;  // as a file names it: "configmaps", "example.com/v1/widgets"
+  int count = 1;
+  sim::Time at{};        // when the reference run's answer left the server
+  std::string object;    // "NS/NAME" or "NAME"
+  // "mirror-0 update configmaps #3"
+  std::string text() const;
+  bool operator==(const WritePoint&) const = default;
+};
+
+// The write points (create, update, patch, delete, deletecollection) of `replicas` in `calls`
+// answered before `before`, interleaved: the first point of each (replica, verb, resource) in
+// the order they first appear, then the second of each, and so on.
+std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& calls,
+                                     const std::vector<std::string>& replicas, sim::Time before);
+
+enum class Family { kCrash, kCoalesce, kStale, kRandom };
+inline constexpr Family kFamilies[] = {Family::kCrash, Family::kCoalesce, Family::kStale,
+                                       Family::kRandom};
+std::string family_name(Family family);
+
+// What the candidates are made from.
+struct Space {
+  std::vector<std::uint64_t> seeds;
+  std::map<std::uint64_t, std::vector<WritePoint>> points;  // per seed, learn_points' order
+  std::vector<std::string> replicas;  // every replica of the scenario's processes
+  std::vector<Family> families;       // the families on, in kFamilies' order
+  sim::Duration duration{};
+  sim::Duration settle{};             // every perturbation ends by duration − settle
+  sim::Duration renew_deadline = std::chrono::seconds(10);  // the shortest of the electors'
+};
+
+// The Space of a parsed scenario, without points (the reference runs add them).
+Space make_space(const Scenario& scenario, const std::vector<std::uint64_t>& seeds);
+
+struct Candidate {
+  std::size_t index = 0;
+  Family family = Family::kCrash;
+  std::uint64_t seed = 0;
+  std::vector<YAML::Node> timeline;  // the entries to append to the file's timeline
+  std::string text;                  // one line for people
+  std::vector<std::string> points;   // the points it targets (for the table)
+};
+
+// The index-th candidate; `timeline` is empty when the family has no point to work on for its
+// seed (such a candidate is not run).
+Candidate make_candidate(const Space& space, std::size_t index);
+
+// The scenario document with the candidate written in: its entries appended to `timeline` and
+// `seeds: [S]`. `document` is not changed.
+YAML::Node apply_candidate(const YAML::Node& document, const Candidate& candidate);
+
+}  // namespace kubesim::scenarios::explorer
+
+#endif  // KUBESIM_SCENARIOS_EXPLORE_PERTURB_H_
