@@ -129,9 +129,14 @@ void write_junit(const RunSet& set, std::ostream& out) {
         << "\" failures=\"" << c.failures << "\" errors=\"" << c.errors << "\" skipped=\""
         << c.skipped << "\" time=\"" << seconds(c.time) << "\" file=" << attr(run.result.file)
         << ">\n";
-    if (!run.result.description.empty()) {
-      out << "    <properties>\n      <property name=\"description\" value="
-          << attr(run.result.description) << "/>\n    </properties>\n";
+    // A live scenario says so: its times are real and its seeds do not replay.
+    if (!run.result.description.empty() || run.result.live()) {
+      out << "    <properties>\n";
+      if (!run.result.description.empty()) {
+        out << "      <property name=\"description\" value=" << attr(run.result.description) << "/>\n";
+      }
+      if (run.result.live()) out << "      <property name=\"kubesim.live\" value=\"true\"/>\n";
+      out << "    </properties>\n";
     }
     for (std::size_t i = 0; i < run.result.seeds.size(); ++i) write_seed(run, i, set.program, out);
     if (!run.result.must_find.empty()) write_must_find(run, set.shard, out);

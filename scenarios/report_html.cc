@@ -155,7 +155,9 @@ void write_scenario(const RunSet& set, std::size_t s, std::ostream& out) {
   const ScenarioRun& run = set.scenarios[s];
   const ScenarioResult& r = run.result;
   out << "<section id=\"s" << s << "\">\n<h2>" << badge(verdict(run, set.shard)) << " "
-      << h(r.name) << "</h2>\n<p class=\"muted\">" << h(r.file) << "</p>\n";
+      << h(r.name) << "</h2>\n<p class=\"muted\">" << h(r.file)
+      << (r.live() ? " — a live run: real time and real processes; its seeds do not replay" : "")
+      << "</p>\n";
   if (!r.description.empty()) out << "<p>" << h(r.description) << "</p>\n";
   out << "<p>" << h(verdict_line(run, set.shard)) << "</p>\n";
   if (r.seeds.empty()) {

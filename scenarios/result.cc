@@ -136,6 +136,10 @@ SeedResult seed_from(const json& j, const std::string& path) {
   r.trace_hash = json_string_or(j, path, "traceHash");
   r.trace_events = json_uint_or(j, path, "traceEvents");
   r.requests = json_uint_or(j, path, "requests");
+  if (auto it = j.find("live"); it != j.end()) {
+    if (!it->is_boolean()) results_json_fail(json_path(path, "live"), "expected a boolean");
+    r.live = it->get<bool>();
+  }
   if (auto it = j.find("timeline"); it != j.end()) {
     r.timeline = timeline_from(*it, json_path(path, "timeline"));
   }
@@ -161,6 +165,10 @@ ScenarioResult scenario_from(const json& j, const std::string& path) {
 
 }  // namespace
 
+bool ScenarioResult::live() const {
+  return std::any_of(seeds.begin(), seeds.end(), [](const SeedResult& s) { return s.live; });
+}
+
 bool ScenarioResult::passed() const {
   if (must_find.empty()) {
     return std::none_of(seeds.begin(), seeds.end(), [](const SeedResult& s) { return s.broke_any(); });
@@ -177,7 +185,8 @@ bool ScenarioResult::passed() const {
 }
 
 std::string ScenarioResult::replay_command(std::uint64_t seed, std::string_view program) const {
-  return shell_word(program) + " run " + shell_word(file) + " --seed " + std::to_string(seed);
+  return shell_word(program) + (live() ? " run --live " : " run ") + shell_word(file) + " --seed " +
+         std::to_string(seed);
 }
 
 json to_json(const SeedResult& result) {
@@ -190,6 +199,7 @@ json to_json(const SeedResult& result) {
          {"traceHash", result.trace_hash},
          {"traceEvents", result.trace_events},
          {"requests", result.requests}};
+  if (result.live) j["live"] = true;  // only then: virtual runs' results stay as they were
   if (result.timeline) j["timeline"] = timeline_json(*result.timeline);
   return j;
 }

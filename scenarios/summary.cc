@@ -116,7 +116,7 @@ void print_seed_failure(const ScenarioResult& result, const SeedResult& seed,
   const Failure* first = counting_failure(result, seed);
   if (first != nullptr) {
     out << indent << "broke " << place(result.file, first->mark) << ": " << first->check << "\n";
-    out << indent << "at " << at_text(first->at) << " of virtual time\n";
+    out << indent << "at " << at_text(first->at) << (seed.live ? " of real time (a live run)\n" : " of virtual time\n");
     print_lines(first->detail, indent + "  ", out);
   }
   if (!seed.error.empty()) {
@@ -130,6 +130,11 @@ void print_seed_failure(const ScenarioResult& result, const SeedResult& seed,
   if (!seed.trace_tail.empty()) {
     out << indent << "last trace lines before it:\n";
     for (const auto& line : seed.trace_tail) out << indent << "  " << line << "\n";
+  }
+  if (seed.live) {
+    out << indent << "live run: not replayable (real time, real processes); run it again: "
+        << result.replay_command(seed.seed, program) << "\n";
+    return;
   }
   out << indent << "replay: " << result.replay_command(seed.seed, program) << "\n";
 }

@@ -72,6 +72,7 @@ SeedResult run_live(const Scenario& scenario, const Registry& registry, const Ru
                     const LiveOptions& live_options) {
   SeedResult result;
   result.seed = options.seed;
+  result.live = true;
   // Absolute: the programs run in the scenario's folder and find their kubeconfig by this path.
   const fs::path dir = fs::absolute(fs::path(live_options.output) / scenario.name / ("seed-" + std::to_string(options.seed)));
   std::error_code ec;

@@ -86,16 +86,17 @@ case "$case_name" in
     expect_in "$seed/tokens.csv" ",mirror-0,mirror-0,"
     expect_in "$work/junit.xml" 'name="kubesim.live" value="true"'
     expect_in "$work/results.json" '"live": true'
-    expect_in "$work/report.html" "live run"
+    expect_in "$work/report.html" "a live run: real time and real processes"
     ;;
   planted-bug)
     need_python
     run "$here/mirror_bug.yaml"
     expect_code 1
     expect_in "$work/out" "FAIL live-mirror-planted-bug"
-    expect_in "$work/out" "finally {count: {resource: configmaps, namespace: dst}, equals: {count: {resource: configmaps, namespace: src}}}"
+    expect_in "$work/out" "broke $here/mirror_bug.yaml:33:7: {count: {resource: configmaps, namespace: dst}, equals: {count: {resource: configmaps, namespace: src}}}"
     expect_in "$work/out" "count of configmaps in dst is"
-    expect_in "$work/out" "live run: not replayable"
+    expect_in "$work/out" "of real time (a live run)"
+    expect_in "$work/out" "live run: not replayable (real time, real processes); run it again: $kubesim run --live $here/mirror_bug.yaml --seed 1"
     ;;
   bad-input)
     run "$here/bad/missing_command.yaml"

@@ -71,6 +71,9 @@ struct SeedResult {
   std::uint64_t trace_events = 0;
   std::uint64_t requests = 0;  // served through the front door
   std::optional<Timeline> timeline;
+  // A live run (kubesim run --live): real time and real processes, so the seed does not replay
+  // it and its instants are real ones.
+  bool live = false;
 
   bool broke_any() const { return !failures.empty() || !error.empty(); }
 };
@@ -85,9 +88,12 @@ struct ScenarioResult {
   // Without mustFind: no seed broke anything. With it: some seed broke one of the listed
   // checks, no seed broke an unlisted one, and no run failed.
   bool passed() const;
+  // Some seed ran live (SeedResult::live).
+  bool live() const;
   // The replay command of a seed: "kubesim run FILE --seed N", with `program` for kubesim (a
   // program that gives run_main its command line passes its argv[0]). The program and the file
-  // are quoted for a POSIX shell when they need it.
+  // are quoted for a POSIX shell when they need it. For a live scenario, "kubesim run --live
+  // FILE --seed N": it runs the same scenario and draws from the same seed, but does not replay.
   std::string replay_command(std::uint64_t seed, std::string_view program = "kubesim") const;
 };
 
