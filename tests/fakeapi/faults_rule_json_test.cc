@@ -69,6 +69,15 @@ TEST(FaultRuleJsonTest, EveryKindRoundTrips) {
     r.stale_by = 30s;
     rules.push_back(r);
   }
+  {
+    FaultRule r;
+    r.id = "c";
+    r.kind = FaultKind::kCoalesceWatch;
+    r.coalesce = 3s;
+    r.verbs = {Verb::kWatch};
+    r.process = "ctl-0";
+    rules.push_back(r);
+  }
   for (const auto& rule : rules) {
     SCOPED_TRACE(rule.id);
     const nlohmann::json j = rule.to_json();
@@ -84,6 +93,7 @@ TEST(FaultRuleJsonTest, EveryKindRoundTrips) {
     EXPECT_EQ(back->latency, rule.latency);
     EXPECT_EQ(back->after_events, rule.after_events);
     EXPECT_EQ(back->stale_by, rule.stale_by);
+    EXPECT_EQ(back->coalesce, rule.coalesce);
   }
   // The documented field names.
   const nlohmann::json e = rules[0].to_json();
@@ -94,6 +104,26 @@ TEST(FaultRuleJsonTest, EveryKindRoundTrips) {
   EXPECT_EQ(e["untilMs"], 9000);
   EXPECT_EQ(rules[1].to_json()["latencyMs"], 250);
   EXPECT_EQ(rules[3].to_json()["kind"], "stallWatch");
+  EXPECT_EQ(rules.back().to_json()["kind"], "coalesceWatch");
+  EXPECT_EQ(rules.back().to_json()["coalesceMs"], 3000);
+}
+
+TEST(FaultRuleJsonTest, ACoalesceRuleNeedsAPositiveHoldTime) {
+  const std::vector<std::pair<nlohmann::json, std::string>> cases = {
+      {{{"kind", "coalesceWatch"}}, "fault rule: coalesceMs: required, positive"},
+      {{{"kind", "coalesceWatch"}, {"coalesceMs", 0}}, "fault rule: coalesceMs: required, positive"},
+      {{{"kind", "coalesceWatch"}, {"coalesceMs", -3}}, "fault rule: coalesceMs: required, positive"},
+      {{{"kind", "coalesceWatch"}, {"coalesceMs", "3s"}}, "fault rule: coalesceMs: wrong type"},
+      {{{"kind", "coalesce"}},
+       "fault rule: kind: unknown kind \"coalesce\" (error, latency, dropWatch, stallWatch, "
+       "forceGone, staleRead, coalesceWatch)"},
+  };
+  for (const auto& [j, message] : cases) {
+    auto r = FaultRule::from_json(j);
+    ASSERT_FALSE(r.ok()) << j;
+    EXPECT_EQ(r.status().code, 400) << j;
+    EXPECT_EQ(r.status().message, message) << j;
+  }
 }
 
 TEST(FaultRuleJsonTest, BadRulesAreRejectedNamingTheField) {
@@ -141,7 +171,7 @@ TEST(FaultNamesTest, VerbsAndKindsParseBack) {
     EXPECT_EQ(parse_verb(to_string(v)), v);
   }
   for (FaultKind k : {FaultKind::kError, FaultKind::kLatency, FaultKind::kDropWatch, FaultKind::kStallWatch,
-                      FaultKind::kForceGone, FaultKind::kStaleRead}) {
+                      FaultKind::kForceGone, FaultKind::kStaleRead, FaultKind::kCoalesceWatch}) {
     EXPECT_EQ(parse_fault_kind(to_string(k)), k);
   }
   EXPECT_FALSE(parse_verb("GET").has_value());

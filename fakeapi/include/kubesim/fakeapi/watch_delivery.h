@@ -1,16 +1,40 @@
-// WatchDelivery: the front door's filter for watch faults — dropped and stalled watches — the
-// same for every transport.
+// WatchDelivery: the front door's filter for watch faults — dropped, stalled and coalescing
+// watches — the same for every transport.
 //
 // When a watch starts, the first dropWatch rule that fires cuts its stream after `afterEvents`
 // events, and the first stallWatch rule that fires makes it deliver nothing more (events are
 // taken from the server and discarded until the watch times out or its client gives up). The
 // stream a transport then reads is a DeliveredWatch, which says whether it was cut, so that a
 // transport can end the connection abruptly as a dropped one ends.
+//
+// Coalescing (coalesceWatch rules, Sieve's "unobserved states") acts on every open watch, also
+// one that started before the rule was added: when an event arrives while a matching rule's
+// window lasts, the watch holds it for the rule's `coalesce` time, and a later event for the same
+// object (namespace/name) replaces the held one, so the client never sees the versions between:
+//   ADDED + MODIFIED    -> ADDED with the newest object    ADDED + DELETED   -> nothing
+//   MODIFIED + MODIFIED -> MODIFIED with the newest        MODIFIED + DELETED -> DELETED
+//   DELETED + ADDED     -> MODIFIED with the new object (as a relist would show it)
+// A merged event is due `coalesce` after the newest event it carries arrived. A watch decides
+// once per rule whether the rule takes it (the rule's keys match the watch request, its
+// probability is drawn, its count — which counts watches — is consumed, the injection traced),
+// and keeps the rule until the rule's window ends or the rule is removed.
+// Guarantees: held events are delivered in the order the server sent them (resourceVersion
+// order; a merged event takes the place of its newest part) at their due instants on the
+// virtual clock, so the resourceVersions a client sees still increase and none is seen twice.
+// Nothing is delivered ahead of an older held event: a BOOKMARK that arrives while events are
+// held is held behind them (a newer bookmark replaces it), and so is an event that arrives after
+// the window while events are still held (it is not merged). Events held when the window ends
+// are still delivered at their due instants. An ERROR event is delivered at once and the held
+// events are discarded, as they are when the watch ends: the client resumes from the last
+// version it saw, so a correct client loses nothing.
 #ifndef KUBESIM_FAKEAPI_WATCH_DELIVERY_H_
 #define KUBESIM_FAKEAPI_WATCH_DELIVERY_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "kubesim/api/watch.h"
 #include "kubesim/fakeapi/faults.h"
@@ -18,32 +42,92 @@
 
 namespace kubesim::fakeapi {
 
+// The events a coalescing watch holds, in arrival order, each with the instant it is due.
+class HeldEvents {
+ public:
+  bool empty() const { return events_.empty(); }
+  std::size_t size() const { return events_.size(); }
+  // Holds `event` until `due`. With `merge`, a held event for the same object is replaced as the
+  // table above says; without, the event waits behind what is held. A BOOKMARK replaces the held
+  // bookmark.
+  void hold(api::WatchEvent event, sim::Time due, bool merge);
+  // When the first held event is due; nullopt when nothing is held.
+  std::optional<sim::Time> next_due() const;
+  // The first held event, when it is due at `now`; events behind it wait for it.
+  std::optional<api::WatchEvent> take_due(sim::Time now);
+  void clear();
+
+ private:
+  struct Held {
+    api::WatchEvent event;
+    sim::Time due{};
+    bool existed_before = false;  // whether the client has the object before this event
+    std::string key;              // namespace/name; empty for a bookmark
+  };
+
+  std::map<std::uint64_t, Held> events_;  // by arrival number
+  // Invariant: every held object event's key maps to the arrival number of the newest held event
+  // for that key.
+  std::map<std::string, std::uint64_t, std::less<>> newest_;
+  std::optional<std::uint64_t> bookmark_;  // the held bookmark's arrival number
+  std::uint64_t arrivals_ = 0;
+};
+
+// What a watch request looked like to the fault rules, kept for the life of the watch.
+struct WatchRequest {
+  Verb verb = Verb::kWatch;
+  std::string resource, ns, name, process, subresource;
+
+  static WatchRequest of(const Request& request);
+  RequestInfo info() const { return RequestInfo{verb, resource, ns, name, process, subresource}; }
+};
+
 class DeliveredWatch final : public api::WatchStream {
  public:
-  DeliveredWatch(api::WatchPtr source, std::optional<std::int64_t> drop_after, bool stalled)
-      : source_(std::move(source)), drop_after_(drop_after), stalled_(stalled) {}
+  DeliveredWatch(api::WatchPtr source, FaultInjector& faults, WatchRequest request,
+                 std::optional<std::int64_t> drop_after, bool stalled)
+      : source_(std::move(source)),
+        faults_(&faults),
+        request_(std::move(request)),
+        drop_after_(drop_after),
+        stalled_(stalled) {}
 
   sim::Task<std::optional<api::WatchEvent>> next(sim::Context ctx) override;
   std::optional<api::WatchEvent> try_next(const sim::Context& ctx) override;
-  void stop() override { source_->stop(); }
+  void stop() override;
 
   // True once a dropWatch rule ended the stream.
   bool cut() const { return cut_; }
+  // How many events the watch holds now.
+  std::size_t held() const { return held_.size(); }
 
  private:
   // True (and the source stopped) when the drop rule's count is reached.
   bool drop_now();
+  // What becomes of an event from the source: delivered now (returned), held, or discarded.
+  std::optional<api::WatchEvent> admit(api::WatchEvent event);
+  // The hold time of the coalesceWatch rule that has this watch now, if one has.
+  std::optional<sim::Duration> coalescing();
+  std::optional<api::WatchEvent> deliver(api::WatchEvent event);
+  sim::Time now() const { return faults_->loop().now(); }
 
   api::WatchPtr source_;
+  FaultInjector* faults_;
+  WatchRequest request_;
   std::optional<std::int64_t> drop_after_;
   bool stalled_;
   bool cut_ = false;
   std::int64_t delivered_ = 0;
+  HeldEvents held_;
+  std::string coalesce_rule_;              // the id of the coalesceWatch rule that has the watch
+  std::vector<std::string> decided_rules_;  // coalesceWatch rules this watch has drawn for
 };
 
 class WatchDelivery final : public Filter {
  public:
   explicit WatchDelivery(FaultInjector& faults) : faults_(&faults) {}
+  // Every watch that starts is delivered through a DeliveredWatch, so that a coalesceWatch rule
+  // added later acts on it.
   void complete(const Request& request, Response& response) override;
 
  private:
