@@ -207,11 +207,7 @@ workload:
   - every: 1s
     until: 2m
     action:
-      create:
-        apiVersion: v1
-        kind: ConfigMap
-        metadata: {generateName: n-, namespace: src}
-        data: {count: "{{n}}"}
+      create: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: n-, namespace: src}, data: {count: "{{n}}"}}
 
 timeline:
   - at: 1m
@@ -229,8 +225,8 @@ expect:
       count: {resource: configmaps, namespace: dst}
       equals: {count: {resource: configmaps, namespace: src}}
 )";
-  // Written without blank lines and with the create action on one long line, it comes out as
-  // above.
+  // Written without blank lines and with the create action on one line of 130 columns, it comes
+  // out as above.
   std::string file;
   std::istringstream lines(expected);
   for (std::string line; std::getline(lines, line);) {
