@@ -59,9 +59,12 @@ bool reduce_count(Search& s, const Path& map, const std::string& key, std::int64
       });
 }
 
-// The latest instant the parser or the checks need: timeline `at`s and check windows' ends.
+// The shortest duration the parser or the checks allow: the latest timeline `at`, the end of
+// every check's window, and a second past `explore.settle` (which must be shorter).
 std::int64_t duration_floor(const YAML::Node& doc) {
   std::int64_t floor = 0;
+  if (const auto settle = duration_at(doc, Path{} / "explore" / "settle"))
+    floor = *settle + kSecond;
   for (std::size_t i = 0; i < find(doc, Path{} / "timeline").size(); ++i)
     floor = std::max(floor, duration_at(doc, Path{} / "timeline" / i / "at").value_or(0));
   for (const auto* kind : {"always", "eventually", "consistently", "finally"}) {

@@ -112,13 +112,30 @@ TEST(ShrinkScenario, KeepsTheOneEventThatMattersAndTheDurationItNeeds) {
 }
 
 TEST(ShrinkScenario, DurationStopsAtItsLowerBound) {
-  // Everything fails: the duration goes down to the latest check window's end (1m30s).
-  YAML::Node doc = busy();
-  doc["expect"]["eventually"].push_back(
-      YAML::Load("{after: 1m, within: 30s, leaderElected: leases/src/ctl}"));
-  const auto result = shrink_scenario(doc, [](const YAML::Node&) { return true; });
-  EXPECT_EQ(get(result.doc, "duration"), "1m30s") << steps_text(result);
-  EXPECT_EQ(result.entries, 0u);
+  // Everything fails: the duration goes down to the latest `at`, the end of the latest check
+  // window, or a second past explore.settle, whichever is latest.
+  struct Case {
+    std::string extra;
+    std::string duration;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"", "3m"},  // the pause at 3m (the last event, whose removal the predicate refuses)
+           {"expect: {eventually: [{after: 3m, within: 30s, leaderElected: leases/src/ctl}]}",
+            "3m30s"},
+           {"expect: {consistently: [{after: 1m, for: 2m40s, leaderElected: leases/src/ctl}]}",
+            "3m40s"},
+           {"explore: {settle: 4m}", "4m1s"},
+       }) {
+    SCOPED_TRACE(c.extra);
+    YAML::Node doc = busy();
+    if (!c.extra.empty()) {
+      const YAML::Node extra = YAML::Load(c.extra);
+      for (const auto& kv : extra) doc[kv.first.Scalar()] = kv.second;
+    }
+    const auto result =
+        shrink_scenario(doc, [](const YAML::Node& d) { return has_event(d, "pause", "ctl-1"); });
+    EXPECT_EQ(get(result.doc, "duration"), c.duration) << steps_text(result);
+  }
 }
 
 TEST(ShrinkScenario, NamedReplicasStayAndTheRestGo) {
