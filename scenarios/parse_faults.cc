@@ -9,11 +9,24 @@
 namespace kubesim::scenarios::internal {
 namespace {
 
-const std::vector<std::string> kKinds = {"error", "latency", "drop", "stall", "gone", "staleBy"};
+const std::vector<std::string> kKinds = {"error", "latency", "drop",    "stall",
+                                         "gone",  "staleBy", "coalesce"};
 const std::vector<std::string> kFaultKeys = {
     "verb",  "resource", "namespace", "name",    "process",    "probability",
     "count", "for",      "error",     "message", "retryAfter", "latency",
-    "drop",  "events",   "stall",     "gone",    "staleBy"};
+    "drop",  "events",   "stall",     "gone",    "staleBy",    "coalesce"};
+
+// The kinds whose value is a positive duration, and the rule's field it sets.
+struct DurationKind {
+  std::string_view label;
+  fakeapi::FaultKind kind;
+  sim::Duration fakeapi::FaultRule::*field;
+};
+constexpr DurationKind kDurationKinds[] = {
+    {"latency", fakeapi::FaultKind::kLatency, &fakeapi::FaultRule::latency},
+    {"staleBy", fakeapi::FaultKind::kStaleRead, &fakeapi::FaultRule::stale_by},
+    {"coalesce", fakeapi::FaultKind::kCoalesceWatch, &fakeapi::FaultRule::coalesce},
+};
 
 constexpr std::string_view kDefaultMessage = "fault injected by the scenario";
 
@@ -104,6 +117,7 @@ std::vector<fakeapi::Verb> verbs_of(fakeapi::FaultKind kind) {
   switch (kind) {
     case fakeapi::FaultKind::kDropWatch:
     case fakeapi::FaultKind::kStallWatch:
+    case fakeapi::FaultKind::kCoalesceWatch:
       return {Verb::kWatch};
     case fakeapi::FaultKind::kForceGone:
       return {Verb::kWatch, Verb::kList};
@@ -171,16 +185,11 @@ bool read_kind(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi
     ctx.reader.error(f.get("events").key_mark, "events: only a drop fault takes it");
     return false;
   }
-  if (kind.label == "latency") {
-    rule.kind = FaultKind::kLatency;
+  for (const auto& [label, duration_kind, field] : kDurationKinds) {
+    if (kind.label != label) continue;
+    rule.kind = duration_kind;
     auto d = ctx.reader.positive_duration(kind);
-    if (d) rule.latency = *d;
-    return d.has_value();
-  }
-  if (kind.label == "staleBy") {
-    rule.kind = FaultKind::kStaleRead;
-    auto d = ctx.reader.positive_duration(kind);
-    if (d) rule.stale_by = *d;
+    if (d) rule.*field = *d;
     return d.has_value();
   }
   if (kind.label == "stall" || kind.label == "gone") {

@@ -348,7 +348,7 @@ const Case kFaultCases[] = {
     {"KindCount",
      kHead + "timeline:\n  - at: 1m\n    faults:\n      - {verb: list}\n      - {latency: 1s, "
              "stall: true}\n",
-     {"s.yaml:12:9: a fault needs one of error, latency, drop, stall, gone, staleBy",
+     {"s.yaml:12:9: a fault needs one of error, latency, drop, stall, gone, staleBy, coalesce",
       "s.yaml:13:23: a fault injects one thing, not latency and stall; write two faults"}},
     {"Drop",
      kHead + "timeline:\n  - at: 1m\n    faults:\n      - {drop: afterEvents}\n"
@@ -369,6 +369,15 @@ const Case kFaultCases[] = {
       "in cluster.resources; did you mean \"leases\"?",
       "s.yaml:12:58: process: \"manager-3\" does not exist: manager has 3 replicas (manager-0, "
       "manager-1, manager-2)"}},
+    {"Coalesce",
+     kHead + "timeline:\n  - at: 1m\n    faults:\n      - {verb: list, coalesce: 3s}\n"
+             "      - {coalesce: 3x}\n      - {coalesce: 0s}\n"
+             "      - {coalesce: 2s, stall: true}\n      - {coalesce: 2s, events: 1}\n",
+     {"s.yaml:12:16: verb: coalesce acts on watch requests only, not list",
+      "s.yaml:13:20: coalesce: time: unknown unit \"x\" in duration \"3x\"",
+      "s.yaml:14:20: coalesce: must be positive, got 0s",
+      "s.yaml:15:24: a fault injects one thing, not coalesce and stall; write two faults",
+      "s.yaml:16:24: events: only a drop fault takes it"}},
     {"EmptyFaults",
      kHead + "timeline:\n  - {at: 1m, faults: []}\n",
      {"s.yaml:10:22: faults: needs at least one fault"}},

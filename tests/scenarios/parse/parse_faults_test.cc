@@ -124,5 +124,25 @@ TEST(Faults, WatchKinds) {
   EXPECT_EQ(rules[2].mark.column, 9);
 }
 
+TEST(Faults, CoalesceHoldsWatchEventsForADuration) {
+  auto rules = faults_of(
+      "      - {verb: watch, resource: configmaps, process: ctl-0, coalesce: 3s, for: 20s}\n"
+      "      - {coalesce: 250ms, count: 2, probability: 0.5}\n");
+  ASSERT_EQ(rules.size(), 2u);
+  const fakeapi::FaultRule& rule = rules[0].rule;
+  EXPECT_EQ(rule.kind, fakeapi::FaultKind::kCoalesceWatch);
+  EXPECT_EQ(rule.coalesce, 3s);
+  EXPECT_EQ(rule.verbs, std::vector<fakeapi::Verb>{fakeapi::Verb::kWatch});
+  EXPECT_EQ(rule.resource, "configmaps");
+  EXPECT_EQ(rule.process, "ctl-0");
+  EXPECT_EQ(rules[0].length, std::optional<sim::Duration>(20s));
+  EXPECT_EQ(rules[1].rule.coalesce, 250ms);
+  EXPECT_EQ(rules[1].rule.count, std::optional<std::int64_t>(2));
+  // The injector's own form takes it back unchanged.
+  auto back = fakeapi::FaultRule::from_json(rule.to_json());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->to_json(), rule.to_json());
+}
+
 }  // namespace
 }  // namespace kubesim::scenarios
