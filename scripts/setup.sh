@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev
   libprotobuf-dev protobuf-compiler
   python3-kubernetes curl openssl
+  faketime  # libfaketime: clock skew and drift of live-mode processes (kubesim run --live)
 )
 
 # npm's @kubernetes/client-node for tests/fakeapi_http/node (when node and npm exist); `npm ci`

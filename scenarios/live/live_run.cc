@@ -215,8 +215,14 @@ void LiveRun::supervise() {
     const bool partitioned = r.link->partitioned();
     if (partitioned != link->partitioned) filter_->set_partitioned(r.name, partitioned);
     const bool paused = r.process->alive() && r.process->paused();
-    if (paused && !x->stopped) x->child.stop();
-    if (!paused && x->stopped) x->child.resume();
+    if (paused && !x->stopped) {
+      x->child.stop();
+      log("paused " + r.name + " (SIGSTOP)");
+    }
+    if (!paused && x->stopped) {
+      x->child.resume();
+      log("resumed " + r.name + " (SIGCONT)");
+    }
     x->stopped = paused;
     if (x->faketime) write_faketime(*x);
     if (x->child.poll()) reaped(*x);

@@ -78,11 +78,16 @@ case "$case_name" in
     expect_code 0
     expect_in "$work/out" "PASS live-mirror-converges"
     expect_in "$work/err" "live: killed mirror-1 (crashed)"
+    expect_in "$work/err" "live: paused mirror-0 (SIGSTOP)"
+    expect_in "$work/err" "live: resumed mirror-0 (SIGCONT)"
     seed="$work/live/live-mirror-converges/seed-1"
     for f in tokens.csv mirror-0/kubeconfig mirror-1/kubeconfig mirror-0/stdout mirror-1/stderr; do
       [ -f "$seed/$f" ] || fail "no $f in the run folder"
     done
     expect_in "$seed/mirror-0/stdout" "mirror-0: started"
+    # Both led: the failover happened.
+    expect_in "$seed/mirror-0/stdout" "mirror-0: leading"
+    expect_in "$seed/mirror-1/stdout" "mirror-1: leading"
     expect_in "$seed/tokens.csv" ",mirror-0,mirror-0,"
     expect_in "$work/junit.xml" 'name="kubesim.live" value="true"'
     expect_in "$work/results.json" '"live": true'
@@ -110,6 +115,9 @@ case "$case_name" in
     expect_code 1
     expect_in "$work/out" "the run failed: process quick-0: \`/bin/sh -c echo broken configuration >&2; exit 3\` exited with status 3 before it sent any request to the API server"
     expect_in "$work/out" "broken configuration"
+    run "$here/bad/exits_at_once.yaml" --seeds 2
+    expect_code 1
+    expect_in "$work/out" "FAIL live-exits-at-once: 2 of 2 seeds broke checks"
     run "$here/bad/static_skew.yaml"
     expect_code 1
     expect_in "$work/err" "$here/bad/static_skew.yaml: process static: its clock skew and drift cannot be applied: /sbin/ldconfig is statically linked: libfaketime (LD_PRELOAD) cannot change its clock; it runs on the real clock"

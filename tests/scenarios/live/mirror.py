@@ -4,7 +4,10 @@
 nothing of kubesim but its KUBECONFIG and its identity.
 
 For every ConfigMap in MIRROR_SOURCE it keeps one of the same name and data in MIRROR_TARGET, and
-deletes the target ConfigMaps that have no source. Only the leader mirrors. The Lease loop is
+deletes the target ConfigMaps that have no source. Only the leader mirrors: it lists both
+namespaces, writes the differences, then watches the source from the list's resourceVersion for
+up to a retry period, so that a change starts the next pass at once (a watch that fails — cut,
+410 Gone after a compaction, refused — just ends the wait). The Lease loop is
 client-go's, by hand (the Debian client's leaderelection package only knows ConfigMap locks):
 a candidate takes the lock when its holder has not renewed it for a lease duration of the
 candidate's own (monotonic) time; the leader renews every retry period and stops leading when it
@@ -19,7 +22,7 @@ import os
 import sys
 import time
 
-from kubernetes import client, config
+from kubernetes import client, config, watch
 from kubernetes.client.rest import ApiException
 
 IDENTITY = os.environ["KUBESIM_REPLICA"]
@@ -98,8 +101,9 @@ def short(e):
 
 
 def reconcile(core):
-    sources = {m.metadata.name: (m.data or {}) for m in
-               core.list_namespaced_config_map(SOURCE, _request_timeout=TIMEOUT).items}
+    """One pass; returns the source list's resourceVersion."""
+    listed = core.list_namespaced_config_map(SOURCE, _request_timeout=TIMEOUT)
+    sources = {m.metadata.name: (m.data or {}) for m in listed.items}
     targets = {m.metadata.name: m for m in core.list_namespaced_config_map(TARGET, _request_timeout=TIMEOUT).items}
     for name, data in sorted(sources.items()):
         copy = targets.get(name)
@@ -109,14 +113,26 @@ def reconcile(core):
         elif (copy.data or {}) != data:
             copy.data = data
             core.replace_namespaced_config_map(name, TARGET, copy, _request_timeout=TIMEOUT)
-    if BUG == "skip-deletes":
-        return
-    for name in sorted(set(targets) - set(sources)):
-        try:
-            core.delete_namespaced_config_map(name, TARGET, _request_timeout=TIMEOUT)
-        except ApiException as e:
-            if e.status != 404:
-                raise
+    if BUG != "skip-deletes":
+        for name in sorted(set(targets) - set(sources)):
+            try:
+                core.delete_namespaced_config_map(name, TARGET, _request_timeout=TIMEOUT)
+            except ApiException as e:
+                if e.status != 404:
+                    raise
+    return listed.metadata.resource_version
+
+
+def wait_for_change(core, resource_version):
+    """Returns at the first change of the source after resource_version, or after a retry period."""
+    deadline = time.monotonic() + RETRY_PERIOD
+    try:
+        for _ in watch.Watch().stream(core.list_namespaced_config_map, SOURCE, resource_version=resource_version,
+                                      timeout_seconds=int(RETRY_PERIOD), _request_timeout=TIMEOUT):
+            return
+    except Exception as e:
+        log(f"watch: {short(e)}")
+    time.sleep(max(0.0, deadline - time.monotonic()))
 
 
 def main():
@@ -130,12 +146,16 @@ def main():
         if now_leading != leading:
             log("leading" if now_leading else "not leading")
             leading = now_leading
+        resource_version = None
         if leading:
             try:
-                reconcile(core)
+                resource_version = reconcile(core)
             except Exception as e:
                 log(f"reconcile: {short(e)}")
-        time.sleep(RETRY_PERIOD)
+        if resource_version:
+            wait_for_change(core, resource_version)
+        else:
+            time.sleep(RETRY_PERIOD)
 
 
 if __name__ == "__main__":
