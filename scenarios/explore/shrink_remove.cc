@@ -83,7 +83,8 @@ struct Removal {
   Path list;
   std::function<std::string(const YAML::Node&)> describe;
   // Edits a copy whose list would be left empty instead (removes the list's owner); returns what
-  // to add to the step. Empty function: the list is written empty ([]).
+  // to add to the step. Empty function: the list is written empty ([]), its key kept, so that a
+  // predicate may still ask for it (yaml-cpp throws on most questions about a missing key).
   std::function<std::string(YAML::Node& doc)> emptied;
 };
 
@@ -144,18 +145,10 @@ bool remove_entries(Search& s, const Removal& r) {
   return changed;
 }
 
-// Removes a top-level key whose list would be left empty.
-std::function<std::string(YAML::Node&)> drop_key(const std::string& key) {
-  return [key](YAML::Node& doc) {
-    doc.remove(key);
-    return std::string();
-  };
-}
-
 }  // namespace
 
 bool remove_timeline_events(Search& search) {
-  return remove_entries(search, {Path{} / "timeline", describe_event, drop_key("timeline")});
+  return remove_entries(search, {Path{} / "timeline", describe_event, nullptr});
 }
 
 bool remove_fault_rules(Search& search) {
@@ -169,12 +162,8 @@ bool remove_fault_rules(Search& search) {
       for (std::size_t j = 0; j < events.size(); ++j) {
         if (j != i) kept.push_back(events[j]);
       }
-      if (kept.size() == 0) {
-        doc.remove("timeline");
-      } else {
-        YAML::Node target = find(doc, Path{} / "timeline");
-        target = kept;
-      }
+      YAML::Node target = find(doc, Path{} / "timeline");
+      target = kept;
       return "; the emptied " + path_text(event) + " went";
     };
     changed = remove_entries(search, {event / "faults", describe_rule, emptied}) || changed;
@@ -183,13 +172,12 @@ bool remove_fault_rules(Search& search) {
 }
 
 bool remove_workload_entries(Search& search) {
-  return remove_entries(search, {Path{} / "workload", describe_workload, drop_key("workload")});
+  return remove_entries(search, {Path{} / "workload", describe_workload, nullptr});
 }
 
 bool remove_processes_and_actors(Search& search) {
   auto describe_process = [](const YAML::Node& p) { return "process " + text_of(p, "name"); };
-  bool changed =
-      remove_entries(search, {Path{} / "processes", describe_process, drop_key("processes")});
+  bool changed = remove_entries(search, {Path{} / "processes", describe_process, nullptr});
   for (std::size_t i = 0; i < find(search.doc(), Path{} / "processes").size(); ++i) {
     const Path run = Path{} / "processes" / i / "run";
     if (find(search.doc(), run).IsSequence())

@@ -100,9 +100,10 @@ TEST(ShrinkScenario, KeepsTheOneEventThatMattersAndTheDurationItNeeds) {
   EXPECT_EQ(get(result.doc, "timeline.0.at"), "30s");
   EXPECT_EQ(get(result.doc, "duration"), "40s");
   EXPECT_EQ(get(result.doc, "timeline.0.crash.restartAfter"), "0s");
-  EXPECT_FALSE(at(result.doc, "workload").IsDefined());
-  EXPECT_FALSE(at(result.doc, "processes").IsDefined());  // nothing in the predicate needs them
-  EXPECT_EQ(get(result.doc, "seeds"), "");                // a list, untouched
+  // Emptied lists stay, as []: nothing in the predicate needs the workload or the processes.
+  EXPECT_EQ(emit_scenario(at(result.doc, "workload")), "[]\n");
+  EXPECT_EQ(emit_scenario(at(result.doc, "processes")), "[]\n");
+  EXPECT_EQ(get(result.doc, "seeds"), "");  // a list, untouched
   EXPECT_EQ(get(result.doc, "seeds.0"), "3");
   EXPECT_EQ(get(result.doc, "name"), "busy");
   EXPECT_EQ(result.entries, 1u);
@@ -171,12 +172,16 @@ TEST(ShrinkScenario, NeverRunsTheSameTextTwiceAndLeavesTheInputAlone) {
   const std::string before = emit_scenario(input);
   std::set<std::string> seen;
   bool repeated = false;
+  bool lists_kept = true;  // an emptied list stays as [], so d["timeline"] may be asked
   const auto fails = [&](const YAML::Node& d) {
     repeated = !seen.insert(emit_scenario(d)).second || repeated;
+    for (const char* key : {"timeline", "workload", "processes"})
+      lists_kept = lists_kept && d[key].IsSequence();
     return has_event(d, "partition", "ctl-1");
   };
   const auto result = shrink_scenario(input, fails);
   EXPECT_FALSE(repeated);
+  EXPECT_TRUE(lists_kept);
   EXPECT_EQ(result.runs, seen.size());
   EXPECT_EQ(emit_scenario(input), before);
   EXPECT_EQ(emit_scenario(busy()), before);
@@ -290,7 +295,7 @@ TEST(ShrinkScenario, EndToEndKeepsOnlyTheRefusalThatBreaksTheMirror) {
                 "      - {verb: create, resource: configmaps, namespace: dst, name: b, error: "
                 "403}\n"),
       std::string::npos);
-  EXPECT_FALSE(at(result.doc, "workload").IsDefined());
+  EXPECT_NE(text.find("\nworkload: []\n"), std::string::npos);
   EXPECT_EQ(get(result.doc, "duration"), "20s");
   EXPECT_EQ(get(result.doc, "processes.0.replicas"), "1");
   EXPECT_EQ(size(result.doc, "processes.0.run"), 2u);  // the elector and the controller
