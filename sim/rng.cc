@@ -72,4 +72,16 @@ Duration Rng::uniform_duration(Duration lo, Duration hi) {
 
 Rng Rng::fork() { return Rng(next_u64()); }
 
+Rng Rng::split(std::uint64_t id) const {
+  // Every word of the state and the id go through splitmix64, so nearby ids and states land far
+  // apart; the result seeds a generator as a seed does.
+  std::uint64_t state = id ^ 0x6a09e667f3bcc909ULL;
+  std::uint64_t seed = splitmix64(state);
+  for (const std::uint64_t word : s_) {
+    state ^= word;
+    seed ^= splitmix64(state);
+  }
+  return Rng(seed);
+}
+
 }  // namespace kubesim::sim

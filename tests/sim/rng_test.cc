@@ -223,5 +223,46 @@ TEST(RngTest, ForkAdvancesTheParentByExactlyOneStep) {
   EXPECT_EQ(draw(forked, 10), draw(stepped, 10));
 }
 
+// A split stream is named, not taken: the parent does not move, the same id of the same state is
+// the same stream, and other ids, other states and the parent's own numbers differ.
+TEST(RngTest, SplitNamesAStreamWithoutMovingTheParent) {
+  Rng parent(2024);
+  const Rng before = parent;
+  Rng a = parent.split(7);
+  Rng again = parent.split(7);
+  Rng copy = before;
+  EXPECT_EQ(draw(parent, 10), draw(copy, 10));  // the parent did not move
+  const auto from_a = draw(a, 20);
+  EXPECT_EQ(from_a, draw(again, 20));
+  Rng other_id = before.split(8);
+  Rng parent_numbers = before;
+  Rng moved = before;
+  moved.next_u64();
+  Rng other_state = moved.split(7);
+  Rng nested = before.split(7).split(0);
+  EXPECT_NE(from_a, draw(other_id, 20));
+  EXPECT_NE(from_a, draw(parent_numbers, 20));
+  EXPECT_NE(from_a, draw(other_state, 20));
+  EXPECT_NE(from_a, draw(nested, 20));
+}
+
+// The streams of a few hundred nearby ids share no number: nearby ids land far apart.
+TEST(RngTest, SplitStreamsOfNearbyIdsDoNotOverlap) {
+  const Rng root(1);
+  std::set<std::uint64_t> seen;
+  for (std::uint64_t id = 0; id < 300; ++id) {
+    Rng stream = root.split(id);
+    for (std::uint64_t v : draw(stream, 20)) EXPECT_TRUE(seen.insert(v).second) << id;
+  }
+}
+
+// Split streams are part of what a seed replays: values computed with an independent
+// implementation of the derivation.
+TEST(RngTest, GoldenSplitValues) {
+  Rng stream = Rng(42).split(3);
+  EXPECT_EQ(draw(stream, 3),
+            (std::vector<std::uint64_t>{0x18592a1918f65745, 0xc28905fe6fb6456a, 0x79cc6697d6edfd75}));
+}
+
 }  // namespace
 }  // namespace kubesim::sim

@@ -3,7 +3,10 @@
 // Rng is xoshiro256** seeded through splitmix64. Unlike the standard library's distributions,
 // every helper here is specified exactly, so a seed gives the same numbers on every platform and
 // standard library. A Loop owns one Rng; fork() derives independent streams (one per process, for
-// example) whose numbers do not shift when another stream is used more or less.
+// example) whose numbers do not shift when another stream is used more or less. split() names a
+// stream instead of taking the next one: Rng(seed).split(a).split(b) is the same generator
+// however much any other generator has been used, for draws that must not move when others draw
+// more or less (a scenario's workload, whatever faults the run injects).
 #ifndef KUBESIM_SIM_RNG_H_
 #define KUBESIM_SIM_RNG_H_
 
@@ -30,6 +33,9 @@ class Rng {
   Duration uniform_duration(Duration lo, Duration hi);
   // A new generator whose stream is independent of this one's; advances this one by one step.
   Rng fork();
+  // The generator of sub-stream `id` of this one's present state, independent of this one and of
+  // every other id; this one does not move.
+  Rng split(std::uint64_t id) const;
 
  private:
   std::uint64_t s_[4];
