@@ -173,6 +173,8 @@ explore() {
       grep -m3 -A3 '^FOUND' "$out-fixed/explore.txt"
     fi
     printf '%-18s %-8s %8s %10s %8s %10s %s\n' "$name" "$found" "$runs" "$took" "$size" "$replay" "$fixed"
+    sed -n 's/^  perturbation /    by /p' "$out/explore.txt" | head -n 1
+    sed -n 's/^\(FOUND.*\)/    \1/p' "$out/explore.txt" | head -n 1
   done
 }
 
