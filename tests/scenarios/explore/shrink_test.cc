@@ -3,6 +3,7 @@
 #include "kubesim/scenarios/internal/shrink.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -266,6 +267,58 @@ TEST(ShrinkScenario, ChoicesThatMatterStayRandom) {
   const auto result = shrink_scenario(busy(), fails);
   EXPECT_EQ(get(result.doc, "network.latency.min"), "1ms");
   EXPECT_EQ(get(result.doc, "network.latency.max"), "20ms");
+}
+
+// For a predicate that fails exactly while some chosen events and workload entries are there,
+// the shrinker keeps exactly those, in order.
+RC_GTEST_PROP(ShrinkScenario, KeepsExactlyTheEntriesAMonotonePredicateNeeds, ()) {
+  const auto events = *rc::gen::inRange(1, 12);
+  const auto entries = *rc::gen::inRange(0, 6);
+  const auto needed_events =
+      *rc::gen::container<std::vector<bool>>(events, rc::gen::arbitrary<bool>());
+  const auto needed_entries =
+      *rc::gen::container<std::vector<bool>>(entries, rc::gen::arbitrary<bool>());
+  YAML::Node doc = YAML::Load("{name: p, duration: 10m, seeds: [1], timeline: [], workload: []}");
+  std::set<std::string> needed;
+  for (int i = 0; i < events; ++i) {
+    const std::string at = std::to_string(i + 1) + "s";
+    doc["timeline"].push_back(YAML::Load("{at: " + at + ", apiserver: restart}"));
+    if (needed_events[i]) needed.insert("at " + at);
+  }
+  for (int i = 0; i < entries; ++i) {
+    const std::string every = std::to_string(i + 1) + "s";
+    doc["workload"].push_back(YAML::Load(
+        "{every: " + every + ", action: {delete: {resource: configmaps, pick: oldest}}}"));
+    if (needed_entries[i]) needed.insert("every " + every);
+  }
+  // What a document holds of the chosen ones, in order.
+  const auto held = [](const YAML::Node& d) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < size(d, "timeline"); ++i)
+      out.push_back("at " + get(d, "timeline." + std::to_string(i) + ".at"));
+    for (std::size_t i = 0; i < size(d, "workload"); ++i)
+      out.push_back("every " + get(d, "workload." + std::to_string(i) + ".every"));
+    return out;
+  };
+  const auto fails = [&](const YAML::Node& d) {
+    const auto h = held(d);
+    return std::all_of(needed.begin(), needed.end(), [&](const std::string& n) {
+      return std::find(h.begin(), h.end(), n) != h.end();
+    });
+  };
+  const auto result = shrink_scenario(doc, fails);
+  std::vector<std::string> expected;
+  for (const auto& h : held(doc)) {
+    if (needed.count(h) > 0) expected.push_back(h);
+  }
+  // The entries kept may have acted less often (every doubled): compare the events exactly and
+  // the workload by count.
+  const auto kept = held(result.doc);
+  RC_ASSERT(kept.size() == expected.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (kept[i].starts_with("at ")) RC_ASSERT(kept[i] == expected[i]);
+  }
+  RC_ASSERT(result.entries == needed.size());
 }
 
 // End to end (testdata/shrink/refused.yaml): the predicate parses and runs seed 1, and asks for
