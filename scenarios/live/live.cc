@@ -139,7 +139,9 @@ LiveCheck check_live(const Scenario& scenario) {
                    p.clock.drift.min != 0 || p.clock.drift.max != 0;
     for (const auto& e : scenario.timeline) {
       const auto* skew = std::get_if<SkewEvent>(&e.action);
-      if (skew != nullptr && skew->process.rfind(p.name + "-", 0) == 0) clocked = true;
+      for (int i = 0; skew != nullptr && i < p.replicas; ++i) {
+        if (skew->process == p.name + "-" + std::to_string(i)) clocked = true;
+      }
     }
     if (!clocked) continue;
     if (auto obstacle = live::faketime_obstacle(program)) {

@@ -182,7 +182,7 @@ void LiveRun::kill_program(runner::Replica* r, const char* why) {
   leadership_->replica_down(r->index);
   if (!x->child.running()) return;
   x->child.kill();
-  log("killed " + r->name + " (" + why + ")");
+  log("killed " + r->name + " (" + (world_->closing ? "the run ended" : why) + ")");
 }
 
 void LiveRun::reaped(ExecReplica& x) {
