@@ -51,11 +51,23 @@ void trace_failure(World& w, std::size_t entry, std::int64_t n, std::string_view
   trace_action(w, entry, n, verb, key, {{"code", status.code}, {"error", status.message}});
 }
 
+// The stream a random pick of action `n` of entry `entry` draws from: named by the run's seed,
+// the entry and n, so that it does not move when a fault, a latency or another entry draws, nor
+// when an earlier action of the entry had nothing to pick.
+sim::Rng pick_stream(const World& w, std::size_t entry, std::int64_t n) {
+  constexpr std::uint64_t kWorkloadStreams = 0x776f726b6c6f6164;  // "workload"
+  return sim::Rng(w.options.seed)
+      .split(kWorkloadStreams)
+      .split(entry)
+      .split(static_cast<std::uint64_t>(n));
+}
+
 // An existing object to act on, from the entry's index, as the server holds it now (read
 // directly: not a request).
-api::ObjectPtr pick(World& w, std::size_t entry, Pick how) {
+api::ObjectPtr pick(World& w, std::size_t entry, std::int64_t n, Pick how) {
   const PickIndex* index = w.workload->entry_picks[entry];
-  const std::optional<std::string> key = index->pick(how, w.loop.rng());
+  sim::Rng rng = pick_stream(w, entry, n);
+  const std::optional<std::string> key = index->pick(how, rng);
   if (!key) return nullptr;
   const std::size_t slash = key->find('/');
   const std::string ns = slash == std::string::npos ? "" : key->substr(0, slash);
@@ -104,7 +116,7 @@ sim::Task<void> create(World* w, std::size_t entry, std::int64_t n, const Create
 }
 
 sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const UpdateAction* action, sim::Context ctx) {
-  api::ObjectPtr picked = pick(*w, entry, action->pick);
+  api::ObjectPtr picked = pick(*w, entry, n, action->pick);
   if (!picked) {
     trace_action(*w, entry, n, "update", "", {{"skipped", "nothing to pick"}});
     co_return;
@@ -125,7 +137,7 @@ sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const Update
 }
 
 sim::Task<void> remove(World* w, std::size_t entry, std::int64_t n, const DeleteAction* action, sim::Context ctx) {
-  api::ObjectPtr picked = pick(*w, entry, action->pick);
+  api::ObjectPtr picked = pick(*w, entry, n, action->pick);
   if (!picked) {
     trace_action(*w, entry, n, "delete", "", {{"skipped", "nothing to pick"}});
     co_return;

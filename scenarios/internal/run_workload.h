@@ -6,10 +6,13 @@
 // each action a task of its own, so a slow answer never delays the next one. {{n}} in a string
 // value is the entry's 1-based action count. create sends the object (generateName works);
 // update and delete pick an existing object of the resource and namespace as the server holds
-// it now (a PickIndex, not a request): at random (the Loop's Rng), the oldest or the newest (by
-// creationTimestamp, then key); update sets the dotted paths and sends the object with the
-// resourceVersion it was read at. The server traces every write; an action that writes nothing
-// (a failure — conflict, fault, partition — or nothing to pick) is traced here. None is an error.
+// it now (a PickIndex, not a request): at random, the oldest or the newest (by creationTimestamp,
+// then key). A random pick draws from a stream of its own, named by the run's seed, the entry's
+// index and the action's n (sim::Rng::split), never from the Loop's Rng: a fault, a latency or
+// another entry drawing more or less does not change it, only the objects present do. update
+// sets the dotted paths and sends the object with the resourceVersion it was read at. The server
+// traces every write; an action that writes nothing (a failure — conflict, fault, partition — or
+// nothing to pick) is traced here. None is an error.
 #ifndef KUBESIM_SCENARIOS_INTERNAL_RUN_WORKLOAD_H_
 #define KUBESIM_SCENARIOS_INTERNAL_RUN_WORKLOAD_H_
 

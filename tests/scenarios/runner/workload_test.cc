@@ -189,5 +189,58 @@ workload:
   }
 }
 
+// Random picks draw from the workload's own streams (seed, entry, action), not the Loop's Rng: a
+// fault rule that draws for requests the picks have nothing to do with leaves every pick as it
+// was. The Secrets entry's creates fail at random (each failure a draw, and no uid drawn for
+// it), yet the ConfigMap updates and deletes go to the same objects in the same order.
+TEST(WorkloadTest, AnUnrelatedFaultDoesNotMoveTheRandomPicks) {
+  std::string objects;
+  for (int i = 0; i < 8; ++i) {
+    objects += "    - {apiVersion: v1, kind: ConfigMap, metadata: {name: c-" + std::to_string(i) +
+               ", namespace: default}}\n";
+  }
+  const std::string plain = R"(
+name: streams
+duration: 20s
+network: {latency: {min: 5ms, max: 5ms}}
+cluster:
+  objects:
+)" + objects + R"(workload:
+  - every: 1s
+    action: {update: {resource: configmaps, namespace: default, pick: random, set: {data.n: "{{n}}"}}}
+  - every: 3s
+    from: 500ms
+    action: {delete: {resource: configmaps, namespace: default, pick: random}}
+  - every: 250ms
+    action: {create: {apiVersion: v1, kind: Secret, metadata: {name: "s-{{n}}", namespace: default}}}
+)";
+  const std::string faulted = plain + R"(timeline:
+  - at: 100ms
+    faults:
+      - {verb: create, resource: secrets, error: 500, probability: 0.5}
+)";
+  const auto config_map_writes = [](const std::string& trace) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& w : writes_of_workload(trace)) {
+      if (w.second.rfind("c-", 0) == 0) out.push_back(w);
+    }
+    return out;
+  };
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    const Outcome a = run(parse(plain), seed);
+    const Outcome b = run(parse(faulted), seed);
+    const auto failed = lines_of(b.trace, "workload.create");
+    EXPECT_GT(failed.size(), 10u);  // the rule drew, and failed about half the creates
+    EXPECT_LT(failed.size(), 70u);
+    EXPECT_TRUE(lines_of(a.trace, "workload.create").empty());
+    const auto writes = config_map_writes(a.trace);
+    EXPECT_EQ(writes.size(), 20u + 7u);  // every update and delete found an object
+    EXPECT_EQ(config_map_writes(b.trace), writes);
+  }
+  // Another seed picks otherwise.
+  EXPECT_NE(config_map_writes(run(parse(plain), 1).trace), config_map_writes(run(parse(plain), 2).trace));
+}
+
 }  // namespace
 }  // namespace kubesim::scenarios::testing
