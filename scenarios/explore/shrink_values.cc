@@ -2,6 +2,8 @@
 // events, fault rules and workload entries (each a search on the value, see Search), and the
 // random choices pinned to one.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <string_view>
 
 #include "shrink_search.h"
@@ -160,6 +162,35 @@ bool reduce_event_times(Search& s, const Path& event) {
   return changed;
 }
 
+// The interval of a workload's `rate: N/s` (or /m, /h), in nanoseconds.
+std::optional<std::int64_t> rate_interval(const YAML::Node& rate) {
+  if (!rate.IsScalar()) return std::nullopt;
+  const std::string& text = rate.Scalar();
+  const auto slash = text.find('/');
+  if (slash == std::string::npos || slash + 2 != text.size()) return std::nullopt;
+  const char unit = text.back();
+  const double per = unit == 's' ? 1e9 : unit == 'm' ? 60e9 : unit == 'h' ? 3600e9 : 0;
+  double n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + slash, n);
+  if (per == 0 || ec != std::errc() || end != text.data() + slash || !(n > 0)) return std::nullopt;
+  return std::llround(per / n);
+}
+
+// A copy of the document whose workload entry acts every `interval` (its `rate` becomes `every`).
+YAML::Node acting_every(const Search& s, const Path& entry, std::int64_t interval) {
+  const YAML::Node value(duration_text(interval));
+  if (!find(s.doc(), entry / "rate").IsDefined()) return set_key(s, entry, "every", value);
+  YAML::Node c = s.copy();
+  YAML::Node target = find(c, entry);
+  YAML::Node renamed(YAML::NodeType::Map);
+  for (const auto& kv : target) {
+    const bool rate = kv.first.IsScalar() && kv.first.Scalar() == "rate";
+    renamed.force_insert(rate ? YAML::Node("every") : kv.first, rate ? value : kv.second);
+  }
+  target = renamed;
+  return c;
+}
+
 bool reduce_workload_times(Search& s, const Path& entry) {
   if (!find(s.doc(), entry).IsMap()) return false;
   const std::int64_t from = duration_at(s.doc(), entry / "from").value_or(0);
@@ -168,17 +199,18 @@ bool reduce_workload_times(Search& s, const Path& entry) {
   const std::int64_t until_now = duration_at(s.doc(), entry / "until").value_or(*end);
   bool changed = reduce_duration(s, entry, "until", from + quantum(until_now - from), *end,
                                  {"from", "every", "rate"});
-  const auto every = duration_at(s.doc(), entry / "every");
+  const YAML::Node rate = find(s.doc(), entry / "rate");
+  const auto every = rate.IsDefined() ? rate_interval(rate) : duration_at(s.doc(), entry / "every");
   if (!every || *every <= 0) return changed;
   const std::int64_t span = duration_at(s.doc(), entry / "until").value_or(*end) - from;
-  const std::string name = path_text(entry / "every");
+  const std::string name = path_text(entry);
   return s.search_up(
-             *every, span,
+             *every, span, [&](std::int64_t v) { return acting_every(s, entry, v); },
              [&](std::int64_t v) {
-               return set_key(s, entry, "every", YAML::Node(duration_text(v)));
-             },
-             [&](std::int64_t v) {
-               return name + " " + duration_text(v / 2) + " → " + duration_text(v);
+               const YAML::Node r = find(s.doc(), entry / "rate");
+               return r.IsDefined()
+                          ? name + ".rate " + r.Scalar() + " → every " + duration_text(v)
+                          : name + ".every " + duration_text(v / 2) + " → " + duration_text(v);
              }) ||
          changed;
 }

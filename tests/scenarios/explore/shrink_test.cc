@@ -260,6 +260,24 @@ TEST(ShrinkScenario, WorkloadActsLessOften) {
   EXPECT_EQ(get(result.doc, "workload.0.every"), "800ms");
 }
 
+TEST(ShrinkScenario, ARateBecomesALongerEvery) {
+  YAML::Node doc = busy();
+  doc["workload"][0] = YAML::Load(
+      "{rate: 5/s, until: 2s, action: {create: {apiVersion: v1, kind: Secret, metadata: "
+      "{generateName: s-, namespace: src}}}}");
+  const auto fails = [](const YAML::Node& d) { return at(d, "workload.0.action.create").IsMap(); };
+  const auto result = shrink_scenario(doc, fails);
+  const std::string steps = steps_text(result);
+  EXPECT_NE(steps.find("workload[0].rate 5/s → every 400ms\n"), std::string::npos) << steps;
+  EXPECT_NE(steps.find("workload[0].every 400ms → 800ms\n"), std::string::npos) << steps;
+  EXPECT_EQ(
+      emit_scenario(at(result.doc, "workload")),
+      "- every: 800ms\n"
+      "  until: 1s\n"
+      "  action: {create: {apiVersion: v1, kind: Secret, metadata: {generateName: s-, namespace: "
+      "src}}}\n");
+}
+
 TEST(ShrinkScenario, ChoicesThatMatterStayRandom) {
   const auto fails = [](const YAML::Node& d) {
     return at(d, "network.latency").IsMap() && has_event(d, "crash", "ctl-0");
