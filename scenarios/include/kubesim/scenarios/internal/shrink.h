@@ -13,6 +13,11 @@
 // Every candidate is a deep copy; the input is never changed. A candidate the parser refuses is
 // simply a predicate that returns false. The result is deterministic for a deterministic
 // predicate. `seeds` and `name` are never touched.
+// The predicate sees each candidate as emit_scenario's text reads back, at most once per text. A
+// list emptied by removals stays in the document as `[]`. A duration goes to its lower bound (for
+// the scenario's `duration`: the latest `at` and check window end) when that still fails, else
+// by halving to the smallest whole second (millisecond below 1s) seen to fail: for a predicate
+// that fails from a threshold T up, T rounded up to a whole second.
 #ifndef KUBESIM_SCENARIOS_INTERNAL_SHRINK_H_
 #define KUBESIM_SCENARIOS_INTERNAL_SHRINK_H_
 
