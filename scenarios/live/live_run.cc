@@ -128,6 +128,8 @@ std::vector<std::string> LiveRun::environment(const ExecReplica& x) const {
   env["KUBECONFIG"] = (x.dir / "kubeconfig").string();
   env["KUBESIM_REPLICA"] = r.name;
   env["KUBESIM_PROCESS"] = r.spec->name;
+  env["POD_NAME"] = r.name;  // what controllers commonly take their identity from
+  env["POD_NAMESPACE"] = "default";
   for (const auto& [k, v] : r.spec->exec->env) env[k] = v;
   if (x.faketime) {
     const std::string lib = faketime_library();

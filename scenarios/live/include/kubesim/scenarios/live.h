@@ -2,7 +2,8 @@
 //
 // A live run serves the scenario's cluster over HTTPS on loopback (the same HttpServer as
 // `kubesim serve`), gives each replica of an `exec:` process its own identity — a bearer token in
-// the run's token file and a kubeconfig of its own (KUBECONFIG), its name in KUBESIM_REPLICA —
+// the run's token file and a kubeconfig of its own (KUBECONFIG), its name in KUBESIM_REPLICA and
+// POD_NAME (POD_NAMESPACE is "default") —
 // starts the replicas as real processes and applies the timeline at real instants, counted from
 // the start of the run:
 //   partition   that identity's requests are answered 503 and its watches are cut for the window
