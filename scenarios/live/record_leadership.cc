@@ -23,11 +23,6 @@ std::optional<RecordView> read_record(const std::string& lock_kind, const api::O
   return RecordView{record.value().holder_identity, std::chrono::seconds(record.value().lease_duration_seconds)};
 }
 
-bool holder_is(std::string_view holder, std::string_view replica) {
-  if (holder == replica) return true;
-  return holder.size() > replica.size() && holder.substr(0, replica.size()) == replica && holder[replica.size()] == '_';
-}
-
 RecordLeadership::RecordLeadership(runner::World& world) : world_(&world) {
   for (const auto& r : world.replicas) {
     if (!r->spec->exec || !r->spec->exec->lock) continue;
@@ -77,9 +72,7 @@ void RecordLeadership::on_write(const fakeapi::CommittedWrite& write) {
     }
     std::optional<std::size_t> holder;
     for (std::size_t c : lock.candidates) {
-      if (view && holder_is(view->holder, world_->replicas[c]->name) && world_->replicas[c]->process->alive()) {
-        holder = c;
-      }
+      if (view && view->holder == world_->replicas[c]->name && world_->replicas[c]->process->alive()) holder = c;
     }
     if (lock.term && (!holder || *holder != lock.holder)) end_term(lock);
     if (holder && !lock.term) start_term(lock, *holder);

@@ -2,7 +2,7 @@
 // server stores it — the only view a live run has of a real program's leader election.
 //
 // A replica's term on a lock starts with the committed write whose record names it holder (its
-// holderIdentity is its replica name, or that name, '_' and a suffix) and ends with the first of: a write naming another holder
+// holderIdentity is its replica name, as leaderElected reads it too) and ends with the first of: a write naming another holder
 // or none, the record's expiry (the last write naming it + leaseDurationSeconds, in server time),
 // the replica's death. Terms go into the World's Leadership, picture and checks as in-process
 // electors' terms do. This is weaker than a virtual run: a real program may go on believing it
@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "kubesim/fakeapi/server.h"
@@ -33,10 +32,6 @@ struct RecordView {
 };
 std::optional<RecordView> read_record(const std::string& lock_kind, const api::Object& object,
                                       std::int64_t epoch_unix_seconds);
-
-// Whether a record's holderIdentity names `replica`: the name itself, or the name followed by
-// '_' and anything (controller-runtime and client-go examples write IDENTITY_UUID).
-bool holder_is(std::string_view holder, std::string_view replica);
 
 class RecordLeadership {
  public:

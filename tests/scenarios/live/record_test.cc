@@ -12,15 +12,6 @@ using namespace std::chrono_literals;
 
 api::ObjectPtr object(nlohmann::json j) { return api::Object::from_json(std::move(j)).value(); }
 
-TEST(RecordView, AHolderIsTheReplicaNameOrItWithASuffix) {
-  EXPECT_TRUE(holder_is("mirror-0", "mirror-0"));
-  EXPECT_TRUE(holder_is("mirror-0_5f0c8a2e-1b6d", "mirror-0"));
-  EXPECT_FALSE(holder_is("mirror-01", "mirror-0"));
-  EXPECT_FALSE(holder_is("mirror-0", "mirror-01"));
-  EXPECT_FALSE(holder_is("", "mirror-0"));
-  EXPECT_FALSE(holder_is("host_mirror-0", "mirror-0"));
-}
-
 TEST(RecordView, ALeaseNamesItsHolderAndDuration) {
   auto lease = object({{"apiVersion", "coordination.k8s.io/v1"}, {"kind", "Lease"},
                        {"metadata", {{"name", "m"}, {"namespace", "kube-system"}}},
