@@ -12,7 +12,8 @@
 // queue keys are names), and "is it still the same object?" needs the uid — the StatefulSet
 // controller checks the PVC's and the pod's owner uid, the garbage collector owner uids, for
 // this reason.
-// Revealed by: a pause (or partition) of the controller spanning a delete and a re-create.
+// Revealed by: a lagging watch that coalesces the delete and the re-create into one update (as
+// a re-list shows them), or a partition of the controller spanning both.
 // The fix: the credential records the uid it was minted for; one minted for another uid is
 // revoked and minted again.
 #include <string>

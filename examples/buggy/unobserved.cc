@@ -14,8 +14,8 @@
 // first list shows it Succeeded — never gets its notice. Realistic: "if old.Status.Phase !=
 // new.Status.Phase && new.Status.Phase == Succeeded" style handlers that act on the diff are
 // the edge-triggered design Kubernetes' own guidelines warn against (level, not edge).
-// Revealed by: a crash of the notifier while jobs run (its restart lists them finished), or
-// coalesced watch events.
+// Revealed by: coalesced watch events (a lagging watch), or a crash of the notifier while a job
+// runs (its restart lists it finished).
 // The fix: level-based — every add or update of a job in phase Succeeded queues it, and a
 // started (or restarted) controller queues every finished job; the notice's fixed name makes
 // posting it idempotent.
