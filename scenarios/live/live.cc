@@ -135,14 +135,8 @@ LiveCheck check_live(const Scenario& scenario) {
                                                                              : " in any directory of PATH")));
       continue;
     }
-    bool clocked = p.clock.skew.min != sim::Duration::zero() || p.clock.skew.max != sim::Duration::zero() ||
-                   p.clock.drift.min != 0 || p.clock.drift.max != 0;
-    for (const auto& e : scenario.timeline) {
-      const auto* skew = std::get_if<SkewEvent>(&e.action);
-      for (int i = 0; skew != nullptr && i < p.replicas; ++i) {
-        if (skew->process == p.name + "-" + std::to_string(i)) clocked = true;
-      }
-    }
+    bool clocked = false;
+    for (int i = 0; i < p.replicas; ++i) clocked = clocked || live::clock_differs(scenario, p, p.name + "-" + std::to_string(i));
     if (!clocked) continue;
     if (auto obstacle = live::faketime_obstacle(program)) {
       out.notes.push_back(scenario.file + ": process " + p.name + ": its clock skew and drift cannot be applied: " +

@@ -39,19 +39,6 @@ std::string tail_of(const fs::path& path, std::size_t n) {
   return out.empty() ? " (empty)" : out;
 }
 
-// Whether the replica's clock differs from true time at any point of the run.
-bool needs_faketime(const Scenario& s, const ProcessSpec& p, const std::string& replica) {
-  if (p.clock.skew.min != sim::Duration::zero() || p.clock.skew.max != sim::Duration::zero() ||
-      p.clock.drift.min != 0 || p.clock.drift.max != 0) {
-    return true;
-  }
-  for (const auto& e : s.timeline) {
-    const auto* skew = std::get_if<SkewEvent>(&e.action);
-    if (skew != nullptr && skew->process == replica) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 LiveRun::LiveRun(runner::World& world, fs::path dir, const LiveOptions& options)
@@ -79,7 +66,7 @@ void LiveRun::setup() {
     auto x = std::make_unique<ExecReplica>();
     x->replica = r.get();
     x->dir = dir_ / r->name;
-    if (needs_faketime(w.scenario, *r->spec, r->name)) {
+    if (clock_differs(w.scenario, *r->spec, r->name)) {
       const Program program = find_program(r->spec->exec->command.front(), fs::path(w.scenario.file).parent_path(),
                                            ::getenv("PATH") != nullptr ? ::getenv("PATH") : "");
       x->faketime = !faketime_obstacle(program).has_value();

@@ -3,6 +3,7 @@
 #include <elf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -111,6 +112,18 @@ std::string faketime_library() {
     if (::access(p, R_OK) == 0) return p;
   }
   return "";
+}
+
+bool clock_differs(const Scenario& scenario, const ProcessSpec& process, const std::string& replica) {
+  const ClockSpec& c = process.clock;
+  if (c.skew.min != sim::Duration::zero() || c.skew.max != sim::Duration::zero() || c.drift.min != 0 ||
+      c.drift.max != 0) {
+    return true;
+  }
+  return std::any_of(scenario.timeline.begin(), scenario.timeline.end(), [&](const TimelineEvent& e) {
+    const auto* skew = std::get_if<SkewEvent>(&e.action);
+    return skew != nullptr && skew->process == replica;
+  });
 }
 
 std::string faketime_spec(sim::Duration offset, double rate) {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "kubesim/scenarios/scenario.h"
 #include "kubesim/sim/time.h"
 
 namespace kubesim::scenarios::live {
@@ -40,6 +41,10 @@ std::optional<std::string> faketime_obstacle(const Program& program);
 
 // The installed libfaketime (the multi-threaded variant when present); "" when there is none.
 std::string faketime_library();
+
+// Whether replica `replica` of `process` ever reads a clock other than the real one: a skew or
+// drift range that is not zero, or a `skew` event of the timeline naming it.
+bool clock_differs(const Scenario& scenario, const ProcessSpec& process, const std::string& replica);
 
 // libfaketime's FAKETIME value for a wall clock `offset` from the real one, running at `rate`:
 // "+1.500000s x1.010000". The decimal point is '.', as in the C locale the programs start in.

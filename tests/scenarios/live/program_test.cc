@@ -53,6 +53,24 @@ TEST(Program, GoBinariesAndMissingProgramsCannotBeFaked) {
   }
 }
 
+TEST(Program, AClockDiffersWithASkewOrDriftRangeOrASkewEvent) {
+  Scenario s;
+  ProcessSpec p;
+  p.name = "op";
+  p.replicas = 2;
+  EXPECT_FALSE(clock_differs(s, p, "op-0"));
+  TimelineEvent step;
+  step.action = SkewEvent{"op-1", 2s};
+  s.timeline.push_back(step);
+  EXPECT_FALSE(clock_differs(s, p, "op-0"));
+  EXPECT_TRUE(clock_differs(s, p, "op-1"));
+  p.clock.skew = {-1s, 0s};
+  EXPECT_TRUE(clock_differs(s, p, "op-0"));
+  p.clock.skew = {};
+  p.clock.drift = {0, 0.01};
+  EXPECT_TRUE(clock_differs(s, p, "op-0"));
+}
+
 TEST(Program, TheFaketimeSpecIsAnOffsetAndARate) {
   EXPECT_EQ(faketime_spec(0s, 1.0), "+0.000000s x1.000000");
   EXPECT_EQ(faketime_spec(1500ms, 1.01), "+1.500000s x1.010000");
