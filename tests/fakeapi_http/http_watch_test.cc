@@ -185,5 +185,31 @@ TEST(HttpWatchTest, FaultRuleDropsAWatchAbruptly) {
   EXPECT_FALSE(w.stream_ended());
 }
 
+// A coalesceWatch rule holds a watch's events over HTTP as in process (the front door's filter):
+// a create and two patches inside the hold time reach the client as one ADDED with the newest
+// object. The loop follows the real clock here, so the hold time is real time.
+TEST(HttpWatchTest, ACoalesceRuleMergesTheEventsOfAnObjectOnTheWire) {
+  TestServer server;
+  Client c(server.port());
+  Response bad = c.request("POST", "/kubesim/v1/faults", R"({"kind":"coalesceWatch","coalesceMs":0})",
+                           {{"content-type", "application/json"}});
+  EXPECT_EQ(bad.code, 400);
+  EXPECT_EQ(bad.json()["message"], "fault rule: coalesceMs: required, positive");
+  ASSERT_EQ(c.request("POST", "/kubesim/v1/faults", R"({"kind":"coalesceWatch","verbs":["watch"],"coalesceMs":1500})",
+                      {{"content-type", "application/json"}}).code, 201);
+  const std::string rv = c.get(kCms).json()["metadata"]["resourceVersion"];
+  Client w(server.port());
+  ASSERT_EQ(w.start_watch(std::string(kCms) + "?watch=true&resourceVersion=" + rv).code, 200);
+  ASSERT_EQ(c.post(kCms, configmap("a", "1")).code, 201);
+  for (const char* value : {"2", "3"}) {
+    ASSERT_EQ(c.request("PATCH", std::string(kCms) + "/a", std::string(R"({"data":{"k":")") + value + "\"}}",
+                        {{"content-type", "application/merge-patch+json"}}).code, 200);
+  }
+  json merged = event(w);
+  EXPECT_EQ(merged["type"], "ADDED");
+  EXPECT_EQ(merged["object"]["data"]["k"], "3");
+  EXPECT_EQ(std::stoll(merged["object"]["metadata"]["resourceVersion"].get<std::string>()), server.revision());
+}
+
 }  // namespace
 }  // namespace kubesim::fakeapi::http::testing
