@@ -85,6 +85,9 @@ case "$case_name" in
       [ -f "$seed/$f" ] || fail "no $f in the run folder"
     done
     expect_in "$seed/mirror-0/stdout" "mirror-0: started"
+    # The fault rule for mirror-0's requests reached mirror-0 only.
+    expect_in "$seed/mirror-0/stdout" "mirror-0: lease: 500 Internal Server Error"
+    ! grep -q "lease: 500" "$seed/mirror-1/stdout" || fail "mirror-1 got mirror-0's fault"
     # Both led: the failover happened.
     expect_in "$seed/mirror-0/stdout" "mirror-0: leading"
     expect_in "$seed/mirror-1/stdout" "mirror-1: leading"
