@@ -149,8 +149,24 @@ bool drop_probability(Search& s, const Path& rule) {
       c, path_text(rule / "probability") + " " + (p.IsScalar() ? p.Scalar() : "") + " dropped (1)");
 }
 
+// An instant with a fraction of a second (as random perturbations write them) tried on the
+// whole second below, then above (when that is not past the end).
+bool round_instant(Search& s, const Path& event) {
+  const auto at = duration_at(s.doc(), event / "at");
+  const auto end = duration_at(s.doc(), Path{} / "duration");
+  if (!at || !end || *at < kSecond || *at % kSecond == 0) return false;
+  const std::int64_t below = *at / kSecond * kSecond;
+  for (std::int64_t v : {below, below + kSecond}) {
+    if (v > *end) continue;
+    const std::string step =
+        path_text(event / "at") + " " + duration_text(*at) + " → " + duration_text(v);
+    if (s.attempt(set_key(s, event, "at", YAML::Node(duration_text(v))), step)) return true;
+  }
+  return false;
+}
+
 bool reduce_event_times(Search& s, const Path& event) {
-  bool changed = false;
+  bool changed = round_instant(s, event);
   for (const char* action : {"partition", "pause"})
     changed = reduce_duration(s, event / action, "for", kSecond) || changed;
   changed = reduce_duration(s, event / "crash", "restartAfter", 0) || changed;

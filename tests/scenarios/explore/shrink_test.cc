@@ -260,6 +260,39 @@ TEST(ShrinkScenario, WorkloadActsLessOften) {
   EXPECT_EQ(get(result.doc, "workload.0.every"), "800ms");
 }
 
+TEST(ShrinkScenario, InstantsWithFractionsGoToAWholeSecond) {
+  struct Case {
+    std::string at;
+    std::string needs;  // the predicate: the crash at or after this instant ("" : any)
+    std::string result;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"8.297s", "", "8s"},
+           {"8.297s", "8.2s", "9s"},
+           {"500ms", "", "500ms"},  // below a second: kept
+           {"12s", "", "12s"},
+       }) {
+    SCOPED_TRACE(c.at + " " + c.needs);
+    YAML::Node doc = busy();
+    doc["timeline"][2]["at"] = c.at;
+    // A check window to 20s keeps the run longer than the instant, so it may round up too.
+    doc["expect"]["eventually"].push_back(
+        YAML::Load("{after: 0s, within: 20s, leaderElected: leases/src/ctl}"));
+    const std::string needs = c.needs;
+    const auto fails = [needs](const YAML::Node& d) {
+      for (std::size_t i = 0; i < size(d, "timeline"); ++i) {
+        const std::string e = "timeline." + std::to_string(i);
+        if (get(d, e + ".crash.process") != "ctl-0") continue;
+        const std::string at = get(d, e + ".at");
+        return needs.empty() || std::stod(at) >= std::stod(needs);
+      }
+      return false;
+    };
+    const auto result = shrink_scenario(doc, fails);
+    EXPECT_EQ(get(result.doc, "timeline.0.at"), c.result) << steps_text(result);
+  }
+}
+
 TEST(ShrinkScenario, ARateBecomesALongerEvery) {
   YAML::Node doc = busy();
   doc["workload"][0] = YAML::Load(
