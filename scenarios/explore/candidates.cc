@@ -161,7 +161,10 @@ void stale_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
 
 // One buggify fault: its action key and value, the replica it hits, and how long it lasts from
 // `from` (cut to end by the limit).
-std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rng,
+constexpr std::uint64_t kStall = 6;
+constexpr std::uint64_t kRandomKinds = 11;
+
+std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rng, std::uint64_t kind,
                                                 const std::string& replica, sim::Time from,
                                                 const std::vector<WritePoint>& points) {
   const auto span = [&](sim::Duration lo, sim::Duration hi) {
@@ -169,7 +172,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
   };
   YAML::Node rule;
   rule["process"] = replica;
-  switch (rng.uniform(11)) {
+  switch (kind) {
     case 0: {  // a conflict on a write the replica makes
       rule["verb"] = flow(YAML::Load("[update, patch]"));
       if (!points.empty()) rule["resource"] = points[rng.uniform(points.size())].resource;
@@ -206,7 +209,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
       rule["count"] = static_cast<int>(1 + rng.uniform(3));
       rule["for"] = span(5s, 30s);
       return {"faults", rules(rule)};
-    case 6:
+    case kStall:  // a stalled watch stays stalled: random_candidate cuts it when the rule ends
       rule["verb"] = "watch";
       rule["stall"] = true;
       rule["for"] = span(5s, 30s);
@@ -244,7 +247,8 @@ void random_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidat
     YAML::Node e;
     sim::Time from{};
     std::string where;
-    if (!points.empty() && rng.bernoulli(0.5)) {
+    const std::uint64_t kind = rng.uniform(kRandomKinds);
+    if (kind != kStall && !points.empty() && rng.bernoulli(0.5)) {
       const WritePoint& p = points[rng.uniform(points.size())];
       e["when"] = trigger(p);
       from = p.at;
@@ -256,10 +260,19 @@ void random_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidat
       e["at"] = text(from - sim::Time{});
       where = " at " + text(from - sim::Time{});
     }
-    auto [action, value] = random_fault(space, rng, replica, from, points);
+    auto [action, value] = random_fault(space, rng, kind, replica, from, points);
     e[action] = value;
     c.points.push_back(action + where);
     c.timeline.push_back(e);
+    if (kind == kStall) {
+      // A stalled watch delivers nothing until it times out (minutes, as client-go's): an API
+      // server restart when the rule ends cuts it, so that a correct controller recovers.
+      YAML::Node restart;
+      const auto length = api::parse_go_duration(value[0]["for"].as<std::string>());
+      restart["at"] = text(from - sim::Time{} + length.value());
+      restart["apiserver"] = "restart";
+      c.timeline.push_back(restart);
+    }
   }
 }
 

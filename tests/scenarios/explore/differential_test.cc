@@ -1,0 +1,132 @@
+// The differential oracle: what it ignores (system fields, generated names wherever they appear,
+// locks, Events, free paths, what a workload's updates set), and a real difference found, with
+// the check that carries it into a scenario file.
+#include "scenarios/explore/differential.h"
+
+#include <gtest/gtest.h>
+
+#include "kubesim/api/resources.h"
+
+namespace kubesim::scenarios::explorer {
+namespace {
+
+using nlohmann::json;
+
+json config_map(const std::string& ns, const std::string& name, json data) {
+  return {{"apiVersion", "v1"},
+          {"kind", "ConfigMap"},
+          {"metadata", {{"namespace", ns}, {"name", name}, {"uid", "u-" + name}, {"resourceVersion", "7"}}},
+          {"data", std::move(data)}};
+}
+
+RunCapture capture(std::vector<json> config_maps) {
+  RunCapture c;
+  for (auto& j : config_maps) c.objects.push_back(RunCapture::Object{api::kConfigMaps, std::move(j)});
+  return c;
+}
+
+std::string emitted(const YAML::Node& node) {
+  YAML::Emitter out;
+  out << node;
+  return out.c_str();
+}
+
+DiffOptions no_options() { return DiffOptions(); }
+
+TEST(Differential, SameStateHasNoDifference) {
+  const RunCapture a = capture({config_map("dst", "x", {{"k", "v"}})});
+  EXPECT_TRUE(compare_end_states(a, a, no_options()).empty());
+}
+
+TEST(Differential, SystemFieldsAreIgnored) {
+  json x = config_map("dst", "x", {{"k", "v"}});
+  json y = x;
+  y["metadata"]["uid"] = "other";
+  y["metadata"]["resourceVersion"] = "99";
+  y["metadata"]["creationTimestamp"] = "2026-01-01T00:00:00Z";
+  y["metadata"]["generation"] = 3;
+  y["metadata"]["managedFields"] = json::array({{{"manager", "m"}}});
+  x["metadata"]["ownerReferences"] = json::array({{{"kind", "ConfigMap"}, {"name", "o"}, {"uid", "1"}}});
+  y["metadata"]["ownerReferences"] = json::array({{{"kind", "ConfigMap"}, {"name", "o"}, {"uid", "2"}}});
+  EXPECT_TRUE(compare_end_states(capture({x}), capture({y}), no_options()).empty());
+}
+
+TEST(Differential, GeneratedNamesAreMaskedWhereverTheyAppear) {
+  // A source made by generateName, a child named after it (generateName of the source's name),
+  // and a third object naming both in its data and in a key.
+  auto world = [](const std::string& src, const std::string& child) {
+    json s = config_map("src", src, {{"k", "v"}});
+    s["metadata"]["generateName"] = "s-";
+    s["metadata"]["annotations"] = {{"child", child}};
+    json c = config_map("dst", child, {{"of", src}});
+    c["metadata"]["generateName"] = src + "-";
+    json index = config_map("dst", "index", {{src, "child " + child}});
+    RunCapture out = capture({s, c, index});
+    out.generated_names = {{src, "s-"}, {child, src + "-"}};
+    return out;
+  };
+  EXPECT_TRUE(compare_end_states(world("s-abcde", "s-abcde-fghij"), world("s-zzzzz", "s-zzzzz-yyyyy"),
+                                 no_options())
+                  .empty());
+}
+
+TEST(Differential, LocksEventsAndFreePathsAreIgnored) {
+  RunCapture a = capture({config_map("dst", "x", {{"k", "v"}})});
+  RunCapture b = a;
+  a.objects[0].object["status"] = {{"lastSync", "1"}};
+  b.objects[0].object["status"] = {{"lastSync", "2"}};
+  a.objects[0].object["metadata"]["annotations"] = {{"a", "1"}};
+  b.objects[0].object["metadata"]["annotations"] = {{"a", "2"}};
+  a.objects.push_back({api::kLeases, {{"metadata", {{"namespace", "ns"}, {"name", "lock"}}}, {"spec", {{"holderIdentity", "a-0"}}}}});
+  b.objects.push_back({api::kLeases, {{"metadata", {{"namespace", "ns"}, {"name", "lock"}}}, {"spec", {{"holderIdentity", "a-1"}}}}});
+  b.objects.push_back({api::kEvents, {{"metadata", {{"namespace", "ns"}, {"name", "e1"}}}}});
+  DiffOptions options;
+  options.free = {"status.lastSync", "metadata.annotations.*"};
+  options.locks = {"leases/ns/lock"};
+  EXPECT_TRUE(compare_end_states(a, b, options).empty());
+  // Without the options, the ConfigMap and the lock differ (Events are never compared).
+  const auto diffs = compare_end_states(a, b, no_options());
+  ASSERT_EQ(diffs.size(), 2u);
+  EXPECT_EQ(diffs[0].text, "configmaps/dst/x: metadata.annotations.a is \"2\", \"1\" in the unperturbed run");
+  EXPECT_EQ(diffs[1].text,
+            "coordination.k8s.io/v1/leases/ns/lock: spec.holderIdentity is \"a-1\", \"a-0\" in the unperturbed run");
+}
+
+TEST(Differential, AFieldThatDiffersIsFoundAndWrittenAsAMatch) {
+  const auto diffs = compare_end_states(capture({config_map("dst", "x", {{"k", "a"}})}),
+                                        capture({config_map("dst", "x", {{"k", "b"}})}), no_options());
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].text, "configmaps/dst/x: data.k is \"b\", \"a\" in the unperturbed run");
+  ASSERT_TRUE(diffs[0].check.has_value());
+  EXPECT_EQ(emitted(*diffs[0].check),
+            "{match: {apiVersion: v1, data: {k: a}, kind: ConfigMap, metadata: {name: x, namespace: dst}}}");
+}
+
+TEST(Differential, AnExtraGeneratedObjectIsACountDifference) {
+  json child = config_map("dst", "c-aaaaa", {{"of", "s"}});
+  child["metadata"]["generateName"] = "c-";
+  json twin = config_map("dst", "c-bbbbb", {{"of", "s"}});
+  twin["metadata"]["generateName"] = "c-";
+  const auto diffs = compare_end_states(capture({child}), capture({child, twin}), no_options());
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].text, "configmaps/dst/c-*: 2 objects, 1 in the unperturbed run");
+  ASSERT_TRUE(diffs[0].check.has_value());
+  EXPECT_EQ(emitted(*diffs[0].check), "{count: {resource: configmaps, namespace: dst}, equals: 1}");
+}
+
+TEST(Differential, MissingAndExtraObjects) {
+  const auto diffs = compare_end_states(capture({config_map("dst", "a", {}), config_map("dst", "b", {})}),
+                                        capture({config_map("dst", "b", {}), config_map("dst", "c", {})}),
+                                        no_options());
+  ASSERT_EQ(diffs.size(), 2u);
+  EXPECT_EQ(diffs[0].text, "configmaps/dst/a: missing");
+  EXPECT_EQ(diffs[1].text, "configmaps/dst/c: not in the unperturbed run");
+  // The count is the same: a match and a noMatch say it.
+  EXPECT_EQ(emitted(*diffs[0].check), "{match: {apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: dst}}}");
+  EXPECT_EQ(emitted(*diffs[1].check), "{noMatch: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: dst}}}");
+  EXPECT_EQ(describe_differences(diffs, 1),
+            "end state differs from the unperturbed run: configmaps/dst/a: missing (1 more)");
+}
+
+}  // namespace
+}  // namespace kubesim::scenarios::explorer
