@@ -36,6 +36,7 @@ struct RunFlags {
   bool list_controllers = false;
   CLI::Option* seeds_opt = nullptr;
   CLI::Option* seed_opt = nullptr;
+  CLI::Option* live_output_opt = nullptr;
 };
 
 struct MergeFlags {
@@ -124,8 +125,9 @@ void add_run_flags(CLI::App& run, RunFlags& f) {
       ->type_name("FILE");
   run.add_flag("--list-controllers", f.list_controllers, "list the controller types and exit");
   run.add_flag("--live", f.live, "run in real time, exec processes as real OS processes");
-  run.add_option("--live-output", f.live_output, "--live: each run's files go under DIR/SCENARIO/seed-N")
-      ->type_name("DIR");
+  f.live_output_opt =
+      run.add_option("--live-output", f.live_output, "--live: each run's files go under DIR/SCENARIO/seed-N")
+          ->type_name("DIR");
 }
 
 void add_merge_flags(CLI::App& merge, MergeFlags& f) {
@@ -152,6 +154,7 @@ std::optional<std::uint64_t> read_seed(const std::string& text) {
 
 // The checks of the run flags that CLI11 does not make; "" when they are fine.
 std::string check_run_flags(const RunFlags& f, Shard& shard) {
+  if (f.live_output_opt->count() > 0 && !f.live) return "--live-output: only live runs write files; add --live";
   if (f.seeds_opt->count() > 0 && f.seed_opt->count() > 0) {
     return "--seeds and --seed: give one or the other";
   }

@@ -77,6 +77,17 @@ TEST(LiveCli, LiveOutputDefaultsToKubesimLive) {
   EXPECT_EQ(cli.outputs, std::vector<std::string>{"kubesim-live"});
 }
 
+TEST(LiveCli, LiveOutputWithoutLiveIsAUsageError) {
+  ScratchDir dir;
+  const std::string file = dir.write("a.txt", "name: alpha\nseeds: 1\n");
+  LiveCli cli;
+  cli.run({"kubesim", "run", "--live-output", dir.path("out"), file});
+  EXPECT_EQ(cli.code, 2);
+  EXPECT_EQ(cli.err, "kubesim run: --live-output: only live runs write files; add --live\n"
+                     "Run 'kubesim run --help' for the flags.\n");
+  EXPECT_TRUE(cli.runner.calls().empty());
+}
+
 TEST(LiveCli, AnExecProcessNamesTheLockItTakes) {
   const std::string text = R"(name: s
 duration: 10s
