@@ -77,11 +77,14 @@ std::string describe_request_fault(const FaultRule& rule) {
 }
 
 std::string describe_watch_fault(const FaultRule& rule, bool compact) {
-  std::string text = rule.kind == FaultKind::kDropWatch ? "drop watches of " : "stall watches of ";
+  std::string text = rule.kind == FaultKind::kDropWatch    ? "drop watches of "
+                     : rule.kind == FaultKind::kStallWatch ? "stall watches of "
+                                                           : "coalesce watches of ";
   text += rule.resource;
   if (rule.kind == FaultKind::kDropWatch && rule.after_events > 0) {
     text += " after " + std::to_string(rule.after_events) + " events";
   }
+  if (rule.kind == FaultKind::kCoalesceWatch) text += " (each event held " + format_duration(rule.coalesce) + ")";
   if (!rule.process.empty()) text += " by " + rule.process;
   text += limits(rule);
   if (compact) text += ", compact";
@@ -185,7 +188,8 @@ RequestFault& RequestFault::id(std::string id) {
 
 WatchFault::~WatchFault() {
   if (plan_ == nullptr) return;
-  if (!rule_.count && !rule_.until) rule_.count = 1;
+  // A drop or a stall acts on one watch unless told otherwise; coalescing, on every watch.
+  if (!rule_.count && !rule_.until && rule_.kind != FaultKind::kCoalesceWatch) rule_.count = 1;
   const sim::Time now = plan_->server().loop().now();
   const bool starts_now = !rule_.from || *rule_.from <= now;
   if (compact_) plan_->compact_now();
@@ -272,6 +276,16 @@ WatchFault FaultPlan::drop_watches(const api::GroupVersionResource& resource) {
 
 WatchFault FaultPlan::stall_watches(const api::GroupVersionResource& resource) {
   return WatchFault(*this, watch_rule(FaultKind::kStallWatch, resource), resource);
+}
+
+WatchFault FaultPlan::coalesce_watches(const api::GroupVersionResource& resource, sim::Duration hold) {
+  if (hold <= sim::Duration::zero()) {
+    throw std::invalid_argument("FaultPlan: coalesce_watches(" + resource.resource + ", " + format_duration(hold) +
+                                "): the hold time must be positive");
+  }
+  FaultRule rule = watch_rule(FaultKind::kCoalesceWatch, resource);
+  rule.coalesce = hold;
+  return WatchFault(*this, std::move(rule), resource);
 }
 
 void FaultPlan::stale_reads(const api::GroupVersionResource& resource, sim::Duration by) {

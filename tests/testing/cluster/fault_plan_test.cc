@@ -182,6 +182,36 @@ TEST_F(FaultPlanTest, WatchFaultsAndStaleReadsAsRules) {
                                              "stale reads of widgets (resourceVersion \"0\" served 30s behind)"}));
 }
 
+// coalesce_watches acts on every watch while it lasts, the open ones too: a watch opened before
+// the rule sees an object's two updates as one MODIFIED, 3 s after the last.
+TEST_F(FaultPlanTest, CoalescedWatchesHoldEventsAndMergeThoseOfOneObject) {
+  auto log = watch();
+  plan_.coalesce_watches(kConfigMaps, 3s).by("widgets-0").during(0s, 20s);
+  ASSERT_EQ(rules().size(), 1u);
+  EXPECT_EQ(rules()[0].kind, FaultKind::kCoalesceWatch);
+  EXPECT_EQ(rules()[0].coalesce, 3s);
+  EXPECT_EQ(rules()[0].verbs, std::vector<Verb>{Verb::kWatch});
+  EXPECT_FALSE(rules()[0].count.has_value());  // every watch
+  const std::string description = plan_.fired().at(0).description;  // then the window, from now
+  EXPECT_EQ(description.rfind("coalesce watches of configmaps (each event held 3s) by widgets-0, ", 0), 0u)
+      << description;
+  loop_.run_until(loop_.now() + 1s);
+  EXPECT_EQ(log->size(), 2u);  // the initial ADDED events of a and b, sent before the rule
+  for (const char* value : {"1", "2"}) {
+    auto current = server_.get(kConfigMaps, "default", "a", api::GetOptions()).value();
+    auto changed = current->edited([&](nlohmann::json& j) { j["data"]["v"] = value; });
+    ASSERT_TRUE(server_.update(kConfigMaps, "default", changed, api::UpdateOptions()).ok());
+    loop_.run_until(loop_.now() + 100ms);
+  }
+  loop_.run_until(loop_.now() + 2s);
+  EXPECT_EQ(log->size(), 2u);  // held
+  loop_.run_until(loop_.now() + 2s);
+  ASSERT_EQ(log->size(), 3u);
+  EXPECT_EQ((*log)[2].type, api::EventType::kModified);
+  EXPECT_EQ((*log)[2].object->resource_version(), std::to_string(server_.revision()));
+  EXPECT_EQ(plan_.fired().at(0).fired, 1);  // one watch taken
+}
+
 TEST_F(FaultPlanTest, RefusedValuesThrowWithTheirMessageAndAddNothing) {
   const std::vector<std::pair<std::function<void()>, std::string>> cases = {
       {[&] { plan_.on(Get(kConfigMaps)).fail(Conflict()).probability(0); }, "FaultPlan: probability(0): must be in (0, 1]"},
@@ -207,6 +237,8 @@ TEST_F(FaultPlanTest, RefusedValuesThrowWithTheirMessageAndAddNothing) {
       {[&] { plan_.drop_watches(kWidgets).by(""); }, "FaultPlan: by(\"\"): must name a process"},
       {[&] { plan_.drop_watches(kWidgets).times(-2); }, "FaultPlan: times(-2): must be at least 1"},
       {[&] { plan_.stale_reads(kWidgets, 0s); }, "FaultPlan: stale_reads(widgets, 0s): the lag must be positive"},
+      {[&] { plan_.coalesce_watches(kWidgets, 0s); },
+       "FaultPlan: coalesce_watches(widgets, 0s): the hold time must be positive"},
       {[&] { plan_.on(Update(kWidgets).ok()).fail(Conflict()); },
        "FaultPlan: on(update widgets.example.com answered ok): a fault cannot depend on the answer (ok(), "
        "failed()); it decides the answer"},

@@ -5,6 +5,7 @@
 //   c.faults().on(AnyCall(kConfigMaps).by("widgets-0")).delay(2s).during(10s, 40s);
 //   c.faults().drop_watches(kConfigMaps).compact();   // cut every watch, force a relist (410)
 //   c.faults().stall_watches(kWidgets).times(1);
+//   c.faults().coalesce_watches(kWidgets, 3s).by("widgets-0").during(10s, 20s);  // unseen versions
 //   c.faults().stale_reads(kWidgets, 30s);             // lists at resourceVersion "0" lag 30 s
 //
 // A builder adds its rule when the statement ends (its destructor): chain everything in one
@@ -17,7 +18,10 @@
 // or during(), one), and, when it starts now and names no process, ends the watches of the
 // resource that are open now (the server cannot tell whose an open watch is): a client resumes
 // an ended watch from where it was, and relists when that resourceVersion is gone (compact()),
-// or when a watch ends at once with no event.
+// or when a watch ends at once with no event. coalesce_watches is the exception: it acts on open
+// watches too, holding each event `hold` and letting a later event of the same object replace it
+// (fakeapi/watch_delivery.h), on every watch of the resource (times(n): on n watches) while it
+// lasts.
 //
 // report(): a line per rule with how often it fired, then a line per effect the fault aims at,
 // each saying what was seen since the rule first fired, or plainly that it was not seen:
@@ -126,6 +130,9 @@ class FaultPlan {
   RequestFault on(const CallPattern& pattern);
   WatchFault drop_watches(const api::GroupVersionResource& resource);
   WatchFault stall_watches(const api::GroupVersionResource& resource);
+  // Watches of `resource` hold each event `hold` (positive), and a later event of the same
+  // object replaces the held one, so intermediate versions are never seen.
+  WatchFault coalesce_watches(const api::GroupVersionResource& resource, sim::Duration hold);
   // Lists at resourceVersion "0" of `resource` served from the state `by` ago.
   void stale_reads(const api::GroupVersionResource& resource, sim::Duration by);
   void compact_now();
