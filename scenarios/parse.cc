@@ -81,7 +81,9 @@ void read_scenario(ParseContext& ctx, const Field& document) {
   for (const char* key : {"sweep", "measure"}) {
     if (Field f = top.get(key)) {
       ctx.reader.error(
-          f.key_mark, std::string(key) + ": experiments (sweep and measure) are not supported yet");
+          f.key_mark, std::string(key) +
+                          ": an experiment's key, expanded by kubesim run (one scenario per point); "
+                          "not accepted here");
     }
   }
   if (auto name = ctx.reader.string(top.require("name"))) {

@@ -129,8 +129,10 @@ const Case kDocumentCases[] = {
       "s.yaml:4:10: shuffle: expected true or false, got \"maybe\""}},
     {"Experiments",
      "name: a\nduration: 1m\nsweep: {a: [1s]}\nmeasure: [failoverTime]\n",
-     {"s.yaml:3:1: sweep: experiments (sweep and measure) are not supported yet",
-      "s.yaml:4:1: measure: experiments (sweep and measure) are not supported yet"}},
+     {"s.yaml:3:1: sweep: an experiment's key, expanded by kubesim run (one scenario per point); "
+      "not accepted here",
+      "s.yaml:4:1: measure: an experiment's key, expanded by kubesim run (one scenario per point); "
+      "not accepted here"}},
 };
 INSTANTIATE_TEST_SUITE_P(Document, BrokenFile, ::testing::ValuesIn(kDocumentCases), case_name);
 
