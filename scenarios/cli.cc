@@ -17,6 +17,7 @@
 #include "kubesim/scenarios/progress.h"
 #include "kubesim/scenarios/report.h"
 #include "kubesim/scenarios/summary.h"
+#include "kubesim/scenarios/sweep.h"
 
 namespace kubesim::scenarios {
 
@@ -30,7 +31,7 @@ struct RunFlags {
   std::string seed;  // checked by check_run_flags: CLI11 reads "-3" as a huge unsigned
   int jobs = 1;
   std::string shard = "0/1";
-  std::string junit, results, report, trace;
+  std::string junit, results, report, trace, csv;
   bool live = false;
   std::string live_output = "kubesim-live";
   bool list_controllers = false;
@@ -121,6 +122,8 @@ void add_run_flags(CLI::App& run, RunFlags& f) {
       ->type_name("FILE");
   run.add_option("--report", f.report, "write a self-contained HTML report with timelines")
       ->type_name("FILE.html");
+  run.add_option("--csv", f.csv, "write one row per point and seed of the experiments' measurements")
+      ->type_name("FILE.csv");
   run.add_option("--trace", f.trace, "write the JSONL trace of the only run (one scenario, one seed)")
       ->type_name("FILE");
   run.add_flag("--list-controllers", f.list_controllers, "list the controller types and exit");
@@ -188,11 +191,12 @@ void list_controllers(const Registry& registry, std::ostream& out) {
 
 // Finds and reads every file; false (with every error printed) when any is broken.
 bool load_all(const Context& c, const RunFlags& f, const Registry& registry,
-              std::vector<Scenario>& scenarios) {
+              std::vector<Scenario>& scenarios, Experiments& experiments) {
   FileList files = scenario_files(f.paths);
   for (const auto& error : files.errors) *c.env.err << error << "\n";
   if (!files.errors.empty()) return false;
-  LoadedScenarios loaded = load_scenarios(files.files, registry, c.env.load, f.live);
+  LoadedScenarios loaded = load_scenarios(experiments.expand(files.files, registry), registry,
+                                          experiments.loader(), f.live);
   for (const auto& error : loaded.errors) *c.env.err << error << "\n";
   if (f.live && loaded.errors.empty()) {
     std::vector<std::string> notes;
@@ -212,7 +216,7 @@ bool load_all(const Context& c, const RunFlags& f, const Registry& registry,
 }
 
 RunSet run_with_progress(const Context& c, const Plan& plan, const Registry& registry,
-                         const RunFlags& f, std::ostream* trace) {
+                         const RunFlags& f, std::ostream* trace, Experiments& experiments) {
   Progress progress(*c.env.err, c.env.err_is_terminal);
   RunSet header;
   header.program = c.program;
@@ -230,7 +234,8 @@ RunSet run_with_progress(const Context& c, const Plan& plan, const Registry& reg
     print_scenario(run, header, *c.env.out);
     c.env.out->flush();
   };
-  const RunFunction run = f.live ? c.env.live.run(f.live_output, *c.env.err) : c.env.run;
+  const RunFunction run =
+      f.live ? c.env.live.run(f.live_output, *c.env.err) : experiments.measuring(c.env.run);
   RunSet set = run_plan(plan, registry, run, options);
   progress.clear();
   set.program = c.program;
@@ -251,7 +256,8 @@ int run_command(const Context& c, const RunFlags& f, const Registry& registry) {
     return usage_error(c, "run", "--live: live mode is not built into this program");
   }
   std::vector<Scenario> scenarios;
-  if (!load_all(c, f, registry, scenarios)) return kBadInput;
+  Experiments experiments(c.env.load);
+  if (!load_all(c, f, registry, scenarios, experiments)) return kBadInput;
   SeedChoice choice;
   if (f.seeds_opt->count() > 0) choice.seeds = f.seeds;
   if (f.seed_opt->count() > 0) choice.seed = read_seed(f.seed);
@@ -263,13 +269,25 @@ int run_command(const Context& c, const RunFlags& f, const Registry& registry) {
                            "; name one file and give --seed S");
   }
   Outputs outputs;
-  if (!open_outputs(c, "run", f.junit, f.results, f.report, f.trace, outputs)) return kBadInput;
-  RunSet set = run_with_progress(c, plan, registry, f, outputs.trace.get());
+  std::unique_ptr<std::ofstream> csv;
+  if (!open_outputs(c, "run", f.junit, f.results, f.report, f.trace, outputs) ||
+      !open_output(c, "run", f.csv, csv)) {
+    return kBadInput;
+  }
+  experiments.print_cost(plan, *c.env.out);
+  RunSet set = run_with_progress(c, plan, registry, f, outputs.trace.get(), experiments);
   if (outputs.trace) {
     outputs.trace->close();
     *c.env.err << "trace: " << f.trace << "\n";
   }
   write_outputs(c, set, outputs, f.junit, f.results, f.report);
+  const std::vector<MeasuredRun> rows = experiments.rows(set);
+  if (experiments.any()) write_table(rows, *c.env.out);
+  if (csv) {
+    write_csv(rows, *csv);
+    csv->close();
+    *c.env.err << "csv: " << f.csv << "\n";
+  }
   const Tally t = tally(set);
   *c.env.out << closing_line(t) << "\n";
   return exit_code(t);

@@ -3,6 +3,7 @@
 //
 //   PROGRAM run FILE|DIR… [--seeds N | --seed S] [--jobs N] [--shard K/N]
 //               [--results FILE.json] [--junit FILE] [--report FILE.html] [--trace FILE]
+//               [--csv FILE.csv]
 //               [--list-controllers] [--live [--live-output DIR]]
 //   PROGRAM merge RESULTS.json… [--results FILE.json] [--junit FILE] [--report FILE.html]
 //   PROGRAM explore FILE [--budget RUNS|DURATION] [--jobs N] [--seeds N] [--out DIR]

@@ -1,0 +1,173 @@
+// The metrics of one run (kubesim/scenarios/measure.h), from its timeline picture and capture.
+#include "kubesim/scenarios/measure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "kubesim/fakeapi/request.h"
+
+namespace kubesim::scenarios {
+
+namespace {
+
+constexpr std::string_view kLockLane = "lock ";
+const std::vector<fakeapi::Verb> kVerbs = {
+    fakeapi::Verb::kGet,    fakeapi::Verb::kList,  fakeapi::Verb::kWatch,
+    fakeapi::Verb::kCreate, fakeapi::Verb::kUpdate, fakeapi::Verb::kPatch,
+    fakeapi::Verb::kDelete, fakeapi::Verb::kDeleteCollection};
+
+double seconds(sim::Duration d) { return std::chrono::duration<double>(d).count(); }
+
+// Each lock's leader terms, by lane.
+std::map<std::string, std::vector<const TimelineSpan*>> terms_by_lock(const Timeline& t) {
+  std::map<std::string, std::vector<const TimelineSpan*>> out;
+  for (const auto& s : t.spans) {
+    if (s.kind == "leader" && s.lane.rfind(kLockLane, 0) == 0) out[s.lane].push_back(&s);
+  }
+  for (auto& [lane, spans] : out) {
+    std::stable_sort(spans.begin(), spans.end(),
+                     [](const TimelineSpan* a, const TimelineSpan* b) { return a->from < b->from; });
+  }
+  return out;
+}
+
+// Every leaderless gap after a lock had its first leader: from the instant the last leader lost it
+// to the next leader's start (or the run's end when none came).
+std::vector<double> failovers(const Timeline& t) {
+  std::vector<double> gaps;
+  const sim::Time end = sim::Time(t.duration);
+  for (const auto& [lane, spans] : terms_by_lock(t)) {
+    sim::Time covered = spans.front()->to;
+    for (std::size_t i = 1; i < spans.size(); ++i) {
+      if (spans[i]->from > covered) gaps.push_back(seconds(spans[i]->from - covered));
+      covered = std::max(covered, spans[i]->to);
+    }
+    if (covered < end) gaps.push_back(seconds(end - covered));
+  }
+  return gaps;
+}
+
+double transitions(const Timeline& t) {
+  double n = 0;
+  for (const auto& [lane, spans] : terms_by_lock(t)) n += static_cast<double>(spans.size() - 1);
+  return n;
+}
+
+// The last instant something was done to the run: a fault span's start or end, a crash, a
+// restart, a clock skew, a compaction. The run's start when nothing was.
+sim::Time last_fault(const Timeline& t) {
+  static const std::set<std::string> kSpanKinds = {"partition", "down", "pause", "fault"};
+  static const std::set<std::string> kMarkKinds = {"crash", "restart", "skew", "compact"};
+  sim::Time last{};
+  const sim::Time end = sim::Time(t.duration);
+  for (const auto& s : t.spans) {
+    if (kSpanKinds.count(s.kind) == 0) continue;
+    last = std::max(last, s.from);
+    if (s.to < end) last = std::max(last, s.to);
+  }
+  for (const auto& m : t.marks) {
+    if (kMarkKinds.count(m.kind) > 0) last = std::max(last, m.at);
+  }
+  return last;
+}
+
+// From the last fault to the last successful write a replica made, leadership records excluded;
+// 0 when none came after it.
+double convergence(const Scenario& scenario, const Timeline& t, const RunCapture& capture) {
+  std::set<std::string> replicas, locks;
+  for (const auto& p : scenario.processes) {
+    for (int i = 0; i < p.replicas; ++i) replicas.insert(p.name + "-" + std::to_string(i));
+  }
+  for (const auto& lane : t.lanes) {
+    if (lane.rfind(kLockLane, 0) == 0) locks.insert(lane.substr(kLockLane.size()));
+  }
+  const sim::Time fault = last_fault(t);
+  sim::Time last = fault;
+  for (const auto& call : capture.calls) {
+    if (!call.ok() || !fakeapi::is_write(call.verb) || replicas.count(call.process) == 0) continue;
+    if (call.resource.resource == "leases" ||
+        locks.count(call.resource.resource + "/" + call.ns + "/" + call.name) > 0) {
+      continue;
+    }
+    last = std::max(last, call.answered);
+  }
+  return seconds(last - fault);
+}
+
+void add_api_calls(const SeedResult& result, const RunCapture& capture, Metrics& out) {
+  out.emplace_back("apiCalls", static_cast<double>(result.requests));
+  std::map<fakeapi::Verb, double> by_verb;
+  for (const auto& call : capture.calls) by_verb[call.verb] += 1;
+  for (fakeapi::Verb verb : kVerbs) {
+    out.emplace_back("apiCalls." + std::string(fakeapi::to_string(verb)), by_verb[verb]);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> kNames = {
+      "failoverTime", "leaderTransitions", "convergenceTime", "apiCalls",
+      "requestsPerSecond", "watchRestarts", "queueDepth", "checksBroken"};
+  return kNames;
+}
+
+std::vector<std::string> metric_columns(const std::string& metric) {
+  if (metric == "apiCalls") {
+    std::vector<std::string> columns = {"apiCalls"};
+    for (fakeapi::Verb verb : kVerbs) columns.push_back("apiCalls." + std::string(fakeapi::to_string(verb)));
+    return columns;
+  }
+  if (metric == "queueDepth") return {"queueDepth.p50", "queueDepth.p95"};
+  return {metric};
+}
+
+std::optional<double> percentile(std::vector<double> values, double p) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const double rank = p / 100.0 * static_cast<double>(values.size() - 1);
+  const auto low = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t high = std::min(low + 1, values.size() - 1);
+  return values[low] + (values[high] - values[low]) * (rank - static_cast<double>(low));
+}
+
+Metrics measure_run(const Scenario& scenario, const SeedResult& result, const RunCapture& capture,
+                    const std::vector<std::string>& measures) {
+  static const Timeline kNone;
+  const Timeline& t = result.timeline ? *result.timeline : kNone;
+  Metrics out;
+  for (const auto& m : measures) {
+    if (m == "failoverTime") {
+      const std::vector<double> gaps = failovers(t);
+      out.emplace_back(m, gaps.empty() ? std::nullopt
+                                       : std::optional<double>(*std::max_element(gaps.begin(), gaps.end())));
+    } else if (m == "leaderTransitions") {
+      out.emplace_back(m, transitions(t));
+    } else if (m == "convergenceTime") {
+      out.emplace_back(m, convergence(scenario, t, capture));
+    } else if (m == "apiCalls") {
+      add_api_calls(result, capture, out);
+    } else if (m == "requestsPerSecond") {
+      const double d = seconds(scenario.duration);
+      out.emplace_back(m, d > 0 ? static_cast<double>(result.requests) / d : 0.0);
+    } else if (m == "watchRestarts") {
+      out.emplace_back(m, static_cast<double>(std::count_if(
+                              t.marks.begin(), t.marks.end(),
+                              [](const TimelineMark& k) { return k.kind == "watch-restart"; })));
+    } else if (m == "queueDepth") {
+      std::vector<double> depths;
+      for (const auto& s : t.samples) {
+        if (s.series.rfind("queue ", 0) == 0) depths.push_back(s.value);
+      }
+      out.emplace_back("queueDepth.p50", percentile(depths, 50));
+      out.emplace_back("queueDepth.p95", percentile(depths, 95));
+    } else if (m == "checksBroken") {
+      out.emplace_back(m, static_cast<double>(result.failures.size() + (result.error.empty() ? 0 : 1)));
+    }
+  }
+  return out;
+}
+
+}  // namespace kubesim::scenarios

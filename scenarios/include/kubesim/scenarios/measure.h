@@ -1,0 +1,60 @@
+// Measurements: the metrics an experiment records per run (the `measure:` names), computed from
+// what the runner already produces — the timeline picture (SeedResult::timeline) and the capture
+// (RunCapture: every call the API server answered) — and their outputs: the CSV file (one row per
+// point and seed) and the plain-text table (per point, each metric's median and p5–p95 over
+// seeds). The data is long-form at heart — (point, seed, metric, value) — so a chart per metric
+// against each swept parameter reads it directly. Definitions: docs/scenarios.md, "Sweeps and
+// measurements".
+#ifndef KUBESIM_SCENARIOS_MEASURE_H_
+#define KUBESIM_SCENARIOS_MEASURE_H_
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kubesim/scenarios/result.h"
+#include "kubesim/scenarios/runner.h"
+#include "kubesim/scenarios/scenario.h"
+
+namespace kubesim::scenarios {
+
+// The names `measure:` accepts, in the order columns are written.
+const std::vector<std::string>& metric_names();
+// The columns a metric gives: "apiCalls" → apiCalls, apiCalls.get, …; "queueDepth" →
+// queueDepth.p50, queueDepth.p95; any other → itself.
+std::vector<std::string> metric_columns(const std::string& metric);
+
+// A run's values by column; nullopt where the run has none (no failover happened, no queue).
+using Metrics = std::vector<std::pair<std::string, std::optional<double>>>;
+
+// The metrics `measures` asks for of one run; `result.timeline` must be set, `capture` filled.
+Metrics measure_run(const Scenario& scenario, const SeedResult& result, const RunCapture& capture,
+                    const std::vector<std::string>& measures);
+
+struct MeasuredRun {
+  std::string scenario;  // the point's scenario name
+  std::string experiment;
+  std::vector<std::pair<std::string, std::string>> point;  // parameter → value
+  std::uint64_t seed = 0;
+  bool passed = true;
+  Metrics metrics;
+};
+
+// The p-th percentile (0–100) of `values` by linear interpolation between closest ranks;
+// nullopt for none.
+std::optional<double> percentile(std::vector<double> values, double p);
+
+// One header line and one row per run; the parameters of every experiment are columns (empty
+// where a run's experiment has no such parameter), then seed, passed and every metric column.
+// Fields are quoted (RFC 4180) when they hold a comma, a quote or a line break.
+void write_csv(const std::vector<MeasuredRun>& runs, std::ostream& out);
+// Per experiment and point: each metric column's median and p5–p95 over the point's seeds, and
+// how many seeds passed.
+void write_table(const std::vector<MeasuredRun>& runs, std::ostream& out);
+
+}  // namespace kubesim::scenarios
+
+#endif  // KUBESIM_SCENARIOS_MEASURE_H_

@@ -1,0 +1,100 @@
+// Experiments: a scenario file with `sweep:` (parameters and their values) and `measure:` (the
+// metrics each run records, kubesim/scenarios/measure.h) becomes one scenario per grid point.
+//
+// Expansion works on the YAML tree, before the parser: `sweep:` and `measure:` are taken out of
+// the document, and for each point of the grid (every combination of the parameters' values, the
+// first parameter outermost) every `{{param}}` in the document's scalars is replaced — a scalar
+// that is exactly `{{p}}` (quoted, or the plain `{{p}}` YAML reads as a nested mapping) becomes
+// the value itself with its type (a duration, a number, or text when the sweep quoted it); inside
+// a longer string the value is text. `{{n}}` is the workload's own placeholder and is left alone.
+// The point's document is named `NAME[p=v,…]`, written with emit_scenario and parsed with
+// parse_scenario, so every report reads it as an ordinary scenario.
+//
+// Errors are FILE:LINE:COL of the file as written, all of them at once, and then no point is made:
+// an unknown metric, a `{{param}}` not swept, a swept parameter never used, a parameter called n,
+// an empty list, an empty or upside-down range, steps < 2, values of mixed types, a value twice.
+// A point that the parser then refuses gives its errors as "FILE[POINT]: LINE:COL of the expanded
+// scenario: message".
+#ifndef KUBESIM_SCENARIOS_SWEEP_H_
+#define KUBESIM_SCENARIOS_SWEEP_H_
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kubesim/scenarios/driver.h"
+#include "kubesim/scenarios/measure.h"
+#include "kubesim/scenarios/parse.h"
+#include "kubesim/scenarios/registry.h"
+
+namespace kubesim::scenarios {
+
+// A point of the grid: each parameter with its value's text, in the order `sweep:` lists them.
+using SweepPoint = std::vector<std::pair<std::string, std::string>>;
+// "[leaseDuration=5s,replicas=3]"; "" for the one point of a file without parameters.
+std::string point_suffix(const SweepPoint& point);
+
+struct Experiment {
+  std::string file;
+  std::string name;                    // the file's `name`
+  std::vector<std::string> parameters; // in sweep order
+  std::vector<std::string> measures;   // metric names as `measure:` lists them
+  std::vector<SweepPoint> points;      // in grid order
+  std::vector<Scenario> scenarios;     // parallel to points
+};
+
+struct ExpandResult {
+  std::optional<Experiment> experiment;  // set exactly when errors is empty
+  std::vector<ParseError> errors;
+};
+
+// Whether `text` is a scenario with `sweep:` or `measure:` (false for anything that does not load
+// as a YAML mapping: the parser reports that).
+bool is_experiment(std::string_view text);
+
+ExpandResult expand_experiment(std::string_view text, const std::string& file,
+                               const Registry& registry);
+
+// What `kubesim run` does with experiments: expands the files that sweep or measure into their
+// points, runs them as any scenario (its run function records each measured run's metrics), and
+// writes the rows. One object per command; its run function may be called from several threads.
+class Experiments {
+ public:
+  explicit Experiments(LoadFunction load) : load_(std::move(load)) {}
+
+  // The file list load_scenarios reads: an experiment's file once per point (each load hands
+  // out the next point), every other file as it is.
+  std::vector<std::string> expand(const std::vector<std::string>& files, const Registry& registry);
+  LoadFunction loader();
+  bool any() const { return !experiments_.empty(); }
+
+  // "FILE: sweep: P points × S seeds = R runs", a line per experiment of the plan.
+  void print_cost(const Plan& plan, std::ostream& out) const;
+  // `run` with the measured scenarios' runs recording their metrics.
+  RunFunction measuring(RunFunction run);
+  // Every measured run of `set`, one row per point and seed, in the set's order.
+  std::vector<MeasuredRun> rows(const RunSet& set) const;
+
+ private:
+  struct Owner {
+    std::size_t experiment = 0;
+    std::size_t point = 0;
+  };
+  LoadFunction load_;
+  std::vector<Experiment> experiments_;
+  std::map<std::string, Owner> by_name_;                  // scenario name → its point
+  std::map<std::string, std::vector<ParseResult>> queue_;  // file → what each load returns
+  std::map<std::string, std::size_t> next_;
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::string, std::uint64_t>, Metrics> metrics_;  // (scenario, seed)
+};
+
+}  // namespace kubesim::scenarios
+
+#endif  // KUBESIM_SCENARIOS_SWEEP_H_
