@@ -15,21 +15,26 @@
 #                                                   NAME-fixed it must find nothing (exit 0).
 #                                                   Prints the table: bug, runs and time to find,
 #                                                   shrunk size, replay time.
+#   corpus.sh PROGRAM sweep   [--seeds N] [--fixed-only] [NAME…]
+#                                                   one perturbation at a time, of each family
+#                                                   explore tries (sweep.py): every correct version
+#                                                   must pass each; a table of what found each bug
 #
 # NAME-fixed runs on a temporary copy of the file with the type name substituted. Exits 1 when
 # anything is not as it must be, naming it; 2 on bad usage.
 set -u
 
 usage() {
-  echo "usage: corpus.sh PROGRAM plain|repro|explore [--seeds N] [--budget B] [--jobs J] [NAME...]" >&2
+  echo "usage: corpus.sh PROGRAM plain|repro|explore|sweep [--seeds N] [--budget B] [--jobs J] [NAME...]" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
 program=$1
 mode=$2
 shift 2
-case $mode in plain | repro | explore) ;; *) usage ;; esac
+case $mode in plain | repro | explore | sweep) ;; *) usage ;; esac
 seeds=""
+fixed_only=""
 budget=""
 jobs=""
 names=""
@@ -38,12 +43,16 @@ while [ $# -gt 0 ]; do
     --seeds) [ $# -ge 2 ] || usage; seeds=$2; shift 2 ;;
     --budget) [ $# -ge 2 ] || usage; budget=$2; shift 2 ;;
     --jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
+    --fixed-only) fixed_only=--fixed-only; shift ;;
     -*) usage ;;
     *) names="$names $1"; shift ;;
   esac
 done
 
 here=$(cd "$(dirname "$0")" && pwd)
+if [ "$mode" = sweep ]; then
+  exec python3 "$here/sweep.py" "$program" ${seeds:+--seeds "$seeds"} $fixed_only $names
+fi
 if [ -z "$names" ]; then
   for f in "$here"/scenarios/*.yaml; do names="$names $(basename "$f" .yaml)"; done
 fi
