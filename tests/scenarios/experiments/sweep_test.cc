@@ -80,6 +80,33 @@ TEST(Sweep, RangesOfDurationsAndNumbersSplitEvenly) {
   EXPECT_EQ(r.experiment->scenarios[1].name, "lease[lease=5.5s,replicas=1]");
 }
 
+// The value of a ConfigMap's data key `k`, written as "{{v}}", for a sweep of v.
+nlohmann::json data_value(const std::string& values) {
+  const ExpandResult r = expand_experiment(
+      "name: t\nduration: 1m\nsweep: {v: " + values + "}\nworkload:\n  - every: 10s\n    action: "
+      "{create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}, data: {k: "
+      "\"{{v}}\"}}}\n",
+      "t.yaml", Registry{});
+  EXPECT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  if (!r.experiment) return nullptr;
+  return std::get<CreateAction>(r.experiment->scenarios[0].workload[0].action).object["data"]["k"];
+}
+
+TEST(Sweep, AQuotedValueStaysTextAndAPlainOneKeepsItsType) {
+  EXPECT_EQ(data_value("[\"007\", \"8\"]"), nlohmann::json("007"));
+  EXPECT_EQ(data_value("[7, 8]"), nlohmann::json(7));
+  EXPECT_EQ(data_value("[yes-please]"), nlohmann::json("yes-please"));
+}
+
+TEST(Sweep, APointTheParserRefusesIsNamedWithItsErrors) {
+  const ExpandResult r = expand("sweep:\n  lease: [3s]\n  replicas: [1]\n");
+  ASSERT_FALSE(r.experiment);
+  ASSERT_EQ(texts(r).size(), 1u);
+  EXPECT_EQ(texts(r)[0].substr(0, texts(r)[0].find(" of the expanded")),
+            "s.yaml[lease=3s,replicas=1]: 9:79");
+  EXPECT_NE(texts(r)[0].find("renewDeadline"), std::string::npos) << texts(r)[0];
+}
+
 TEST(Sweep, MeasureAloneIsOnePointUnderTheFilesName) {
   const ExpandResult r = expand_experiment(
       "name: plain\nduration: 1m\nmeasure: [apiCalls, failoverTime]\n", "p.yaml", Registry{});
