@@ -10,7 +10,8 @@
 // attached to nothing). Realistic: this is the bug external-provisioner avoids by naming the
 // volume after the claim's uid; controllers that record a generated name on the parent
 // (operators that make a Secret or a bucket and write its name in status) have it.
-// Revealed by: a crash right after the provisioner's k-th create, then a restart.
+// Revealed by: a crash right after the provisioner's k-th create, then a restart; as well, an
+// error on the claim's update (a 409 or a 500), after which the retried sync provisions again.
 // The fix: the volume's name is pvc-<claim uid>, so the second create after a restart answers
 // AlreadyExists and the existing volume is recorded — any number of crashes, one volume.
 #include <string>

@@ -6,8 +6,8 @@
 //
 // missing-forget — the bug: the worker never calls queue.Forget(key) after a sync that
 //   succeeded, so the rate limiter's per-item failure count only grows: after a burst of
-//   transient errors (a 40 s outage of writes costs ~15 failures), the key's next single failure
-//   waits 5 ms · 2^15 ≈ 3 minutes instead of 5 ms, and the copy lags its source that long.
+//   transient errors (a 30 s outage of writes costs about 15 failures), the key's next single
+//   failure waits 5 ms · 2^15 ≈ 3 minutes instead of 5 ms, and the copy lags its source that long.
 //   Realistic: the Forget is easy to lose in a refactor of processNextWorkItem (client-go's own
 //   rate_limiting_queue.go warns about it), and nothing shows until errors come in bursts.
 //   Revealed by: transient errors (500s) on the copies' writes, then one more later; an

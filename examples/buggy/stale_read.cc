@@ -11,8 +11,9 @@
 // restarted replica whose informers list from a lagging watch cache — each sees too few members
 // and creates again. The ReplicaSet controller guards against exactly this with its
 // Expectations; a controller written without them has this bug.
-// Revealed by: an error on one of several creates under ordinary network latency; or a restart
-// right after a create with reads served stale (staleBy).
+// Revealed by: anything that makes a sync run on a cache that lags the controller's own creates
+// — a stalled or lagging watch while Pools are touched, a partition, an error on one of several
+// creates under network latency (the sync is retried 5 ms later).
 // The fix: members get deterministic names POOL-0 … POOL-(n-1), as a StatefulSet's pods, so a
 // create the cache has not seen yet comes back AlreadyExists instead of making a second member.
 // (Expectations alone would not survive a restart onto a stale cache: they live in memory.)
