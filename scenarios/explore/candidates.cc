@@ -170,20 +170,31 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
   const auto span = [&](sim::Duration lo, sim::Duration hi) {
     return text(window(space, from, rng.uniform_duration(lo, hi)));
   };
+  // A resource the replica writes (its Lease among them, when it leads), if it writes any.
+  std::vector<const WritePoint*> own;
+  for (const WritePoint& p : points) {
+    if (p.replica == replica) own.push_back(&p);
+  }
+  const std::string written = own.empty() ? "" : own[rng.uniform(own.size())]->resource;
   YAML::Node rule;
   rule["process"] = replica;
   switch (kind) {
     case 0: {  // a conflict on a write the replica makes
       rule["verb"] = flow(YAML::Load("[update, patch]"));
-      if (!points.empty()) rule["resource"] = points[rng.uniform(points.size())].resource;
+      if (!written.empty()) rule["resource"] = written;
       rule["error"] = 409;
       rule["count"] = static_cast<int>(1 + rng.uniform(3));
       rule["for"] = span(5s, 30s);
       return {"faults", rules(rule)};
     }
-    case 1:
+    case 1:  // a few 500s, or every write of one resource failing for a while (a Lease renewal)
       rule["error"] = 500;
-      rule["count"] = static_cast<int>(1 + rng.uniform(5));
+      if (!written.empty() && rng.bernoulli(0.5)) {
+        rule["verb"] = flow(YAML::Load("[create, update, patch, delete]"));
+        rule["resource"] = written;
+      } else {
+        rule["count"] = static_cast<int>(1 + rng.uniform(5));
+      }
       rule["for"] = span(5s, 30s);
       return {"faults", rules(rule)};
     case 2:
@@ -199,7 +210,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
     case 4: {
       YAML::Node p;
       p["process"] = replica;
-      p["for"] = span(1s, 20s);
+      p["for"] = span(1s, 30s);
       return {"partition", flow(p)};
     }
     case 5:
