@@ -270,10 +270,11 @@ Difference differ_in_content(const std::string& key, const Entry& want, const En
 DiffOptions diff_options(const Scenario& scenario) {
   DiffOptions options;
   options.free = scenario.explore.free;
-  // What a workload's updates set follows the workload's picks, which any perturbation moves
-  // (the names generateName makes, and so the order of the objects picked from, change).
+  // What a workload's random updates set follows its picks, which a perturbation moves (the
+  // names generateName makes, and so the objects picked from, change).
   for (const WorkloadEntry& entry : scenario.workload) {
-    if (const auto* update = std::get_if<UpdateAction>(&entry.action)) {
+    const auto* update = std::get_if<UpdateAction>(&entry.action);
+    if (update != nullptr && update->pick == Pick::kRandom) {
       for (const auto& [path, value] : update->set) options.free.push_back(path);
     }
   }

@@ -5,7 +5,7 @@
 // metadata.uid, resourceVersion, creationTimestamp, generation and managedFields, the uids of
 // ownerReferences, Events (records of what happened, not state), the electors' lock objects, and
 // the scenario's `explore.free` paths (a segment `*` matches any key) and the paths its workload's
-// `update` entries set (on every object: a controller may copy them). Names made by generateName
+// `update` entries with `pick: random` set (on every object: a controller may copy them). Names made by generateName
 // are masked to PREFIX* wherever they appear — an object's name, or any string or key of any
 // object (a mirror's copy named after its source) — so objects are compared as a multiset by
 // RESOURCE/NAMESPACE/NAME with the names masked.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "kubesim/api/resources.h"
+#include "kubesim/scenarios/parse.h"
 
 namespace kubesim::scenarios::explorer {
 namespace {
@@ -126,6 +127,31 @@ TEST(Differential, MissingAndExtraObjects) {
   EXPECT_EQ(emitted(*diffs[1].check), "{noMatch: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: dst}}}");
   EXPECT_EQ(describe_differences(diffs, 1),
             "end state differs from the unperturbed run: configmaps/dst/a: missing (1 more)");
+}
+
+TEST(Differential, OptionsFromTheScenario) {
+  const char* text = R"(name: s
+duration: 1m
+explore: {free: [status.lastSync]}
+cluster:
+  objects:
+    - {apiVersion: v1, kind: Namespace, metadata: {name: src}}
+processes:
+  - name: ctl
+    run:
+      - elector: {lock: {multi: {primary: leases/src/l, secondary: configmaps/src/l}}}
+workload:
+  - every: 1s
+    action: {update: {resource: configmaps, namespace: src, pick: random, set: {data.a: "{{n}}"}}}
+  - every: 1s
+    action: {update: {resource: configmaps, namespace: src, pick: oldest, set: {data.b: "{{n}}"}}}
+)";
+  ParseResult r = parse_scenario(text, "s.yaml", Registry::with_builtins());
+  ASSERT_TRUE(r.scenario.has_value()) << r.errors.front().text();
+  const DiffOptions options = diff_options(*r.scenario);
+  // What a random pick sets is free; what a deterministic pick sets is compared.
+  EXPECT_EQ(options.free, (std::vector<std::string>{"status.lastSync", "data.a"}));
+  EXPECT_EQ(options.locks, (std::vector<std::string>{"leases/src/l", "configmaps/src/l"}));
 }
 
 }  // namespace
