@@ -193,7 +193,9 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
       if (!written.empty() && rng.bernoulli(0.5)) {
         rule["verb"] = flow(YAML::Load("[create, update, patch, delete]"));
         rule["resource"] = written;
-        rule["for"] = span(5s, 40s);
+        // A correct controller's backoff after an outage is about as long as the outage: at most
+        // half the settle time, so that it recovers before the end.
+        rule["for"] = span(std::min<sim::Duration>(5s, space.settle / 2), std::max<sim::Duration>(space.settle / 2, 1ms));
         return {"faults", rules(rule)};
       }
       rule["count"] = static_cast<int>(1 + rng.uniform(5));
