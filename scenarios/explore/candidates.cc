@@ -190,7 +190,10 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
     }
     case kOutage:  // a few 500s, or every write of one resource failing for a while (a Lease renewal)
       rule["error"] = 500;
-      if (!written.empty() && rng.bernoulli(0.5)) {
+      // A window of failures only on a Lease: a leader that cannot renew must stop leading, which
+      // an election-aware controller survives; a long outage of other writes leaves a correct
+      // controller's per-item backoff running past the end.
+      if (written.size() >= 6 && written.compare(written.size() - 6, 6, "leases") == 0 && rng.bernoulli(0.5)) {
         rule["verb"] = flow(YAML::Load("[create, update, patch, delete]"));
         rule["resource"] = written;
         // A correct controller's backoff after an outage is about as long as the outage: at most
@@ -279,32 +282,6 @@ void random_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidat
     e[action] = value;
     c.points.push_back(action + where);
     c.timeline.push_back(e);
-    if (kind == kOutage && !value[0]["count"]) {
-      // Errors come in bursts and recur: one more, right after one of the replica's later writes
-      // of the same resource (what a per-item backoff never forgotten turns into a long stall).
-      const sim::Time after = from + api::parse_go_duration(value[0]["for"].as<std::string>()).value();
-      const std::string resource = value[0]["resource"].as<std::string>();
-      std::vector<const WritePoint*> later;
-      for (const WritePoint& p : points) {
-        if (p.replica == replica && p.resource == resource && p.at > after) later.push_back(&p);
-      }
-      if (!later.empty()) {
-        // One of the last three: late, where no later change hides a key left in backoff.
-        std::sort(later.begin(), later.end(), [](const auto* a, const auto* b) { return a->at < b->at; });
-        const std::size_t last = std::min<std::size_t>(3, later.size());
-        const WritePoint& p = *later[later.size() - 1 - rng.uniform(last)];
-        YAML::Node again;
-        again["when"] = trigger(p);
-        YAML::Node rule;
-        rule["process"] = replica;
-        rule["resource"] = resource;
-        rule["error"] = 500;
-        rule["count"] = 1;
-        rule["for"] = text(window(space, p.at, 30s));
-        again["faults"] = rules(rule);
-        c.timeline.push_back(again);
-      }
-    }
     if (kind == kStall) {
       // A stalled watch delivers nothing until it times out (minutes, as client-go's): an API
       // server restart when the rule ends cuts it, so that a correct controller recovers.
