@@ -9,6 +9,7 @@
 #include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/faults.h"
 #include "kubesim/scenarios/parse.h"
+#include "kubesim/scenarios/sweep.h"
 
 namespace kubesim::scenarios {
 namespace {
@@ -263,7 +264,7 @@ TEST_F(FullExample, Checks) {
 }
 
 // The scenarios of the user's reference (docs/scenarios.md) parse: every YAML block of it that is
-// a whole scenario (it opens with name:).
+// a whole scenario (it opens with name:); an experiment's block through its expansion.
 TEST(ParseScenario, TheReferenceExamplesParse) {
   const auto path =
       std::filesystem::path(__FILE__).parent_path() / ".." / ".." / ".." / "docs" / "scenarios.md";
@@ -280,10 +281,15 @@ TEST(ParseScenario, TheReferenceExamplesParse) {
     const std::string block = doc.substr(begin, doc.find("```", begin) - begin);
     if (block.rfind("name:", 0) != 0) continue;
     ++scenarios;
+    if (is_experiment(block)) {  // a sweep is expanded into its points first, as kubesim run does
+      auto r = expand_experiment(block, "docs/scenarios.md", registry);
+      for (const auto& e : r.errors) ADD_FAILURE() << e.text();
+      continue;
+    }
     auto r = parse_scenario(block, "docs/scenarios.md", registry);
     for (const auto& e : r.errors) ADD_FAILURE() << e.text();
   }
-  EXPECT_EQ(scenarios, 2);
+  EXPECT_EQ(scenarios, 3);
 }
 
 TEST(ParseScenario, DefaultsOfAMinimalFile) {
