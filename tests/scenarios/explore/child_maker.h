@@ -70,6 +70,16 @@ inline void register_child_makers(Registry& registry) {
   registry.register_controller("child-maker-fixed", [](ControllerEnv env) { return make_child_maker(env, true); });
 }
 
+// The built-in types and both child makers, made once.
+inline const Registry& child_maker_registry() {
+  static const Registry r = [] {
+    Registry out = Registry::with_builtins();
+    register_child_makers(out);
+    return out;
+  }();
+  return r;
+}
+
 }  // namespace kubesim::scenarios::testing
 
 #endif  // KUBESIM_TESTS_SCENARIOS_EXPLORE_CHILD_MAKER_H_

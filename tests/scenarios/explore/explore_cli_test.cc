@@ -18,14 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const Registry& registry() {
-  static const Registry r = [] {
-    Registry out = Registry::with_builtins();
-    testing::register_child_makers(out);
-    return out;
-  }();
-  return r;
-}
+const Registry& registry() { return testing::child_maker_registry(); }
 
 std::string scenario(const std::string& type) {
   return "name: " + type +
