@@ -11,10 +11,12 @@
 #include <span>
 #include <system_error>
 
-#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/json_text.h"
 #include "kubesim/api/internal/meta_field.h"
+#include "kubesim/api/internal/object_access.h"
 
 namespace kubesim::api {
+namespace json_text = internal::json_text;
 namespace {
 
 using Json = nlohmann::json;
@@ -164,9 +166,8 @@ std::map<std::string, std::string, std::less<>> StringMapView::to_map() const {
   return out;
 }
 
-Result<ObjectPtr> Object::from_json(nlohmann::json j, Layout layout) {
-  if (auto error = validate(j)) return new_bad_request("invalid object: " + *error);
-  return std::make_shared<const Object>(Passkey{}, std::move(j), layout);
+Result<ObjectPtr> Object::from_json(nlohmann::json j) {
+  return internal::ObjectAccess::from_json(std::move(j), internal::Layout::kTree);
 }
 
 Result<ObjectPtr> Object::from_string(std::string_view text) {
@@ -207,7 +208,7 @@ const Json* metadata_in(const Json& holder) {
 }  // namespace
 
 Json Object::metadata_json() const {
-  if (!compact_) {
+  if (!text_form_) {
     const Json* meta = metadata_in(tree_->json);
     return meta == nullptr ? Json() : *meta;
   }
@@ -216,7 +217,7 @@ Json Object::metadata_json() const {
 }
 
 Json Object::metadata_field(std::string_view key) const {
-  if (!compact_) {
+  if (!text_form_) {
     const Json* meta = metadata_in(tree_->json);
     if (meta == nullptr || !meta->is_object()) return Json();
     const auto it = meta->find(key);
@@ -246,7 +247,7 @@ Json Object::metadata_field(std::string_view key) const {
 
 bool Object::metadata_equals(const Json& m, std::string_view except) const {
   if (!m.is_object()) return false;
-  if (!compact_) {
+  if (!text_form_) {
     const Json mine = metadata_json();
     if (!mine.is_object()) return false;
     Json a = m;
@@ -264,7 +265,7 @@ bool Object::metadata_equals(const Json& m, std::string_view except) const {
 }
 
 bool Object::same_as(const Json& j) const {
-  if (!compact_) return tree_->json == j;
+  if (!text_form_) return tree_->json == j;
   return json_text::equals(j, text());
 }
 
@@ -277,7 +278,7 @@ void Object::assemble_once() const {
 }
 
 nlohmann::json Object::to_json() const {
-  return compact_ ? json_text::parse(text()) : tree_->json;
+  return text_form_ ? json_text::parse(text()) : tree_->json;
 }
 
 const nlohmann::json& Object::member(std::string_view key) const {
@@ -290,13 +291,13 @@ const nlohmann::json& Object::member(std::string_view key) const {
 }
 
 nlohmann::json Object::member_value(std::string_view key) const {
-  if (!compact_) return member(key);
+  if (!text_form_) return member(key);
   const auto span = member_span(key);
   return span ? text_json(span->first, span->second) : Json();
 }
 
 Json Object::value_at(std::string_view dotted_path) const {
-  if (!compact_) {
+  if (!text_form_) {
     const Json* at = &tree_->json;
     for (std::string_view rest = dotted_path;;) {
       const std::size_t dot = rest.find('.');
@@ -324,7 +325,7 @@ Json Object::value_at(std::string_view dotted_path) const {
 }
 
 bool Object::member_equals(std::string_view key, const nlohmann::json& value) const {
-  if (!compact_) return member(key) == value;
+  if (!text_form_) return member(key) == value;
   const auto span = member_span(key);
   if (!span) return value.is_null();
   return json_text::equals(value, text().substr(span->first, span->second - span->first));
@@ -349,7 +350,7 @@ const OwnerReference* Object::controller_of() const {
 }
 
 std::string_view Object::serialized() const {
-  if (compact_) return text();
+  if (text_form_) return text();
   std::call_once(tree_->text_once, [this] {
     json_text::write(tree_->json, tree_->text);
     tree_->text.shrink_to_fit();  // it is kept for the object's life; drop the growth slack
@@ -430,7 +431,7 @@ ObjectPtr Object::with_value_at(std::span<const std::string_view> steps,
     if (resource_version.empty()) return copy;
     return copy->with_resource_version(std::string(resource_version));
   };
-  const bool in_place = compact_ && steps[0] != "metadata" && steps[0] != "apiVersion" &&
+  const bool in_place = text_form_ && steps[0] != "metadata" && steps[0] != "apiVersion" &&
                         steps[0] != "kind" && std::all_of(steps.begin(), steps.end(), needs_no_escape);
   const auto through_tree = [&] {
     Json copy = to_json();
@@ -441,7 +442,7 @@ ObjectPtr Object::with_value_at(std::span<const std::string_view> steps,
     }
     *at = value;
     if (!resource_version.empty()) set_metadata(copy, "resourceVersion", Json(resource_version));
-    return make_object(std::move(copy), compact_ ? Layout::kCompact : Layout::kTree);
+    return internal::make_object(std::move(copy), internal::layout_of(*this));
   };
   if (!in_place) return through_tree();
   // Splice the text: replace the value found at the path, or insert the member where its key
@@ -516,9 +517,9 @@ ObjectPtr Object::with_metadata_string(const char* field, std::string value) con
 }
 
 ObjectPtr Object::with_resource_version(std::string resource_version) const {
-  // A compact Object's resourceVersion written in place in its text is replaced there.
+  // A text-form Object's resourceVersion written in place in its text is replaced there.
   const Span rv = resource_version_;
-  if (compact_ && !resource_version.empty() && rv.off != Span::kAbsent && rv.len != 0 &&
+  if (text_form_ && !resource_version.empty() && rv.off != Span::kAbsent && rv.len != 0 &&
       rv.off < text_size_ && needs_no_escape(resource_version)) {
     const Splice edit{rv.off, rv.off + rv.len, resource_version};
     if (ObjectPtr copy = spliced(std::span<const Splice>(&edit, 1), 0)) return copy;
@@ -581,25 +582,38 @@ ObjectPtr Object::with_finalizers(const std::vector<std::string>& finalizers) co
   });
 }
 
-ObjectPtr make_object(nlohmann::json j, Object::Layout layout) {
-  auto result = Object::from_json(std::move(j), layout);
+ObjectPtr make_object(nlohmann::json j) {
+  return internal::ObjectAccess::make(std::move(j), internal::Layout::kTree);
+}
+
+namespace internal {
+
+Result<ObjectPtr> ObjectAccess::from_json(nlohmann::json j, Layout layout) {
+  if (auto error = validate(j)) return new_bad_request("invalid object: " + *error);
+  return std::make_shared<const Object>(Object::Passkey{}, std::move(j), form(layout));
+}
+
+ObjectPtr ObjectAccess::make(nlohmann::json j, Layout layout) {
+  auto result = from_json(std::move(j), layout);
   if (!result.ok()) die("make_object: " + result.status().message);
   return std::move(result).value();
 }
 
-ObjectPtr make_compact_object(std::string_view text) {
+ObjectPtr ObjectAccess::from_text(std::string_view text) {
 #ifndef NDEBUG
   Json parsed;
   try {
     parsed = Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error& e) {
-    die(std::string("make_compact_object: not JSON: ") + e.what());
+    die(std::string("make_text_object: not JSON: ") + e.what());
   }
-  if (auto error = validate(parsed)) die("make_compact_object: " + *error);
-  if (json_text::write(parsed) != text) die("make_compact_object: not compact, ordered text");
+  if (auto error = validate(parsed)) die("make_text_object: " + *error);
+  if (json_text::write(parsed) != text) die("make_text_object: not compact, ordered text");
 #endif
   return std::make_shared<const Object>(Object::Passkey{}, text);
 }
+
+}  // namespace internal
 
 std::string render_list_json(const ObjectList& list, std::string_view api_version,
                              std::string_view list_kind) {

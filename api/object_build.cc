@@ -8,11 +8,12 @@
 #include <limits>
 #include <system_error>
 
-#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/json_text.h"
 #include "kubesim/api/internal/meta_field.h"
 #include "kubesim/api/object.h"
 
 namespace kubesim::api {
+namespace json_text = internal::json_text;
 
 using Json = nlohmann::json;
 using internal::MetaField;
@@ -43,7 +44,7 @@ std::uint32_t size32(std::size_t n) {
 
 }  // namespace
 
-// Gathers what the Object's metadata holds as spans of a text (kCompact, read in place) followed
+// Gathers what the Object's metadata holds as spans of a text (kText, read in place) followed
 // by the strings it adds, then lays them out in the Object's buffer.
 class Object::Builder {
  public:
@@ -205,7 +206,7 @@ void Object::Builder::finish() {
   copy(out + entries_at, labels_.data(), labels_.size() * sizeof(Entry));
   copy(out + entries_at + labels_.size() * sizeof(Entry), annotations_.data(),
        annotations_.size() * sizeof(Entry));
-  o.text_size_ = size32(o.compact_ ? text_.size() : 0);
+  o.text_size_ = size32(o.text_form_ ? text_.size() : 0);
   o.entries_at_ = size32(entries_at);
   o.labels_at_ = 0;
   o.labels_size_ = size32(labels_.size());
@@ -239,9 +240,9 @@ std::optional<bool> bool_member(const Json& j, const char* key) {
 
 }  // namespace
 
-Object::Object(Passkey, nlohmann::json j, Layout layout) {
-  compact_ = layout == Layout::kCompact && j.is_object();
-  if (compact_) {
+Object::Object(Passkey, nlohmann::json j, Form form) {
+  text_form_ = form == Form::kText && j.is_object();
+  if (text_form_) {
     std::string& text = scratch_text();
     json_text::write(j, text);
     Builder b(*this, text);
@@ -256,9 +257,9 @@ Object::Object(Passkey, nlohmann::json j, Layout layout) {
   }
 }
 
-Object::Object(Passkey, std::string_view compact_text) {
-  compact_ = true;
-  Builder b(*this, compact_text);
+Object::Object(Passkey, std::string_view text) {
+  text_form_ = true;
+  Builder b(*this, text);
   read_text(b);
   b.finish();
 }
@@ -292,7 +293,7 @@ ObjectPtr Object::spliced(std::span<const Splice> edits, int resource_version_ed
   const char* old_base = strings();
   auto out = std::make_shared<Object>(Passkey{});
   Object& o = *out;
-  o.compact_ = true;
+  o.text_form_ = true;
   o.api_version_ = move(api_version_);
   o.kind_ = move(kind_);
   o.name_ = move(name_);

@@ -1,6 +1,7 @@
 // The write verbs of ApiServer: create, update (main resource and /status), patch.
 #include <algorithm>
 
+#include "kubesim/api/internal/object_access.h"
 #include "kubesim/fakeapi/internal/crd.h"
 #include "kubesim/fakeapi/internal/field_errors.h"
 #include "kubesim/fakeapi/internal/schema_defaults.h"
@@ -128,11 +129,11 @@ std::string ApiServer::generate_name(std::string_view prefix) {
 }
 
 api::ObjectPtr ApiServer::stamp(nlohmann::json j) const {
-  return api::make_object(std::move(j), api::Object::Layout::kCompact);
+  return api::internal::make_object(std::move(j), api::internal::Layout::kText);
 }
 
 api::Result<api::ObjectPtr> ApiServer::stored_object(nlohmann::json j) {
-  return api::Object::from_json(std::move(j), api::Object::Layout::kCompact);
+  return api::internal::object_from_json(std::move(j), api::internal::Layout::kText);
 }
 
 bool ApiServer::namespace_terminating(std::string_view ns) const {
@@ -258,7 +259,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
-  if (!options.dry_run && options_.text_writes) {
+  if (!options.dry_run && fast_paths_) {
     if (const auto plan = internal::plan_text_create(info, *object, ns)) {
       // Stored as sent, with the server's fields, when nothing stands in the way; else the
       // general path finds what does.
@@ -267,7 +268,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
         const std::string uid = new_uid();
         const std::string text = internal::text_create(
             info, *plan, ns, uid, now_rfc3339(), std::to_string(store_.next_revision()));
-        const Change& change = store_.put(r->table, key, api::make_compact_object(text));
+        const Change& change = store_.put(r->table, key, api::internal::make_text_object(text));
         trace_write("api.create", *r, plan->name, change.revision);
         return change.object;
       }
@@ -376,7 +377,7 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
     }
     return api::new_not_found(info.group_resource(), object->name());
   }
-  if (!status && !options.dry_run && options_.text_writes) {
+  if (!status && !options.dry_run && fast_paths_) {
     const std::string next_rv = std::to_string(store_.next_revision());
     internal::TextUpdate fast = internal::text_update(info, *current, *object, next_rv);
     if (fast.outcome == internal::TextUpdate::Outcome::kUnchanged) return current;

@@ -1,5 +1,6 @@
 #include "kubesim/fakeapi/internal/text_create.h"
 
+#include "kubesim/api/internal/object_access.h"
 #include "kubesim/api/validation.h"
 #include "kubesim/fakeapi/internal/text_members.h"
 #include "kubesim/fakeapi/internal/validation_rules.h"
@@ -100,7 +101,9 @@ std::optional<TextCreate> plan_text_create(const ResourceInfo& info, const api::
     return std::nullopt;
   }
   // A tree is read as it is; writing its text first would cost more than the create.
-  if (object.layout() == api::Object::Layout::kTree) return plan_tree_create(info, object.json(), ns);
+  if (api::internal::layout_of(object) == api::internal::Layout::kTree) {
+    return plan_tree_create(info, object.json(), ns);
+  }
   Members top;
   if (!top.read(object.serialized())) return std::nullopt;
   TextCreate plan;

@@ -12,7 +12,8 @@
 #include <emmintrin.h>
 #endif
 
-#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/json_text.h"
+#include "kubesim/api/internal/object_access.h"
 #include "kubesim/fakeapi/internal/text_members.h"
 #include "kubesim/fakeapi/internal/tree_update.h"
 #include "kubesim/fakeapi/types/go_time.h"
@@ -316,7 +317,7 @@ std::optional<OneMember> one_member_differs(std::string_view d, std::string_view
 // The desired object, whose text is `text`, as it is but for a new resourceVersion.
 api::ObjectPtr with_resource_version(const api::Object& desired, std::string_view text,
                                      std::string_view resource_version) {
-  if (desired.layout() == api::Object::Layout::kCompact) {
+  if (api::internal::layout_of(desired) == api::internal::Layout::kText) {
     return desired.with_resource_version(std::string(resource_version));
   }
   const auto meta = json_text::find_member(text, 0, "metadata");
@@ -325,7 +326,7 @@ api::ObjectPtr with_resource_version(const api::Object& desired, std::string_vie
   out.reserve(text.size() + resource_version.size());
   out.append(text.substr(0, rv->value_begin)).append(1, '"').append(resource_version);
   out.append(1, '"').append(text.substr(rv->value_end));
-  return api::make_compact_object(out);
+  return api::internal::make_text_object(out);
 }
 
 // Whether a change of one string's contents, under the top-level member `top`, is one the
@@ -452,7 +453,7 @@ TextUpdate from_texts(const ResourceInfo& info, const TextKind* kind, const api:
   text += '"';
   text.append(meta.substr(stored_rv.value_end));
   text.append(dt.substr(desired_meta->value_end));
-  out.object = api::make_compact_object(text);
+  out.object = api::internal::make_text_object(text);
   return out;
 }
 
@@ -466,8 +467,8 @@ TextUpdate text_update(const ResourceInfo& info, const api::Object& stored,
   // A tree is compared with the stored text as it is. When it changes one string, the stored
   // object with that string and the new resourceVersion set is the answer; the kind decides
   // from the stored text and the string's new bytes.
-  if (desired.layout() == api::Object::Layout::kTree &&
-      stored.layout() == api::Object::Layout::kCompact) {
+  if (api::internal::layout_of(desired) == api::internal::Layout::kTree &&
+      api::internal::layout_of(stored) == api::internal::Layout::kText) {
     const TreeUpdate tree = tree_update(st, desired.json());
     switch (tree.outcome) {
       case TreeUpdate::Outcome::kSame:

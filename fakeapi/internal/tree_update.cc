@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/json_text.h"
 #include "kubesim/fakeapi/internal/text_members.h"
 
 namespace kubesim::fakeapi::internal {

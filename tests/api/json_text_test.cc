@@ -1,4 +1,4 @@
-#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/json_text.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace kubesim::api::json_text {
+namespace kubesim::api::internal::json_text {
 namespace {
 
 using nlohmann::json;
@@ -179,4 +179,4 @@ TEST(JsonTextTest, SkipsNestedValues) {
 }
 
 }  // namespace
-}  // namespace kubesim::api::json_text
+}  // namespace kubesim::api::internal::json_text

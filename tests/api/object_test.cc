@@ -7,6 +7,8 @@
 #include <array>
 #include <thread>
 
+#include "kubesim/api/internal/object_access.h"
+
 namespace kubesim::api {
 namespace {
 
@@ -408,7 +410,7 @@ TEST(ObjectTest, CompactLayoutHoldsTheSameObject) {
     SCOPED_TRACE(text);
     const json j = json::parse(text);
     const ObjectPtr tree = make_object(j);
-    const ObjectPtr compact = make_object(j, Object::Layout::kCompact);
+    const ObjectPtr compact = internal::make_object(j, internal::Layout::kText);
     expect_same_object(*tree, *compact);
   }
 }
@@ -425,7 +427,7 @@ TEST(ObjectTest, CompactObjectKeepsItsTextAndReadsEscapedStrings) {
                     {"ownerReferences",
                      {{{"apiVersion", "v1"}, {"kind", "K\n"}, {"name", "o"}, {"uid", "u"},
                        {"controller", true}}}}}}};
-  const ObjectPtr compact = make_object(j, Object::Layout::kCompact);
+  const ObjectPtr compact = internal::make_object(j, internal::Layout::kText);
   EXPECT_EQ(compact->serialized(), j.dump());
   EXPECT_EQ(compact->name(), "a\"b");
   EXPECT_EQ(compact->namespace_(), "tab\there");
@@ -444,7 +446,7 @@ TEST(ObjectTest, CompactObjectKeepsItsTextAndReadsEscapedStrings) {
 }
 
 TEST(ObjectTest, CompactEditsAndCopyHelpers) {
-  const ObjectPtr compact = make_object(json::parse(kDeployment), Object::Layout::kCompact);
+  const ObjectPtr compact = internal::make_object(json::parse(kDeployment), internal::Layout::kText);
   const ObjectPtr edited = compact->with_labels({{"a", "b"}});
   EXPECT_EQ(edited->label("a"), "b");
   EXPECT_EQ(edited->name(), "web");
@@ -453,7 +455,7 @@ TEST(ObjectTest, CompactEditsAndCopyHelpers) {
 }
 
 TEST(ObjectTest, CompactJsonIsSafeFromTwoThreads) {
-  const ObjectPtr o = make_object(json::parse(kDeployment), Object::Layout::kCompact);
+  const ObjectPtr o = internal::make_object(json::parse(kDeployment), internal::Layout::kText);
   const json* seen[2] = {nullptr, nullptr};
   std::thread a([&] { seen[0] = &o->json(); });
   std::thread b([&] { seen[1] = &o->json(); });
@@ -560,7 +562,7 @@ RC_GTEST_PROP(ObjectProperty, CompactLayoutHoldsTheSameObject, ()) {
     }
   }
   const ObjectPtr tree = make_object(j);
-  const ObjectPtr compact = make_object(j, Object::Layout::kCompact);
+  const ObjectPtr compact = internal::make_object(j, internal::Layout::kText);
   assert_reads_json(*tree, j);
   assert_reads_json(*compact, j);
   RC_ASSERT(compact->json() == j);
@@ -667,8 +669,8 @@ RC_GTEST_PROP(ObjectProperty, WithValueAtSetsThePath, ()) {
     rest.remove_prefix(dot + 1);
   }
   *at = value;
-  for (const auto layout : {Object::Layout::kTree, Object::Layout::kCompact}) {
-    ObjectPtr o = make_object(j, layout);
+  for (const auto layout : {internal::Layout::kTree, internal::Layout::kText}) {
+    ObjectPtr o = internal::make_object(j, layout);
     ObjectPtr copy = o->with_value_at(path, value);
     RC_ASSERT(o->to_json() == j);
     o.reset();  // the copy holds all it hands out
@@ -688,7 +690,7 @@ RC_GTEST_PROP(ObjectProperty, WithValueAtSetsThePath, ()) {
 }
 
 TEST(ObjectTest, WithValueAtTakesLongPaths) {
-  const ObjectPtr o = make_object({{"kind", "K"}, {"a", {{"b", 1}}}}, Object::Layout::kCompact);
+  const ObjectPtr o = internal::make_object({{"kind", "K"}, {"a", {{"b", 1}}}}, internal::Layout::kText);
   const ObjectPtr copy = o->with_value_at("a.b.c.d.e.f.g.h.i.j", "deep");
   EXPECT_EQ(copy->value_at("a.b.c.d.e.f.g.h.i.j"), "deep");
   EXPECT_EQ(copy->serialized(),
@@ -696,12 +698,12 @@ TEST(ObjectTest, WithValueAtTakesLongPaths) {
 }
 
 TEST(ObjectTest, WithValueAtTakesKeysHoldingDots) {
-  for (const auto layout : {Object::Layout::kCompact, Object::Layout::kTree}) {
-    const ObjectPtr o = make_object({{"kind", "K"}, {"data", {{"a.b", "1"}, {"a", "2"}}}}, layout);
+  for (const auto layout : {internal::Layout::kText, internal::Layout::kTree}) {
+    const ObjectPtr o = internal::make_object({{"kind", "K"}, {"data", {{"a.b", "1"}, {"a", "2"}}}}, layout);
     const std::array<std::string_view, 2> path = {"data", "a.b"};
     const ObjectPtr copy = o->with_value_at(path, "3");
     EXPECT_EQ(copy->serialized(), R"({"data":{"a":"2","a.b":"3"},"kind":"K"})");
-    EXPECT_EQ(copy->layout(), layout);
+    EXPECT_EQ(internal::layout_of(*copy), layout);
   }
 }
 
@@ -715,8 +717,8 @@ TEST(ObjectTest, WithValueAtSetsTheResourceVersionToo) {
        {{"name", "a"}, {"resourceVersion", "7"}, {"labels", {{"x", "y"}}}, {"uid", "u-1"}}},
       {"data", {{"gen", "1"}}},
       {"zeta", {{"k", "v"}}}};
-  for (const auto layout : {Object::Layout::kCompact, Object::Layout::kTree}) {
-    const ObjectPtr o = make_object(j, layout);
+  for (const auto layout : {internal::Layout::kText, internal::Layout::kTree}) {
+    const ObjectPtr o = internal::make_object(j, layout);
     for (const std::array<std::string_view, 2>& path :
          {std::array<std::string_view, 2>{"data", "gen"}, {"zeta", "k"}, {"data", "new"},
           {"metadata", "name"}}) {
@@ -727,7 +729,7 @@ TEST(ObjectTest, WithValueAtSetsTheResourceVersionToo) {
       EXPECT_EQ(copy->name(), path[1] == "name" ? "22" : "a");
       EXPECT_EQ(copy->labels().find("x"), "y");
       EXPECT_EQ(copy->uid(), "u-1");  // after both edits when the value is in data
-      EXPECT_EQ(copy->layout(), layout);
+      EXPECT_EQ(internal::layout_of(*copy), layout);
     }
   }
 }

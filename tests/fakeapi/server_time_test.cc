@@ -2,6 +2,7 @@
 // refuses (400, changing nothing) and stores the rest as kube-apiserver does, in UTC and
 // truncated, on the fast and the general write paths alike.
 #include "kubesim/api/resources.h"
+#include "kubesim/fakeapi/internal/fastpath/fast_paths.h"
 #include "kubesim/fakeapi/server.h"
 
 #include <string>
@@ -28,13 +29,7 @@ json lease_json(const json& renew_time) {
 
 class ServerTimeTest : public ::testing::TestWithParam<bool> {
  protected:
-  ServerTimeTest() : server_(loop_, options()) {}
-
-  static ServerOptions options() {
-    ServerOptions o;
-    o.text_writes = GetParam();
-    return o;
-  }
+  ServerTimeTest() : server_(loop_) { internal::FastPaths::set_enabled(server_, GetParam()); }
 
   api::Result<api::ObjectPtr> create(const api::GroupVersionResource& gvr, const json& j) {
     return server_.create(gvr, "default", api::make_object(j), api::CreateOptions());

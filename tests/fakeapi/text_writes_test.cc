@@ -1,5 +1,5 @@
 // The write fast paths (kubesim/fakeapi/internal/text_create.h, text_update.h) answer exactly as the
-// general path: two servers, one with text_writes and one without, get the same random creates
+// general path: two servers, one with the fast paths and one without, get the same random creates
 // and updates and must give the same answers, warnings and stored objects.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "kubesim/api/internal/object_access.h"
+#include "kubesim/fakeapi/internal/fastpath/fast_paths.h"
 #include "kubesim/fakeapi/server.h"
 #include "tests/fakeapi/testing_util.h"
 
@@ -19,11 +21,8 @@ using nlohmann::json;
 using testutil::kConfigMaps;
 
 struct Side {
-  explicit Side(bool text_writes) : server(loop, options(text_writes)) {}
-  static ServerOptions options(bool text_writes) {
-    ServerOptions o;
-    o.text_writes = text_writes;
-    return o;
+  explicit Side(bool fast_paths) : server(loop) {
+    internal::FastPaths::set_enabled(server, fast_paths);
   }
   sim::Loop loop;
   ApiServer server;
@@ -188,8 +187,8 @@ RC_GTEST_PROP(TextWritesProperty, CreatesAnswerAsTheGeneralPath, ()) {
   Side general(false);
   const int steps = *rc::gen::inRange(1, 6);
   for (int step = 0; step < steps; ++step) {
-    auto built = api::Object::from_json(create_candidate(), *rc::gen::element(
-        api::Object::Layout::kTree, api::Object::Layout::kCompact));
+    auto built = api::internal::object_from_json(create_candidate(), *rc::gen::element(
+        api::internal::Layout::kTree, api::internal::Layout::kText));
     if (!built.ok()) continue;
     api::CreateOptions options;
     options.field_validation = *rc::gen::element(
@@ -227,9 +226,9 @@ RC_GTEST_PROP(TextWritesProperty, UpdatesAnswerAsTheGeneralPath, ()) {
       // An edit of the stored object's text.
       object = stored->with_value_at("data." + *data_key(), *data_value());
     } else {
-      auto built = api::Object::from_json(desired_from(stored->to_json()),
-                                          form == 1 ? api::Object::Layout::kTree
-                                                    : api::Object::Layout::kCompact);
+      auto built = api::internal::object_from_json(desired_from(stored->to_json()),
+                                          form == 1 ? api::internal::Layout::kTree
+                                                    : api::internal::Layout::kText);
       if (!built.ok()) continue;
       object = built.value();
     }
@@ -285,8 +284,8 @@ RC_GTEST_PROP(TextWritesProperty, LeaseUpdatesAnswerAsTheGeneralPath, ()) {
       j["spec"][field] = *spec_value;
       if (*rc::gen::inRange(0, 4) == 0) j["metadata"].erase("resourceVersion");
       if (*rc::gen::inRange(0, 6) == 0) j["metadata"]["labels"] = {{"a", "b"}};
-      auto built = api::Object::from_json(j, *rc::gen::element(api::Object::Layout::kTree,
-                                                                api::Object::Layout::kCompact));
+      auto built = api::internal::object_from_json(j, *rc::gen::element(api::internal::Layout::kTree,
+                                                                api::internal::Layout::kText));
       if (!built.ok()) continue;
       object = built.value();
     }
@@ -325,8 +324,8 @@ RC_GTEST_PROP(TextWritesProperty, SecretUpdatesAnswerAsTheGeneralPath, ()) {
       j["data"][key] = *data_value;
       j[*rc::gen::element<std::string>("stringData", "type", "immutable")] =
           *rc::gen::element<json>(json{{"a", "x"}}, "Opaque", true, json());
-      auto built = api::Object::from_json(j, *rc::gen::element(api::Object::Layout::kTree,
-                                                                api::Object::Layout::kCompact));
+      auto built = api::internal::object_from_json(j, *rc::gen::element(api::internal::Layout::kTree,
+                                                                api::internal::Layout::kText));
       if (!built.ok()) continue;
       object = built.value();
     }
@@ -336,8 +335,8 @@ RC_GTEST_PROP(TextWritesProperty, SecretUpdatesAnswerAsTheGeneralPath, ()) {
 
 // In the tables below: what names a case and its layout, and the check that both servers
 // answered alike.
-std::string case_name(const std::string& name, api::Object::Layout layout) {
-  return name + (layout == api::Object::Layout::kTree ? " (tree)" : "");
+std::string case_name(const std::string& name, api::internal::Layout layout) {
+  return name + (layout == api::internal::Layout::kTree ? " (tree)" : "");
 }
 
 void expect_alike(Side& fast, Side& general, const api::Result<api::ObjectPtr>& a,
@@ -399,7 +398,7 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
   // Each layout starts from a fresh pair of servers: the first update would leave nothing to
   // change for the second.
   for (const Case& c : cases) {
-    for (const auto layout : {api::Object::Layout::kCompact, api::Object::Layout::kTree}) {
+    for (const auto layout : {api::internal::Layout::kText, api::internal::Layout::kTree}) {
       SCOPED_TRACE(case_name(c.name, layout));
       Side fast(true);
       Side general(false);
@@ -411,7 +410,7 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
       }
       json desired = fast.server.get(kConfigMaps, "default", "cm", {}).value()->to_json();
       c.edit(desired);
-      const api::ObjectPtr object = api::make_object(desired, layout);
+      const api::ObjectPtr object = api::internal::make_object(desired, layout);
       const auto a = fast.server.update(kConfigMaps, "default", object, {});
       const auto b = general.server.update(kConfigMaps, "default", object, {});
       expect_alike(fast, general, a, b);
@@ -437,13 +436,13 @@ TEST(TextWritesTest, CreateEdgesAnswerAsTheGeneralPath) {
       {"apiVersion v2", [](json& j) { j["apiVersion"] = "v2"; }},
   };
   for (const auto& [name, edit] : cases) {
-    for (const auto layout : {api::Object::Layout::kTree, api::Object::Layout::kCompact}) {
+    for (const auto layout : {api::internal::Layout::kTree, api::internal::Layout::kText}) {
       SCOPED_TRACE(case_name(name, layout));
       Side fast(true);
       Side general(false);
       json j = testutil::config_map_json("default", "cm", {{"gen", "0"}}, {{"app", "x"}});
       edit(j);
-      const api::ObjectPtr object = api::make_object(j, layout);
+      const api::ObjectPtr object = api::internal::make_object(j, layout);
       const auto a = fast.server.create(kConfigMaps, "default", object, {});
       const auto b = general.server.create(kConfigMaps, "default", object, {});
       expect_alike(fast, general, a, b);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "kubesim/api/internal/object_access.h"
 #include "kubesim/fakeapi/validation.h"
 #include "tests/fakeapi/validation_test_util.h"
 
@@ -80,8 +81,8 @@ TEST(ValidationFieldValueTest, SelectableFieldsOfBuiltins) {
     EXPECT_EQ(field_value(info, c.obj, c.path), c.value);
     if (!c.obj.is_object()) continue;
     // A stored object gives the same value, reading only the fields it is made of.
-    for (const auto layout : {api::Object::Layout::kTree, api::Object::Layout::kCompact}) {
-      const api::ObjectPtr stored = api::make_object(c.obj, layout);
+    for (const auto layout : {api::internal::Layout::kTree, api::internal::Layout::kText}) {
+      const api::ObjectPtr stored = api::internal::make_object(c.obj, layout);
       EXPECT_EQ(field_value(info, *stored, c.path), c.value);
     }
   }
@@ -95,7 +96,7 @@ TEST(ValidationFieldValueTest, CustomResourcesReadTheDottedPath) {
   EXPECT_EQ(field_value(widget, w, "spec.color"), "red");
   EXPECT_EQ(field_value(widget, w, "spec.size"), "3");
   EXPECT_EQ(field_value(widget, w, "spec.missing"), "");
-  const api::ObjectPtr stored = api::make_object(w, api::Object::Layout::kCompact);
+  const api::ObjectPtr stored = api::internal::make_object(w, api::internal::Layout::kText);
   EXPECT_EQ(field_value(widget, *stored, "spec.color"), "red");
   EXPECT_EQ(field_value(widget, *stored, "spec.size"), "3");
   EXPECT_EQ(field_value(widget, *stored, "spec.color.deeper"), "");

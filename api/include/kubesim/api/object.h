@@ -6,13 +6,11 @@
 // ObjectPtr, not the view, to keep one. Nothing can change an Object after construction: the
 // `with_*` and `edited` members return a new Object and leave this one as it was.
 //
-// Two layouts hold the same object. kTree keeps the whole JSON tree (json() is free). kCompact,
-// for objects kept long (a store's), keeps only the object's compact JSON text (which is what
-// serialized() returns), with the metadata read in place; json() parses the text on its first
-// call and keeps the tree from then on. The readers that take no tree (member_value,
-// member_equals, metadata_json, metadata_field, metadata_equals, same_as) read the text in place.
-// Either way the metadata's strings, the key and the label and annotation entries sit in one
-// block, addressed by 32-bit offsets, so an Object is a few pointers plus that block.
+// Costs: an Object the API server stores (or answers with) may hold only its serialized() text;
+// its json() is then built on the first call and kept. The readers that take no tree
+// (member_value, member_equals, value_at, metadata_json, metadata_field, metadata_equals, same_as)
+// never build it. The metadata's strings, the key and the label and annotation entries sit in
+// one block, so an Object is a few pointers plus that block.
 //
 // Guarantees:
 // - Every Object's metadata has the types Kubernetes requires (strings, integers, string maps,
@@ -43,9 +41,9 @@
 #include "kubesim/api/status.h"
 
 namespace kubesim::api {
-namespace json_text {
-struct Member;
-}  // namespace json_text
+namespace internal {
+class ObjectAccess;  // the library's own constructors (internal/object_access.h)
+}  // namespace internal
 
 class Object;
 using ObjectPtr = std::shared_ptr<const Object>;
@@ -153,21 +151,21 @@ class Object {
   struct Passkey {
     explicit Passkey() = default;
   };
+  // What an Object holds: its JSON tree, or only its text (internal/object_access.h).
+  enum class Form : std::uint8_t { kTree, kText };
 
  public:
   // Builds an Object from JSON. Fails with 400 BadRequest naming the offending field when `j` is
   // not an object or a metadata field has the wrong type. Does not check names, kinds or
   // apiVersions for validity; that is the API server's job.
-  enum class Layout { kTree, kCompact };
-  static Result<ObjectPtr> from_json(nlohmann::json j, Layout layout = Layout::kTree);
-  Layout layout() const { return compact_ ? Layout::kCompact : Layout::kTree; }
+  static Result<ObjectPtr> from_json(nlohmann::json j);
   // Parses JSON text, then as from_json. Malformed JSON fails with 400 BadRequest giving the
   // parser's position.
   static Result<ObjectPtr> from_string(std::string_view text);
 
-  Object(Passkey, nlohmann::json j, Layout layout);  // use from_json or make_object
-  Object(Passkey, std::string_view compact_text);     // use make_compact_object
-  explicit Object(Passkey) {}                         // filled in by spliced()
+  Object(Passkey, nlohmann::json j, Form form);  // use from_json or make_object
+  Object(Passkey, std::string_view text);         // internal/object_access.h
+  explicit Object(Passkey) {}                     // filled in by spliced()
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
 
@@ -207,15 +205,15 @@ class Object {
   // "namespace/name", or "name" when the namespace is empty.
   ObjectKeyView key() const { return ObjectKeyView(key_.in(strings())); }
 
-  // The whole object. Never changes. For a compact Object the first call builds it (safe to
-  // race from several threads); to_json() gives a copy without keeping one.
+  // The whole object. Never changes. For an Object holding only its text the first call builds
+  // it (safe to race from several threads); to_json() gives a copy without keeping one.
   const nlohmann::json& json() const& {
-    if (compact_) assemble_once();
+    if (text_form_) assemble_once();
     return tree_->json;
   }
   nlohmann::json to_json() const;
   // A top-level member other than apiVersion, kind and metadata ("spec", "status", "data", …);
-  // null when absent. For a compact Object this builds json(): member_value reads in place.
+  // null when absent. This may build json() (see Costs above): member_value never does.
   const nlohmann::json& member(std::string_view key) const;
   // A copy of member(key), read without building json().
   nlohmann::json member_value(std::string_view key) const;
@@ -225,7 +223,7 @@ class Object {
   // building json(); null when a step is absent or not an object.
   nlohmann::json value_at(std::string_view dotted_path) const;
   // A JSON object holding every top-level member but apiVersion, kind and metadata (which it may
-  // hold too): what member() looks in. For a compact Object, json().
+  // hold too): what member() looks in. It may build json(), as member() does.
   const nlohmann::json& members() const { return json(); }
   // json()["metadata"] (null when absent), built without building json().
   nlohmann::json metadata_json() const;
@@ -247,8 +245,8 @@ class Object {
   ObjectPtr edited(const std::function<void(nlohmann::json&)>& edit) const;
   // Sets the value at a dotted path of object members ("data.gen", "spec.replicas"), creating
   // the objects missing along the path and replacing a step that holds anything but an object.
-  // A compact Object's copy is compact and, unless the path starts at apiVersion, kind or
-  // metadata, is made from its text without building the tree; a tree Object's copy is a tree.
+  // The copy holds what this Object holds (its tree, or only its text: then, unless the path
+  // starts at apiVersion, kind or metadata, it is made without building the tree).
   // Like edited, for trusted code: a copy with invalid metadata aborts.
   ObjectPtr with_value_at(std::string_view dotted_path, const nlohmann::json& value) const;
   // The same for a path given as its keys, which may hold dots (a ConfigMap's "app.properties");
@@ -275,16 +273,16 @@ class Object {
   using Entry = StringMapView::Entry;
   class Builder;
   friend class Builder;
-  friend ObjectPtr make_compact_object(std::string_view text);
+  friend class internal::ObjectAccess;
 
   ObjectPtr with_metadata_string(const char* field, std::string value) const;
-  // One edit of a compact Object's text: the bytes [begin, end) replaced by `bytes`.
+  // One edit of a text-form Object's text: the bytes [begin, end) replaced by `bytes`.
   struct Splice {
     std::size_t begin;
     std::size_t end;
     std::string_view bytes;
   };
-  // A compact Object's copy with `edits` (in text order, apart) made, its metadata moved rather
+  // A text-form Object's copy with `edits` (in text order, apart) made, its metadata moved rather
   // than read again. No string the Object hands out may overlap an edit but resourceVersion,
   // when edits[resource_version_edit] is its new value (the edit is then that string's bytes,
   // unescaped). Null when an edit overlaps another string.
@@ -302,7 +300,7 @@ class Object {
   void read_tree(Builder& b);
   void read_text(Builder& b);
 
-  // The tree of the object: kTree's from construction; kCompact's built by the first json()
+  // The tree of the object: kTree's from construction; kText's built by the first json()
   // call, under json_once_. `text` is kTree's serialization, written once under text_once.
   struct Tree {
     nlohmann::json json;
@@ -326,7 +324,7 @@ class Object {
   static const Rare& no_rare();
   std::unique_ptr<Rare> rare_;
 
-  // One block for every string the Object hands out and the entries of its maps: kCompact's text
+  // One block for every string the Object hands out and the entries of its maps: kText's text
   // (at 0, text_size_ bytes), then strings the text cannot give in place (decoded escapes, the
   // key; for kTree every metadata string, copied), then the label and annotation entries (at
   // entries_at_, 4-aligned). Written at construction, never changed, never moved.
@@ -344,22 +342,16 @@ class Object {
   std::uint32_t labels_size_ = 0;
   std::uint32_t entries_at_ = 0;
   std::uint32_t text_size_ = 0;
-  // kCompact: where the metadata's value is in text() (end 0: no metadata).
+  // kText: where the metadata's value is in text() (end 0: no metadata).
   std::uint32_t metadata_begin_ = 0;
   std::uint32_t metadata_end_ = 0;
   mutable std::once_flag json_once_;
-  bool compact_ = false;
+  bool text_form_ = false;  // Form::kText
 };
 
 // Builds an Object from JSON known to be well formed (tests, built-in fixtures, code that just
 // produced it). Aborts with the validation message if it is not.
-ObjectPtr make_object(nlohmann::json j, Object::Layout layout = Object::Layout::kTree);
-
-// Builds a compact Object from `text`: an object's text as json_text::write writes it (compact,
-// keys in order) whose metadata an Object accepts, typically assembled from other Objects'
-// serialized() texts. The text is not checked but in debug builds, which abort, naming what is
-// wrong, as make_object does.
-ObjectPtr make_compact_object(std::string_view text);
+ObjectPtr make_object(nlohmann::json j);
 
 // One page of a list: the items plus the list's metadata.
 struct ObjectList {

@@ -56,6 +56,9 @@
 #include "kubesim/sim/task.h"
 
 namespace kubesim::fakeapi {
+namespace internal {
+class FastPaths;  // tests compare the write paths (internal/fastpath/fast_paths.h)
+}  // namespace internal
 
 struct ServerOptions {
   ServerOptions() {}
@@ -65,11 +68,6 @@ struct ServerOptions {
   // --min-request-timeout does.
   sim::Duration min_request_timeout = std::chrono::minutes(30);
   WatchHubOptions watch;
-  // Creates and updates a kind's text checks vouch for (a ConfigMap's data, labels) are answered
-  // from the objects' texts without building JSON trees (kubesim/fakeapi/internal/text_create.h,
-  // text_update.h). The answers are the same either way; false sends every write through the
-  // general path.
-  bool text_writes = true;
   // How many served requests the recorder keeps (the oldest are dropped first); 0 keeps none.
   std::size_t recorder_capacity = 100'000;
   // The namespaces that exist from the start.
@@ -248,8 +246,11 @@ class ApiServer {
   void schedule_compaction();
   void trace_write(std::string_view kind, const Resolved& r, std::string_view name, Revision rev);
 
+  friend class internal::FastPaths;
+
   sim::Loop* loop_;
   ServerOptions options_;
+  bool fast_paths_ = true;
   Registry registry_;
   Store store_;
   TableId namespaces_table_ = 0;  // the store's table of namespaces, looked up once

@@ -18,9 +18,12 @@
 #ifndef KUBESIM_FAKEAPI_STORE_H_
 #define KUBESIM_FAKEAPI_STORE_H_
 
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,7 +33,6 @@
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/key_table.h"
 #include "kubesim/api/object.h"
-#include "kubesim/fakeapi/internal/entry_pool.h"
 
 namespace kubesim::fakeapi {
 
@@ -116,7 +118,38 @@ class Store {
     bool erased() const { return stamp == 0; }
     std::string_view key() const { return object->key().view(); }
   };
-  using EntryId = internal::EntryPool<Entry>::Id;
+  using EntryId = std::uint32_t;
+  // The entries, named by dense ids. They live in fixed-size chunks, so neither an id nor an
+  // entry's address changes as the pool grows, and there is no allocation per entry. Released
+  // ids are handed out again, the most recently released first, so every reference to an id
+  // must be dropped before it is released.
+  class EntryPool {
+   public:
+    // The id of an entry equal to Entry{}.
+    EntryId allocate() {
+      if (!free_.empty()) {
+        const EntryId id = free_.back();
+        free_.pop_back();
+        return id;
+      }
+      assert(issued_ < std::numeric_limits<EntryId>::max() && "too many entries");
+      if (issued_ % kChunk == 0) chunks_.push_back(std::make_unique<Entry[]>(kChunk));
+      return static_cast<EntryId>(issued_++);
+    }
+    // Resets the entry to Entry{}, releasing what it holds, and makes `id` free for reuse.
+    void release(EntryId id) {
+      (*this)[id] = Entry{};
+      free_.push_back(id);
+    }
+    Entry& operator[](EntryId id) { return chunks_[id / kChunk][id % kChunk]; }
+    const Entry& operator[](EntryId id) const { return chunks_[id / kChunk][id % kChunk]; }
+
+   private:
+    static constexpr std::size_t kChunk = 512;
+    std::vector<std::unique_ptr<Entry[]>> chunks_;
+    std::size_t issued_ = 0;  // ids ever handed out: [0, issued_)
+    std::vector<EntryId> free_;
+  };
   struct Table {
     api::GroupResource gr;
     api::KeyTable index;  // the entries not erased, by key
@@ -141,7 +174,7 @@ class Store {
   Revision compacted_ = 0;
   std::vector<std::unique_ptr<Table>> tables_;
   std::map<api::GroupResource, TableId> table_ids_;
-  internal::EntryPool<Entry> entries_;
+  EntryPool entries_;
   // Every change after compacted_, in revision order: the change of revision r is at
   // r - compacted_ - 1.
   std::deque<Change> log_;

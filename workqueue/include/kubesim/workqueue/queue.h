@@ -88,6 +88,9 @@ struct QueueConfig {
 };
 
 template <class T>
+class RateLimitingQueue;
+
+template <class T>
 class Queue {
  public:
   // A queue on `clock` (which must outlive it); its Loop is clock.loop().
@@ -214,9 +217,6 @@ class Queue {
 
   // Called once per shut_down / shut_down_with_drain, after the queue is marked shut down.
   virtual void on_shut_down() {}
-  // Called on every get with the item that will be handed out next but one, while its record
-  // is in cache: a subclass may warm what it will touch for that item. Only when enabled.
-  virtual void prefetch_next(const T& item) { (void)item; }
   // add() for an item already in the table (for example one that was waiting).
   void add_slot(std::uint32_t slot);
   // Removes the record of an item that is neither dirty, processing, waiting nor queued.
@@ -226,9 +226,15 @@ class Queue {
   }
 
   internal::ItemTable<T, ItemState> table_;
-  bool prefetch_next_enabled_ = false;  // set by subclasses that override prefetch_next
 
  private:
+  // Cache warming of long queues, the library's own: RateLimitingQueue warms its limiter.
+  friend class RateLimitingQueue<T>;
+  // Called on every get with the item that will be handed out next but one, while its record
+  // is in cache: a subclass may warm what it will touch for that item. Only when enabled.
+  virtual void prefetch_next(const T& item) { (void)item; }
+  bool prefetch_next_enabled_ = false;  // set by the subclass that overrides prefetch_next
+
   template <class U>
   void add_impl(U&& item);
   // Per slot, with metrics only: add_time is meaningful while has_add_time (client-go's addTimes:

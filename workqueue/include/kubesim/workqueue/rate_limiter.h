@@ -34,6 +34,13 @@
 namespace kubesim::workqueue {
 
 template <class T>
+class RateLimitingQueue;
+template <class T>
+class MaxOfRateLimiter;
+template <class T>
+class WithMaxWaitRateLimiter;
+
+template <class T>
 class RateLimiter {
  public:
   virtual ~RateLimiter() = default;
@@ -44,8 +51,14 @@ class RateLimiter {
   virtual void forget(const T& item) = 0;
   // How many times `item` has been counted since it was last forgotten.
   virtual int num_requeues(const T& item) const = 0;
-  // A hint that when() or forget() is coming soon for `item`: a limiter may start loading what
-  // it will touch (like absl::flat_hash_map::prefetch). Changes nothing; the default ignores it.
+
+ private:
+  // Cache warming, the library's own: the queue's hint that when() or forget() is coming soon
+  // for `item`, so that a limiter of this file may start loading what it will touch. Changes
+  // nothing; the default ignores it.
+  friend class RateLimitingQueue<T>;
+  friend class MaxOfRateLimiter<T>;
+  friend class WithMaxWaitRateLimiter<T>;
   virtual void prefetch(const T& item) const { (void)item; }
 };
 
@@ -147,9 +160,10 @@ class ItemExponentialFailureRateLimiter final : public RateLimiter<T> {
     const std::uint32_t slot = failures_.find(item);
     return slot == failures_.kNone ? 0 : failures_.value(slot);
   }
-  void prefetch(const T& item) const override { failures_.prefetch_bucket(failures_.tag_of(item)); }
 
  private:
+  void prefetch(const T& item) const override { failures_.prefetch_bucket(failures_.tag_of(item)); }
+
   sim::Duration base_;
   sim::Duration max_;
   internal::ItemTable<T, int> failures_;
@@ -180,9 +194,10 @@ class ItemFastSlowRateLimiter final : public RateLimiter<T> {
     const std::uint32_t slot = failures_.find(item);
     return slot == failures_.kNone ? 0 : failures_.value(slot);
   }
-  void prefetch(const T& item) const override { failures_.prefetch_bucket(failures_.tag_of(item)); }
 
  private:
+  void prefetch(const T& item) const override { failures_.prefetch_bucket(failures_.tag_of(item)); }
+
   sim::Duration fast_;
   sim::Duration slow_;
   int max_fast_attempts_;
@@ -229,11 +244,12 @@ class MaxOfRateLimiter final : public RateLimiter<T> {
     for (const auto& l : limiters_) most = std::max(most, l->num_requeues(item));
     return most;
   }
+
+ private:
   void prefetch(const T& item) const override {
     for (const auto& l : limiters_) l->prefetch(item);
   }
 
- private:
   std::vector<std::unique_ptr<RateLimiter<T>>> limiters_;
 };
 
@@ -257,9 +273,10 @@ class WithMaxWaitRateLimiter final : public RateLimiter<T> {
   sim::Duration when(const T& item) override { return std::min(limiter_->when(item), max_); }
   void forget(const T& item) override { limiter_->forget(item); }
   int num_requeues(const T& item) const override { return limiter_->num_requeues(item); }
-  void prefetch(const T& item) const override { limiter_->prefetch(item); }
 
  private:
+  void prefetch(const T& item) const override { limiter_->prefetch(item); }
+
   std::unique_ptr<RateLimiter<T>> limiter_;
   sim::Duration max_;
 };

@@ -51,11 +51,10 @@ class RateLimitingQueue : public DelayingQueue<T> {
 
   RateLimiter<T>& rate_limiter() { return *limiter_; }
 
- protected:
+ private:
   // Workers usually forget() (or add_rate_limited()) each item they get: warm the limiter.
   void prefetch_next(const T& item) override { limiter_->prefetch(item); }
 
- private:
   std::unique_ptr<RateLimiter<T>> limiter_;
 };
 

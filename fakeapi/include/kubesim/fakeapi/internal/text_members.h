@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/json_text.h"
 
 namespace kubesim::fakeapi::internal {
 
-namespace json_text = api::json_text;
+namespace json_text = api::internal::json_text;
 
 // The top-level members of an object's text, in key order.
 class Members {

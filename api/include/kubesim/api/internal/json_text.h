@@ -9,8 +9,12 @@
 // The readers take text that write() produced (or dump() with the same settings): compact and
 // well formed. They do not check it; given anything else their results are unspecified (but
 // they never read out of bounds).
-#ifndef KUBESIM_API_JSON_TEXT_H_
-#define KUBESIM_API_JSON_TEXT_H_
+//
+// Internal to the library: with internal/object_access.h it is the one seam through which the
+// fake API server's write fast paths (fakeapi/internal/fastpath/) reach Objects' texts. Nothing
+// else outside api/ includes it.
+#ifndef KUBESIM_API_INTERNAL_JSON_TEXT_H_
+#define KUBESIM_API_INTERNAL_JSON_TEXT_H_
 
 #include <cstddef>
 #include <optional>
@@ -19,7 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace kubesim::api::json_text {
+namespace kubesim::api::internal::json_text {
 
 // Appends the text of `j` to `out`.
 void write(const nlohmann::json& j, std::string& out);
@@ -125,6 +129,6 @@ void for_each_element(std::string_view text, std::size_t pos, Visit&& visit) {
   }
 }
 
-}  // namespace kubesim::api::json_text
+}  // namespace kubesim::api::internal::json_text
 
-#endif  // KUBESIM_API_JSON_TEXT_H_
+#endif  // KUBESIM_API_INTERNAL_JSON_TEXT_H_

@@ -1,5 +1,5 @@
 // json_text's writer, and the comparisons with what it writes.
-#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/json_text.h"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace kubesim::api::json_text {
+namespace kubesim::api::internal::json_text {
 namespace {
 
 using Json = nlohmann::json;
@@ -309,4 +309,4 @@ bool equals(const Json& j, std::string_view text) {
   }
 }
 
-}  // namespace kubesim::api::json_text
+}  // namespace kubesim::api::internal::json_text

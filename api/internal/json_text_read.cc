@@ -1,5 +1,5 @@
 // json_text's readers: the parser, and the scanners that find values in the text.
-#include "kubesim/api/json_text.h"
+#include "kubesim/api/internal/json_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -11,7 +11,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace kubesim::api::json_text {
+namespace kubesim::api::internal::json_text {
 namespace {
 
 using Json = nlohmann::json;
@@ -327,4 +327,4 @@ std::string decode_string(std::string_view raw) {
   return out;
 }
 
-}  // namespace kubesim::api::json_text
+}  // namespace kubesim::api::internal::json_text

@@ -1,0 +1,65 @@
+// How the library builds Objects in the form they are kept in, and reads which form one has.
+//
+// An Object holds one of two layouts. kTree keeps the whole JSON tree (json() is free). kText,
+// for objects kept long (the fake API server's store), keeps only the object's compact JSON text
+// (which is what serialized() returns), with the metadata read in place; json() parses the text
+// on its first call and keeps the tree from then on. The readers that take no tree (member_value,
+// member_equals, value_at, metadata_json, metadata_field, metadata_equals, same_as) read the text
+// in place. Either way the metadata's strings, the key and the label and annotation entries sit
+// in one block, addressed by 32-bit offsets. Both layouts answer every public member alike.
+//
+// Internal to the library: with internal/json_text.h it is the one seam through which the fake
+// API server's storage and its write fast paths (fakeapi/internal/fastpath/) reach Objects'
+// representation, and tests compare the layouts through it. Nothing else outside api/ includes it.
+#ifndef KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_
+#define KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "kubesim/api/object.h"
+#include "kubesim/api/result.h"
+
+namespace kubesim::api::internal {
+
+class ObjectAccess {
+ public:
+  enum class Layout : std::uint8_t { kTree, kText };
+
+  // Object::from_json, building the given layout.
+  static Result<ObjectPtr> from_json(nlohmann::json j, Layout layout);
+  // make_object, building the given layout: aborts with the validation message when `j` is not
+  // a valid object.
+  static ObjectPtr make(nlohmann::json j, Layout layout);
+  // A kText Object from `text`: an object's text as json_text::write writes it (compact, keys in
+  // order) whose metadata an Object accepts, typically assembled from other Objects' serialized()
+  // texts. The text is not checked but in debug builds, which abort, naming what is wrong, as
+  // make_object does.
+  static ObjectPtr from_text(std::string_view text);
+  static Layout layout(const Object& object) {
+    return object.text_form_ ? Layout::kText : Layout::kTree;
+  }
+
+ private:
+  static Object::Form form(Layout layout) {
+    return layout == Layout::kText ? Object::Form::kText : Object::Form::kTree;
+  }
+};
+
+using Layout = ObjectAccess::Layout;
+
+inline Result<ObjectPtr> object_from_json(nlohmann::json j, Layout layout) {
+  return ObjectAccess::from_json(std::move(j), layout);
+}
+inline ObjectPtr make_object(nlohmann::json j, Layout layout) {
+  return ObjectAccess::make(std::move(j), layout);
+}
+inline ObjectPtr make_text_object(std::string_view text) { return ObjectAccess::from_text(text); }
+inline Layout layout_of(const Object& object) { return ObjectAccess::layout(object); }
+
+}  // namespace kubesim::api::internal
+
+#endif  // KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_
