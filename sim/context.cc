@@ -64,7 +64,7 @@ ContextError Context::err() const { return state_ ? state_->err_ : ContextError:
 
 std::optional<Time> Context::deadline() const { return state_ ? state_->deadline_ : std::nullopt; }
 
-bool Context::add_waiter(internal::WaitNode* node) const {
+bool Context::add_waiter(WaitNode* node) const {
   if (!state_ || state_->err_ != ContextError::kNone) return false;
   state_->waiters_.push_back(node);
   return true;

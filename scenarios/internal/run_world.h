@@ -31,12 +31,12 @@
 #include "kubesim/scenarios/result.h"
 #include "kubesim/scenarios/runner.h"
 #include "kubesim/scenarios/scenario.h"
-#include "kubesim/sim/internal/wait_list.h"
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/network_link.h"
 #include "kubesim/sim/process.h"
 #include "kubesim/sim/task_group.h"
 #include "kubesim/sim/wait_group.h"
+#include "kubesim/sim/wait_list.h"
 #include "run_leadership.h"
 #include "run_picture.h"
 #include "run_workload.h"
@@ -99,7 +99,7 @@ struct InformerFactory {
 
 // One leadership term of one elector: linked to the leading context, it ends the term the
 // instant that context is done (synchronously, before any coroutine resumes).
-struct LeaderTerm final : sim::internal::WaitNode {
+struct LeaderTerm final : sim::WaitNode {
   World* world = nullptr;
   Replica* replica = nullptr;
   std::size_t id = 0;  // in Leadership

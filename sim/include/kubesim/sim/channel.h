@@ -13,7 +13,7 @@
 #include <limits>
 #include <optional>
 
-#include "kubesim/sim/internal/waiter.h"
+#include "kubesim/sim/waiter.h"
 
 namespace kubesim::sim {
 
@@ -65,7 +65,7 @@ class Channel {
     senders_.fire_all();
   }
 
-  class RecvAwaiter : public internal::ListWaiter {
+  class RecvAwaiter : public ListWaiter {
    public:
     RecvAwaiter(Channel& ch, Context ctx) : ListWaiter(*ch.loop_, std::move(ctx)), ch_(&ch) {}
     bool await_ready() {
@@ -96,7 +96,7 @@ class Channel {
     std::optional<T> value_;
   };
 
-  class SendAwaiter : public internal::ListWaiter {
+  class SendAwaiter : public ListWaiter {
    public:
     SendAwaiter(Channel& ch, Context ctx, T value)
         : ListWaiter(*ch.loop_, std::move(ctx)), ch_(&ch), value_(std::move(value)) {}
@@ -137,11 +137,11 @@ class Channel {
 
  private:
   RecvAwaiter* pop_receiver() {
-    auto* node = static_cast<internal::ListWaiter::Node*>(receivers_.pop_front());
+    auto* node = static_cast<ListWaiter::Node*>(receivers_.pop_front());
     return node ? static_cast<RecvAwaiter*>(node->owner) : nullptr;
   }
   SendAwaiter* pop_sender() {
-    auto* node = static_cast<internal::ListWaiter::Node*>(senders_.pop_front());
+    auto* node = static_cast<ListWaiter::Node*>(senders_.pop_front());
     return node ? static_cast<SendAwaiter*>(node->owner) : nullptr;
   }
   void refill_from_sender() {
@@ -154,8 +154,8 @@ class Channel {
   std::size_t capacity_;
   std::deque<T> buffer_;
   bool closed_ = false;
-  internal::WaitList receivers_;
-  internal::WaitList senders_;
+  WaitList receivers_;
+  WaitList senders_;
 };
 
 }  // namespace kubesim::sim

@@ -19,8 +19,8 @@
 #include <memory>
 #include <optional>
 
-#include "kubesim/sim/internal/wait_list.h"
 #include "kubesim/sim/time.h"
+#include "kubesim/sim/wait_list.h"
 
 namespace kubesim::sim {
 
@@ -59,7 +59,7 @@ class Context {
 
   // For awaitables: links `node` so that it fires once when this context becomes done. Returns
   // false, linking nothing, when the context is already done (or can never be, for background).
-  bool add_waiter(internal::WaitNode* node) const;
+  bool add_waiter(WaitNode* node) const;
   // For awaiters: the freeze gate this context carries, or nullptr.
   internal::FreezeGate* freeze_gate() const;
 

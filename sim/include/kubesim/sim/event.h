@@ -2,7 +2,7 @@
 #ifndef KUBESIM_SIM_EVENT_H_
 #define KUBESIM_SIM_EVENT_H_
 
-#include "kubesim/sim/internal/waiter.h"
+#include "kubesim/sim/waiter.h"
 
 namespace kubesim::sim {
 
@@ -20,7 +20,7 @@ class Event {
   }
   bool is_set() const { return set_; }
 
-  class Awaiter : public internal::ListWaiter {
+  class Awaiter : public ListWaiter {
    public:
     Awaiter(Event& event, Context ctx) : ListWaiter(*event.loop_, std::move(ctx)), event_(&event) {}
     bool await_ready() {
@@ -46,7 +46,7 @@ class Event {
  private:
   Loop* loop_;
   bool set_ = false;
-  internal::WaitList waiters_;
+  WaitList waiters_;
 };
 
 }  // namespace kubesim::sim

@@ -13,12 +13,12 @@
 
 #include "kubesim/sim/clock.h"
 #include "kubesim/sim/context.h"
-#include "kubesim/sim/internal/waiter.h"
 #include "kubesim/sim/loop.h"
+#include "kubesim/sim/waiter.h"
 
 namespace kubesim::sim {
 
-class SleepAwaiter : public internal::Waiter {
+class SleepAwaiter : public Waiter {
  public:
   SleepAwaiter(Loop& loop, Context ctx, Time when) : Waiter(loop, std::move(ctx)), when_(when) {}
   ~SleepAwaiter() override { loop_->cancel_timer(timer_); }
@@ -60,7 +60,7 @@ inline SleepAwaiter sleep_for(Context ctx, Loop& loop, Duration d) {
 
 // Waits until `ctx` is done (cancelled, or its deadline passed) and returns; at once when it
 // already is. A context that can never be done (background()) waits forever: the Loop goes idle.
-class DoneAwaiter : public internal::Waiter {
+class DoneAwaiter : public Waiter {
  public:
   DoneAwaiter(Loop& loop, Context ctx) : Waiter(loop, std::move(ctx)) {}
 

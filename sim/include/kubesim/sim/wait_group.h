@@ -5,7 +5,7 @@
 #include <cassert>
 #include <cstdint>
 
-#include "kubesim/sim/internal/waiter.h"
+#include "kubesim/sim/waiter.h"
 
 namespace kubesim::sim {
 
@@ -25,7 +25,7 @@ class WaitGroup {
   void done() { add(-1); }
   std::int64_t count() const { return count_; }
 
-  class Awaiter : public internal::ListWaiter {
+  class Awaiter : public ListWaiter {
    public:
     Awaiter(WaitGroup& group, Context ctx) : ListWaiter(*group.loop_, std::move(ctx)), group_(&group) {}
     bool await_ready() {
@@ -50,7 +50,7 @@ class WaitGroup {
  private:
   Loop* loop_;
   std::int64_t count_ = 0;
-  internal::WaitList waiters_;
+  WaitList waiters_;
 };
 
 }  // namespace kubesim::sim

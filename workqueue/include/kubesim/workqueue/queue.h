@@ -62,10 +62,10 @@
 
 #include "kubesim/sim/clock.h"
 #include "kubesim/sim/context.h"
-#include "kubesim/sim/internal/wait_list.h"
-#include "kubesim/sim/internal/waiter.h"
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/time.h"
+#include "kubesim/sim/wait_list.h"
+#include "kubesim/sim/waiter.h"
 #include "kubesim/workqueue/internal/item_table.h"
 #include "kubesim/workqueue/internal/ring.h"
 #include "kubesim/workqueue/metrics.h"
@@ -138,7 +138,7 @@ class Queue {
   const sim::Clock& clock() const { return *clock_; }
   sim::Loop& loop() const { return *loop_; }
 
-  class GetAwaiter : public sim::internal::ListWaiter {
+  class GetAwaiter : public sim::ListWaiter {
    public:
     GetAwaiter(Queue& queue, sim::Context ctx) : ListWaiter(*queue.loop_, std::move(ctx)), queue_(&queue) {}
     bool await_ready() {
@@ -171,7 +171,7 @@ class Queue {
     std::optional<T> value_;
   };
 
-  class [[nodiscard]] DrainAwaiter : public sim::internal::ListWaiter {
+  class [[nodiscard]] DrainAwaiter : public sim::ListWaiter {
    public:
     DrainAwaiter(Queue& queue, sim::Context ctx) : ListWaiter(*queue.loop_, std::move(ctx)), queue_(&queue) {}
     bool await_ready() {
@@ -281,8 +281,8 @@ class Queue {
   bool shutting_down_ = false;
   bool drain_ = false;
   bool fail_on_unbalanced_done_ = false;
-  sim::internal::WaitList getters_;
-  sim::internal::WaitList drainers_;
+  sim::WaitList getters_;
+  sim::WaitList drainers_;
 
   std::unique_ptr<QueueMetricSet> metrics_;  // null: no metrics
   std::vector<ItemTimes> times_;             // by slot of table_; metrics only
@@ -337,7 +337,7 @@ void Queue<T>::enqueue(std::uint32_t slot) {
     ++table_.value(slot).queued;
     return;
   }
-  auto* node = static_cast<sim::internal::ListWaiter::Node*>(getters_.pop_front());
+  auto* node = static_cast<sim::ListWaiter::Node*>(getters_.pop_front());
   auto* getter = static_cast<GetAwaiter*>(node->owner);
   start_processing(slot);
   getter->deliver(table_.key(slot));
@@ -411,14 +411,14 @@ void Queue<T>::done(const T& item) {
 
 template <class T>
 void Queue<T>::finish_drain(bool drained) {
-  while (auto* node = static_cast<sim::internal::ListWaiter::Node*>(drainers_.pop_front())) {
+  while (auto* node = static_cast<sim::ListWaiter::Node*>(drainers_.pop_front())) {
     static_cast<DrainAwaiter*>(node->owner)->finish(drained);
   }
 }
 
 template <class T>
 void Queue<T>::wake_getters_empty() {
-  while (auto* node = static_cast<sim::internal::ListWaiter::Node*>(getters_.pop_front())) node->owner->wake();
+  while (auto* node = static_cast<sim::ListWaiter::Node*>(getters_.pop_front())) node->owner->wake();
 }
 
 template <class T>

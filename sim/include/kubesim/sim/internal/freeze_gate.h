@@ -1,7 +1,7 @@
 // FreezeGate: what makes a paused process's coroutines stand still.
 //
 // A Process owns one gate; its root context carries it and every context derived from that root
-// inherits it. While the gate is frozen, a sim awaiter (internal::Waiter: sleeps, channels,
+// inherits it. While the gate is frozen, a sim awaiter (sim::Waiter: sleeps, channels,
 // events, wait groups, queues) whose context carries the gate does not resume its coroutine when
 // its wait completes or is cancelled: the resume is held. thaw() resumes the held coroutines
 // through the Loop's ready queue in the order they were held, so a pause changes when code runs,
@@ -12,7 +12,7 @@
 #ifndef KUBESIM_SIM_INTERNAL_FREEZE_GATE_H_
 #define KUBESIM_SIM_INTERNAL_FREEZE_GATE_H_
 
-#include "kubesim/sim/internal/wait_list.h"
+#include "kubesim/sim/wait_list.h"
 
 namespace kubesim::sim::internal {
 

@@ -1,14 +1,17 @@
-// An intrusive doubly-linked list of waiters, the building block of every sim primitive.
+// WaitList and WaitNode: an intrusive doubly-linked list of waiters, the building block of every
+// sim primitive and of primitives built on sim elsewhere (workqueue's Queue).
 //
 // A WaitNode lives inside an awaiter (in a coroutine frame); it is linked into the list of the
 // primitive it waits on. Nodes unlink themselves when destroyed, and a list detaches its nodes
-// when it is destroyed, so either side may go first. Single-threaded: loop thread only.
-#ifndef KUBESIM_SIM_INTERNAL_WAIT_LIST_H_
-#define KUBESIM_SIM_INTERNAL_WAIT_LIST_H_
+// when it is destroyed, so either side may go first. Nodes are served in the order they were
+// pushed; fire_all() fires only the nodes linked when it starts. No allocation. Single-threaded:
+// loop thread only.
+#ifndef KUBESIM_SIM_WAIT_LIST_H_
+#define KUBESIM_SIM_WAIT_LIST_H_
 
 #include <cassert>
 
-namespace kubesim::sim::internal {
+namespace kubesim::sim {
 
 class WaitList;
 
@@ -101,6 +104,6 @@ inline void WaitNode::unlink() {
   if (list_ != nullptr) list_->remove(this);
 }
 
-}  // namespace kubesim::sim::internal
+}  // namespace kubesim::sim
 
-#endif  // KUBESIM_SIM_INTERNAL_WAIT_LIST_H_
+#endif  // KUBESIM_SIM_WAIT_LIST_H_

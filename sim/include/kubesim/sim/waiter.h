@@ -1,18 +1,28 @@
-// The common part of every sim awaiter: a suspended coroutine, the Context that may cancel its
-// wait, and the rule that exactly one of "completed" and "cancelled" resumes it, once, through
-// the Loop's ready queue. While the context's freeze gate is frozen (a paused Process) that
-// resume is held by the gate and happens when the pause ends.
-#ifndef KUBESIM_SIM_INTERNAL_WAITER_H_
-#define KUBESIM_SIM_INTERNAL_WAITER_H_
+// Waiter and ListWaiter: the base of every sim awaiter, public so that primitives outside sim
+// (workqueue's Queue) are built the same way as sim's own (Event, Channel, WaitGroup, sleeps).
+//
+// A Waiter holds a suspended coroutine and the Context that may cancel its wait. It guarantees
+// that exactly one of "completed" and "cancelled" resumes the coroutine, once, through the Loop's
+// ready queue (complete_inline() resumes at once, for a caller already running from that queue).
+// While the context's freeze gate is frozen (a paused Process) that resume is held and happens
+// when the pause ends. The deriving awaiter must call arm() from await_suspend, and detach() must
+// undo every link to its primitive so that a cancelled wait leaves nothing behind. A Waiter lives
+// in the coroutine frame; it must not be copied or outlive its wait. Single-threaded: the Loop's
+// thread only.
+//
+// ListWaiter is a Waiter parked in a primitive's WaitList (wait_list.h): park() links it, the
+// primitive pops the node and calls wake(), and cancellation unlinks it.
+#ifndef KUBESIM_SIM_WAITER_H_
+#define KUBESIM_SIM_WAITER_H_
 
 #include <coroutine>
 
 #include "kubesim/sim/context.h"
 #include "kubesim/sim/internal/freeze_gate.h"
-#include "kubesim/sim/internal/wait_list.h"
 #include "kubesim/sim/loop.h"
+#include "kubesim/sim/wait_list.h"
 
-namespace kubesim::sim::internal {
+namespace kubesim::sim {
 
 class Waiter {
  public:
@@ -58,7 +68,7 @@ class Waiter {
  private:
   // True when the resume is handed to a frozen gate, which posts it when the freeze ends.
   bool held() {
-    FreezeGate* gate = ctx_.freeze_gate();
+    internal::FreezeGate* gate = ctx_.freeze_gate();
     if (gate == nullptr || !gate->frozen()) return false;
     gate->hold(&held_node_);
     return true;
@@ -103,6 +113,6 @@ class ListWaiter : public Waiter {
   Node node_;
 };
 
-}  // namespace kubesim::sim::internal
+}  // namespace kubesim::sim
 
-#endif  // KUBESIM_SIM_INTERNAL_WAITER_H_
+#endif  // KUBESIM_SIM_WAITER_H_
