@@ -14,7 +14,7 @@ LeaseLock::LeaseLock(api::Client& client, std::string ns, std::string name,
       labels_(std::move(labels)) {}
 
 sim::Task<api::Result<LockRecord>> LeaseLock::get(sim::Context ctx) {
-  auto got = co_await client_->get(std::move(ctx), kLeasesResource, ns_, name_, api::GetOptions());
+  auto got = co_await client_->get(std::move(ctx), api::kLeases, ns_, name_, api::GetOptions());
   if (!got.ok()) co_return std::move(got).status();
   lease_ = std::move(got).value();
   const nlohmann::json& members = lease_->members();
@@ -32,7 +32,7 @@ sim::Task<api::Result<void>> LeaseLock::create(sim::Context ctx, LeaderElectionR
                                            {"kind", "Lease"},
                                            {"metadata", std::move(meta)},
                                            {"spec", to_lease_spec(record, config_.epoch_unix_seconds)}});
-  auto created = co_await client_->create(std::move(ctx), kLeasesResource, ns_, std::move(lease),
+  auto created = co_await client_->create(std::move(ctx), api::kLeases, ns_, std::move(lease),
                                           api::CreateOptions());
   if (!created.ok()) co_return std::move(created).status();
   lease_ = std::move(created).value();
@@ -54,7 +54,7 @@ sim::Task<api::Result<void>> LeaseLock::update(sim::Context ctx, LeaderElectionR
       for (const auto& [k, v] : labels_) j["metadata"]["labels"][k] = v;
     });
   }
-  auto updated = co_await client_->update(std::move(ctx), kLeasesResource, ns_, std::move(changed),
+  auto updated = co_await client_->update(std::move(ctx), api::kLeases, ns_, std::move(changed),
                                           api::UpdateOptions());
   if (!updated.ok()) co_return std::move(updated).status();
   lease_ = std::move(updated).value();

@@ -1,5 +1,6 @@
 // The delete verbs of ApiServer, with finalizers, namespace termination and the removal of a
 // CustomResourceDefinition's resource.
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/internal/crd.h"
 #include "kubesim/fakeapi/internal/server_util.h"
 #include "kubesim/fakeapi/server.h"
@@ -136,7 +137,7 @@ void ApiServer::maybe_finalize_namespace(const std::string& ns) {
                 });
     if (any) return;
   }
-  auto r = resolve({"", "v1", "namespaces"}, "", false);
+  auto r = resolve(api::kNamespaces, "", false);
   api::ObjectPtr current = store_.get(r->table, ns);
   if (!current || !current->deletion_timestamp()) return;
   // The "kubernetes" finalizer in spec.finalizers is the namespace controller's; it is done.

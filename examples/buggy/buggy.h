@@ -20,6 +20,7 @@
 
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/api/result.h"
 #include "kubesim/controller/builder.h"
 #include "kubesim/controller/manager.h"
@@ -36,7 +37,7 @@ using kubesim::controller::ReconcileRequest;
 using kubesim::controller::ReconcileResult;
 using kubesim::sim::Task;
 
-inline const kubesim::api::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
+using kubesim::api::kConfigMaps;
 
 // data[key] of a ConfigMap, "" when absent.
 std::string data_of(const kubesim::api::Object& config_map, std::string_view key);

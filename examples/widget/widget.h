@@ -27,6 +27,7 @@
 
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/api/result.h"
 #include "kubesim/sim/task.h"
 #include "kubesim/controller/builder.h"
@@ -35,7 +36,7 @@
 namespace widgets {
 
 inline const kubesim::api::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
-inline const kubesim::api::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
+using kubesim::api::kConfigMaps;
 // The label on a Widget's ConfigMaps; its value is widget_label_value(the Widget's name).
 inline constexpr const char* kWidgetLabel = "example.com/widget";
 // The Widget's name when it fits a label value (63 characters), else its first 54 characters, a

@@ -1,5 +1,6 @@
 #include "internal/record_leadership.h"
 
+#include "kubesim/api/resources.h"
 #include "kubesim/election/record.h"
 #include "../internal/run_checks.h"
 #include "../internal/run_world.h"
@@ -63,7 +64,7 @@ void RecordLeadership::end_term(Lock& lock) {
 void RecordLeadership::on_write(const fakeapi::CommittedWrite& write) {
   if (write.resource == nullptr || !write.object) return;
   for (Lock& lock : locks_) {
-    const std::string group = lock.ref.kind == "leases" ? "coordination.k8s.io" : "";
+    const std::string group = lock.ref.kind == api::kLeases.resource ? api::kLeases.group : "";
     if (write.resource->resource != lock.ref.kind || write.resource->group != group) continue;
     if (write.object->namespace_() != lock.ref.ns || write.object->name() != lock.ref.name) continue;
     std::optional<RecordView> view;

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "kubesim/api/object.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/informer/shared_informer.h"
@@ -15,9 +16,8 @@ int main() {
   fakeapi::ApiServer server(loop);
   sim::Process replica(loop, "replica-0");
   fakeapi::InProcessClient client(server, replica);
-  const api::GroupVersionResource config_maps{"", "v1", "configmaps"};
   auto created = loop.run_until_complete(client.create(
-      sim::Context(), config_maps, "default",
+      sim::Context(), api::kConfigMaps, "default",
       api::make_object({{"apiVersion", "v1"},
                         {"kind", "ConfigMap"},
                         {"metadata", {{"name", "hello"}, {"namespace", "default"}}},

@@ -86,7 +86,7 @@ class ElectedPair : public ::testing::Test {
     return -1;
   }
   std::string lease_holder() {
-    auto lease = f_.get(election::kLeasesResource, "kube-system", "widgets");
+    auto lease = f_.get(api::kLeases, "kube-system", "widgets");
     return lease ? lease->value_at("spec.holderIdentity").get<std::string>() : "";
   }
 
@@ -124,8 +124,8 @@ TEST_F(ElectedPair, ALeaderThatLosesItsLeaseReturnsFromStart) {
   Replica& r = *f_.replicas[static_cast<std::size_t>(l)];
   // Another holder takes the Lease behind the leader's back, and keeps renewing it.
   for (int i = 0; i < 20; ++i) {
-    auto lease = f_.get(election::kLeasesResource, "kube-system", "widgets");
-    f_.update(election::kLeasesResource,
+    auto lease = f_.get(api::kLeases, "kube-system", "widgets");
+    f_.update(api::kLeases,
               lease->with_value_at("spec.holderIdentity", "intruder")
                   ->with_value_at("spec.renewTime", "2030-01-01T00:00:0" + std::to_string(i % 10) + ".000000Z"));
     f_.loop.run_for(1s);

@@ -217,7 +217,7 @@ class Cluster {
 
 // The stored Lease's spec, or null when there is none.
 inline nlohmann::json lease_spec(Cluster& cl) {
-  auto got = cl.server.get(kLeasesResource, kNamespace, kLockName, api::GetOptions());
+  auto got = cl.server.get(api::kLeases, kNamespace, kLockName, api::GetOptions());
   return got.ok() ? got.value()->json()["spec"] : nlohmann::json();
 }
 

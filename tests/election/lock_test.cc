@@ -81,20 +81,20 @@ TEST_P(AnyLockTest, CreateGetUpdateAndOnlyTheFirstOfRacingWritesWins) {
 INSTANTIATE_TEST_SUITE_P(
     Locks, AnyLockTest,
     ::testing::Values(
-        Kind{"Lease", [](api::Client& c, const std::string& id) { return std::make_shared<LeaseLock>(c, "default", "l", ResourceLockConfig(id)); }, kLeasesResource},
-        Kind{"ConfigMap", [](api::Client& c, const std::string& id) { return std::make_shared<ConfigMapLock>(c, "default", "l", ResourceLockConfig(id)); }, kConfigMapsResource},
-        Kind{"Endpoints", [](api::Client& c, const std::string& id) { return std::make_shared<EndpointsLock>(c, "default", "l", ResourceLockConfig(id)); }, kEndpointsResource},
+        Kind{"Lease", [](api::Client& c, const std::string& id) { return std::make_shared<LeaseLock>(c, "default", "l", ResourceLockConfig(id)); }, api::kLeases},
+        Kind{"ConfigMap", [](api::Client& c, const std::string& id) { return std::make_shared<ConfigMapLock>(c, "default", "l", ResourceLockConfig(id)); }, api::kConfigMaps},
+        Kind{"Endpoints", [](api::Client& c, const std::string& id) { return std::make_shared<EndpointsLock>(c, "default", "l", ResourceLockConfig(id)); }, api::kEndpoints},
         Kind{"MultiLock", [](api::Client& c, const std::string& id) {
                return std::make_shared<MultiLock>(std::make_shared<ConfigMapLock>(c, "default", "l", ResourceLockConfig(id)),
                                                   std::make_shared<LeaseLock>(c, "default", "l", ResourceLockConfig(id)));
-             }, kLeasesResource}),
+             }, api::kLeases}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(LeaseLockTest, WritesCoordinationV1FieldsAndItsLabels) {
   Fixture f;
   LeaseLock lock(f.client, "default", "l", ResourceLockConfig("a"), {{"app", "ctl"}});
   ASSERT_TRUE(f.run(lock.create(sim::Context(), held_by("a", 4))).ok());
-  auto lease = f.stored(kLeasesResource);
+  auto lease = f.stored(api::kLeases);
   ASSERT_TRUE(lease);
   EXPECT_EQ(lease->json()["spec"], nlohmann::json::parse(
       R"({"holderIdentity":"a","leaseDurationSeconds":15,"acquireTime":"2025-01-01T00:00:01.000000Z",
@@ -102,18 +102,18 @@ TEST(LeaseLockTest, WritesCoordinationV1FieldsAndItsLabels) {
   EXPECT_EQ(lease->label("app"), "ctl");
   // A label someone else put on the Lease survives our updates.
   auto labelled = lease->with_labels({{"app", "other"}, {"team", "x"}});
-  ASSERT_TRUE(f.server.update(kLeasesResource, "default", labelled, api::UpdateOptions()).ok());
+  ASSERT_TRUE(f.server.update(api::kLeases, "default", labelled, api::UpdateOptions()).ok());
   ASSERT_TRUE(f.run(lock.get(sim::Context())).ok());
   ASSERT_TRUE(f.run(lock.update(sim::Context(), held_by("a", 4))).ok());
-  EXPECT_EQ(f.stored(kLeasesResource)->label("app"), "ctl");
-  EXPECT_EQ(f.stored(kLeasesResource)->label("team"), "x");
+  EXPECT_EQ(f.stored(api::kLeases)->label("app"), "ctl");
+  EXPECT_EQ(f.stored(api::kLeases)->label("team"), "x");
 }
 
 TEST(AnnotationLockTest, RecordLivesInTheLeaderAnnotation) {
   Fixture f;
   ConfigMapLock lock(f.client, "default", "l", ResourceLockConfig("a"));
   ASSERT_TRUE(f.run(lock.create(sim::Context(), held_by("a"))).ok());
-  auto cm = f.stored(kConfigMapsResource);
+  auto cm = f.stored(api::kConfigMaps);
   EXPECT_EQ(cm->annotation(kLeaderElectionRecordAnnotationKey), to_raw(held_by("a"), sim::kDefaultEpochUnixSeconds));
   auto got = f.run(lock.get(sim::Context()));
   ASSERT_TRUE(got.ok());
@@ -123,16 +123,16 @@ TEST(AnnotationLockTest, RecordLivesInTheLeaderAnnotation) {
 TEST(AnnotationLockTest, MissingAnnotationIsAnEmptyRecordAndABadOneChangesNothing) {
   Fixture f;
   nlohmann::json cm = {{"apiVersion", "v1"}, {"kind", "Endpoints"}, {"metadata", {{"name", "l"}, {"namespace", "default"}}}};
-  ASSERT_TRUE(f.server.create(kEndpointsResource, "default", api::make_object(cm), api::CreateOptions()).ok());
+  ASSERT_TRUE(f.server.create(api::kEndpoints, "default", api::make_object(cm), api::CreateOptions()).ok());
   EndpointsLock lock(f.client, "default", "l", ResourceLockConfig("a"));
   auto empty = f.run(lock.get(sim::Context()));
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(empty->record, LeaderElectionRecord());
   EXPECT_EQ(empty->raw, "");
-  const std::string before(f.stored(kEndpointsResource)->resource_version());
+  const std::string before(f.stored(api::kEndpoints)->resource_version());
 
-  auto bad = f.stored(kEndpointsResource)->with_annotation(kLeaderElectionRecordAnnotationKey, std::string("{not json"));
-  ASSERT_TRUE(f.server.update(kEndpointsResource, "default", bad, api::UpdateOptions()).ok());
+  auto bad = f.stored(api::kEndpoints)->with_annotation(kLeaderElectionRecordAnnotationKey, std::string("{not json"));
+  ASSERT_TRUE(f.server.update(api::kEndpoints, "default", bad, api::UpdateOptions()).ok());
   auto broken = f.run(lock.get(sim::Context()));
   ASSERT_FALSE(broken.ok());
   EXPECT_TRUE(api::is_bad_request(broken.status()));
@@ -153,13 +153,13 @@ TEST(MultiLockTest, OldStyleHolderWithoutSecondaryReadsAsThePrimary) {
   auto got = f.run(multi.get(sim::Context()));
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(got->record.holder_identity, "old");
-  EXPECT_EQ(got->raw, *f.stored(kConfigMapsResource)->annotation(kLeaderElectionRecordAnnotationKey));
+  EXPECT_EQ(got->raw, *f.stored(api::kConfigMaps)->annotation(kLeaderElectionRecordAnnotationKey));
   // Its update writes the primary and creates the secondary.
   ASSERT_TRUE(f.run(multi.update(sim::Context(), held_by("new", 1))).ok());
-  ASSERT_TRUE(f.stored(kLeasesResource));
-  EXPECT_EQ(f.stored(kLeasesResource)->json()["spec"]["holderIdentity"], "new");
+  ASSERT_TRUE(f.stored(api::kLeases));
+  EXPECT_EQ(f.stored(api::kLeases)->json()["spec"]["holderIdentity"], "new");
   // A MultiLock that holds the primary but finds no secondary reports NotFound (and creates it).
-  ASSERT_TRUE(f.server.delete_(kLeasesResource, "default", "l", api::DeleteOptions()).ok());
+  ASSERT_TRUE(f.server.delete_(api::kLeases, "default", "l", api::DeleteOptions()).ok());
   auto self = f.run(multi.get(sim::Context()));
   ASSERT_FALSE(self.ok());
   EXPECT_TRUE(api::is_not_found(self.status()));
@@ -203,7 +203,7 @@ TEST(MultiLockTest, SecondaryIsReReadAndOverwrittenAsInClientGo) {
   // over that read, so the Lease-only candidate's acquisition is overwritten: both lead.
   Fixture f;
   EXPECT_TRUE(renewal_over_a_taken_secondary(f, false).ok());
-  EXPECT_EQ(f.stored(kLeasesResource)->json()["spec"]["holderIdentity"], "m");
+  EXPECT_EQ(f.stored(api::kLeases)->json()["spec"]["holderIdentity"], "m");
 }
 
 TEST(MultiLockTest, KeepingTheSecondaryPreconditionRefusesTheOverwrite) {
@@ -211,7 +211,7 @@ TEST(MultiLockTest, KeepingTheSecondaryPreconditionRefusesTheOverwrite) {
   auto overwrite = renewal_over_a_taken_secondary(f, true);
   ASSERT_FALSE(overwrite.ok());
   EXPECT_TRUE(api::is_conflict(overwrite.status()));
-  EXPECT_EQ(f.stored(kLeasesResource)->json()["spec"]["holderIdentity"], "z");
+  EXPECT_EQ(f.stored(api::kLeases)->json()["spec"]["holderIdentity"], "z");
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ struct Reply {
 };
 
 sim::Task<void> get_lease(Cluster* cl, sim::Context ctx, Reply* out) {
-  auto got = co_await cl->candidates[0].client->get(ctx, kLeasesResource, kNamespace, kLockName,
+  auto got = co_await cl->candidates[0].client->get(ctx, api::kLeases, kNamespace, kLockName,
                                                      api::GetOptions());
   out->at = cl->loop.now();
   out->not_found = !got.ok() && api::is_not_found(got.status());

@@ -55,9 +55,9 @@ std::string holder_after_a_stale_release(bool safe_release) {
   Cluster cl(o);
   cl.start(0);
   cl.loop.run_until(Time{} + 5s);
-  auto lease = cl.server.get(kLeasesResource, kNamespace, kLockName, api::GetOptions()).value();
+  auto lease = cl.server.get(api::kLeases, kNamespace, kLockName, api::GetOptions()).value();
   auto taken = lease->edited([](nlohmann::json& j) { j["spec"]["holderIdentity"] = "intruder"; });
-  EXPECT_TRUE(cl.server.update(kLeasesResource, kNamespace, taken, api::UpdateOptions()).ok());
+  EXPECT_TRUE(cl.server.update(api::kLeases, kNamespace, taken, api::UpdateOptions()).ok());
   EXPECT_TRUE(cl.candidates[0].elector->is_leader());
   cl.candidates[0].stop();
   cl.loop.run_until(Time{} + 10s);

@@ -39,7 +39,7 @@ TEST(ElectionScheduleTest, AcquireRenewExpiryAndDeadlineMatchTheHandComputedSche
   Cluster cl(options);
   loop = &cl.loop;
   // The Lease exists, unheld, before anyone runs (creating it draws a uid from the Rng).
-  ASSERT_TRUE(cl.server.create(kLeasesResource, kNamespace,
+  ASSERT_TRUE(cl.server.create(api::kLeases, kNamespace,
                                api::make_object({{"apiVersion", "coordination.k8s.io/v1"},
                                                  {"kind", "Lease"},
                                                  {"metadata", {{"name", kLockName}, {"namespace", kNamespace}}}}),
@@ -114,7 +114,7 @@ TEST(ElectionScheduleTest, AcquireRenewExpiryAndDeadlineMatchTheHandComputedSche
 
   // The Lease tells the same story: B took it over from A (two transitions since it was
   // unheld), and its last renewal carries the instant that renewal started on B's clock.
-  auto lease = cl.server.get(kLeasesResource, kNamespace, kLockName, api::GetOptions());
+  auto lease = cl.server.get(api::kLeases, kNamespace, kLockName, api::GetOptions());
   ASSERT_TRUE(lease.ok());
   const auto& spec = lease.value()->json()["spec"];
   EXPECT_EQ(spec["holderIdentity"], b);

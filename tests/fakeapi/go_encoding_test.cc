@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "kubesim/api/resources.h"
 #include "tests/fakeapi/fixtures.h"
 
 namespace kubesim::fakeapi {
@@ -219,7 +220,7 @@ TEST_F(GoEncodingServerTest, PodsAndEventsComeBackAsKubeApiserverRendersThem) {
                                  {"metadata", {{"name", "e"}}},
                                  {"involvedObject", {{"kind", "Pod"}, {"name", "p"}}},
                                  {"reason", "Started"}});
-  auto e = must(server_.create(api::GroupVersionResource{"", "v1", "events"}, "default", event, api::CreateOptions()));
+  auto e = must(server_.create(api::kEvents, "default", event, api::CreateOptions()));
   ASSERT_TRUE(e);
   // Value structs appear, zero Times are null, omitempty zeros are left out.
   EXPECT_EQ(e->json()["source"], json::object());

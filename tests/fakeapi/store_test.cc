@@ -8,13 +8,14 @@
 #include <gtest/gtest.h>
 
 #include "kubesim/api/object.h"
+#include "kubesim/api/resources.h"
 #include "tests/fakeapi/testing_util.h"
 
 namespace kubesim::fakeapi {
 namespace {
 
-const api::GroupResource kConfigMaps{"", "configmaps"};
-const api::GroupResource kSecrets{"", "secrets"};
+const api::GroupResource kConfigMaps = api::kConfigMaps.group_resource();
+const api::GroupResource kSecrets = api::kSecrets.group_resource();
 
 // The ConfigMap stored under `key` at revision `rev`, with data {k: value}.
 api::ObjectPtr object_at(const std::string& key, Revision rev, const std::string& value = "v") {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kubesim/api/resources.h"
 #include "tests/fakeapi_http/test_client.h"
 
 namespace kubesim::fakeapi::http::testing {
@@ -227,7 +228,7 @@ TEST(HttpCrudTest, CustomResourcesAreServedOnceTheirDefinitionIsCreated) {
 TEST(HttpCrudTest, TheSameStoreServesInProcessAndHttpCallers) {
   TestServer server;
   server.on_loop([&] {
-    auto created = server.api().create({"", "v1", "configmaps"}, "default",
+    auto created = server.api().create(api::kConfigMaps, "default",
                                        api::make_object(configmap("inproc")), api::CreateOptions());
     ASSERT_TRUE(created.ok());
   });
@@ -236,7 +237,7 @@ TEST(HttpCrudTest, TheSameStoreServesInProcessAndHttpCallers) {
   ASSERT_EQ(c.post(kCms, configmap("wire")).code, 201);
   bool seen = false;
   server.on_loop([&] {
-    seen = server.api().get({"", "v1", "configmaps"}, "default", "wire", api::GetOptions()).ok();
+    seen = server.api().get(api::kConfigMaps, "default", "wire", api::GetOptions()).ok();
   });
   EXPECT_TRUE(seen);
 }

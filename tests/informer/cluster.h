@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "kubesim/api/options.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/informer/lister_watcher.h"
@@ -23,8 +24,8 @@ namespace kubesim::informer::testing {
 
 using namespace std::chrono_literals;
 
-inline const api::GroupVersionResource kConfigMaps{"", "v1", "configmaps"};
-inline const api::GroupVersionResource kSecrets{"", "v1", "secrets"};
+using api::kConfigMaps;
+using api::kSecrets;
 
 inline sim::LoopOptions loop_options(std::uint64_t seed) {
   sim::LoopOptions options;

@@ -6,12 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "kubesim/api/labels.h"
+#include "kubesim/api/resources.h"
 #include "test_util.h"
 
 namespace kubesim::informer {
 namespace {
 
-const api::GroupResource kConfigMaps("", "configmaps");
+const api::GroupResource kConfigMaps = api::kConfigMaps.group_resource();
 
 TEST(ListerTest, ListsAndGetsByNamespaceAndName) {
   Indexer indexer(Indexers{{kNamespaceIndex, meta_namespace_index_func}});

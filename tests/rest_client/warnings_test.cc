@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/api/rest/rest_client.h"
 #include "kubesim/fakeapi/http/http_server.h"
 #include "tests/rest_client/real_loop.h"
@@ -79,7 +80,6 @@ TEST(WarningHeadersTest, RestClientHandsThemToTheHandlerBeforeTheResult) {
   };
   {
     RestClient client(loop, config);
-    const GroupVersionResource cms{"", "v1", "configmaps"};
     auto typo = make_object({{"apiVersion", "v1"},
                              {"kind", "ConfigMap"},
                              {"metadata", {{"name", "t"}, {"namespace", "default"}}},
@@ -87,7 +87,7 @@ TEST(WarningHeadersTest, RestClientHandsThemToTheHandlerBeforeTheResult) {
     auto g = guard(loop);
     CreateOptions warn;
     warn.field_validation = FieldValidation::kWarn;
-    auto created = run_real(loop, client.create(g.ctx, cms, "default", typo, warn));
+    auto created = run_real(loop, client.create(g.ctx, kConfigMaps, "default", typo, warn));
     done = true;
     ASSERT_TRUE(created.ok()) << created.status();
     EXPECT_EQ(seen, (Parsed{{299, "-", R"(unknown field "dta")"}}));
@@ -96,7 +96,7 @@ TEST(WarningHeadersTest, RestClientHandsThemToTheHandlerBeforeTheResult) {
     seen.clear();
     CreateOptions ignore;
     ignore.field_validation = FieldValidation::kIgnore;
-    ASSERT_TRUE(run_real(loop, client.create(g.ctx, cms, "default", typo->with_name("u"), ignore))
+    ASSERT_TRUE(run_real(loop, client.create(g.ctx, kConfigMaps, "default", typo->with_name("u"), ignore))
                     .ok());
     EXPECT_TRUE(seen.empty());
   }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/api/watch.h"
 #include "kubesim/sim/loop.h"
 
@@ -15,7 +16,7 @@ fakeapi::Request request_of(const std::string& process, fakeapi::Verb verb = fak
   fakeapi::Request r;
   r.process = process;
   r.verb = verb;
-  r.resource = {"", "v1", "configmaps"};
+  r.resource = api::kConfigMaps;
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "kubesim/api/resources.h"
 #include "scenarios/internal/run_workload.h"
 #include "tests/scenarios/runner/runner_util.h"
 
@@ -37,13 +38,13 @@ api::ObjectPtr configmap(const std::string& ns, const std::string& name, const s
 }
 
 TEST(WorkloadTest, APickIndexHoldsWhatAListWouldReturn) {
-  runner::PickIndex index({"", "v1", "configmaps"}, "a");
+  runner::PickIndex index(api::kConfigMaps, "a");
   sim::Rng rng(1);
   EXPECT_EQ(index.pick(Pick::kRandom, rng), std::nullopt);
   EXPECT_TRUE(index.covers({"", "configmaps"}, "a"));
   EXPECT_FALSE(index.covers({"", "configmaps"}, "b"));
   EXPECT_FALSE(index.covers({"apps", "configmaps"}, "a"));
-  EXPECT_TRUE(runner::PickIndex({"", "v1", "configmaps"}, "").covers({"", "configmaps"}, "b"));
+  EXPECT_TRUE(runner::PickIndex(api::kConfigMaps, "").covers({"", "configmaps"}, "b"));
   index.add(*configmap("a", "y", "2025-01-01T00:00:05Z"));
   index.add(*configmap("a", "x", "2025-01-01T00:00:05Z"));
   index.add(*configmap("a", "old", "2025-01-01T00:00:01Z"));

@@ -15,6 +15,7 @@
 #include <rapidcheck/gtest.h>
 #include <rapidcheck/state.h>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/scenarios/controllers.h"
 #include "tests/testing/generators/fixtures.h"
 #include "widget.h"
@@ -59,7 +60,7 @@ RC_GTEST_PROP(ClusterCommands, TheModelFollowsTheCommands, ()) {
   }
   rc::state::runAll(commands, model, c);
   RC_ASSERT(c.now().time_since_epoch() >= state.elapsed);
-  RC_ASSERT(c.list(api::GroupVersionResource{"", "v1", "configmaps"}, "default").size() >=
+  RC_ASSERT(c.list(api::kConfigMaps, "default").size() >=
             state.objects_written.size());
 }
 

@@ -13,12 +13,10 @@
 
 #include "kubesim/api/client.h"
 #include "kubesim/api/object.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/election/resource_lock.h"
 
 namespace kubesim::election {
-
-inline const api::GroupVersionResource kConfigMapsResource{"", "v1", "configmaps"};
-inline const api::GroupVersionResource kEndpointsResource{"", "v1", "endpoints"};
 
 class AnnotationLock : public ResourceLock {
  public:
@@ -49,14 +47,14 @@ class AnnotationLock : public ResourceLock {
 class ConfigMapLock final : public AnnotationLock {
  public:
   ConfigMapLock(api::Client& client, std::string ns, std::string name, ResourceLockConfig config)
-      : AnnotationLock(kConfigMapsResource, "ConfigMap", client, std::move(ns), std::move(name),
+      : AnnotationLock(api::kConfigMaps, "ConfigMap", client, std::move(ns), std::move(name),
                        std::move(config)) {}
 };
 
 class EndpointsLock final : public AnnotationLock {
  public:
   EndpointsLock(api::Client& client, std::string ns, std::string name, ResourceLockConfig config)
-      : AnnotationLock(kEndpointsResource, "Endpoints", client, std::move(ns), std::move(name),
+      : AnnotationLock(api::kEndpoints, "Endpoints", client, std::move(ns), std::move(name),
                        std::move(config)) {}
 };
 

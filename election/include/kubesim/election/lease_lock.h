@@ -13,11 +13,10 @@
 
 #include "kubesim/api/client.h"
 #include "kubesim/api/object.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/election/resource_lock.h"
 
 namespace kubesim::election {
-
-inline const api::GroupVersionResource kLeasesResource{"coordination.k8s.io", "v1", "leases"};
 
 class LeaseLock final : public ResourceLock {
  public:
