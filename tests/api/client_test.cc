@@ -91,11 +91,11 @@ sim::Task<int> increment(Client* client, ObjectPtr stale_first_read) {
       const int n = std::stoi(j["data"]["count"].get<std::string>());
       j["data"]["count"] = std::to_string(n + 1);
     });
-    Result<ObjectPtr> written = co_await client->update(sim::Context(), kConfigMaps, "default", next, {});
+    Result<ObjectPtr> written = co_await client->update(sim::Context(), kConfigMaps, "default", next, UpdateOptions());
     if (written.ok()) co_return conflicts;
     if (!is_conflict(written.status())) throw std::runtime_error("unexpected error");
     ++conflicts;
-    Result<ObjectPtr> fresh = co_await client->get(sim::Context(), kConfigMaps, "default", "counter", {});
+    Result<ObjectPtr> fresh = co_await client->get(sim::Context(), kConfigMaps, "default", "counter", GetOptions());
     current = fresh.value();
   }
 }

@@ -2,9 +2,12 @@
 // CreateOptions, UpdateOptions, PatchOptions and DeleteOptions. Empty or unset fields mean what
 // they mean on the wire: the server's default.
 //
-// Each struct has a user-provided constructor on purpose: GCC 12 destroys an aggregate-initialised
-// temporary twice when it appears inside a co_await expression (`co_await c.get(..., {})`), and a
-// non-aggregate is immune. Set fields after construction.
+// Each struct is an aggregate whose every field has a default, so it can be built with designated
+// initialisers: `api::ListOptions{.label_selector = "app=web", .limit = 500}`. With GCC 12, do not
+// build one inside a co_await statement (`co_await c.list(ctx, r, ns, {.limit = 1})`, or `{}`):
+// GCC 12 destroys an aggregate-initialised temporary there twice. Build it in a named variable
+// first, or pass `api::ListOptions()` (value-initialised, which is safe);
+// cmake/check_co_await_temporaries.cmake keeps kubesim's own sources to that rule.
 #ifndef KUBESIM_API_OPTIONS_H_
 #define KUBESIM_API_OPTIONS_H_
 
@@ -31,44 +34,36 @@ std::string_view to_string(FieldValidation validation);
 std::optional<FieldValidation> parse_field_validation(std::string_view text);
 
 struct ListOptions {
-  ListOptions() {}
-
-  std::string label_selector;  // label selector syntax, parsed by the server
-  std::string field_selector;
+  std::string label_selector{};  // label selector syntax, parsed by the server
+  std::string field_selector{};
   // "" = most recent; "0" = any (possibly cached); otherwise a revision, read with
   // resource_version_match.
-  std::string resource_version;
+  std::string resource_version{};
   ResourceVersionMatch resource_version_match = ResourceVersionMatch::kUnset;
   std::int64_t limit = 0;  // 0 = no limit
-  std::string continue_token;
+  std::string continue_token{};
   // Watch only.
   bool allow_watch_bookmarks = false;
-  std::optional<bool> send_initial_events;
-  std::optional<std::int64_t> timeout_seconds;
+  std::optional<bool> send_initial_events{};
+  std::optional<std::int64_t> timeout_seconds{};
 };
 
 struct GetOptions {
-  GetOptions() {}
-
-  std::string resource_version;
+  std::string resource_version{};
 };
 
 struct CreateOptions {
-  CreateOptions() {}
-
   bool dry_run = false;
-  std::string field_manager;
+  std::string field_manager{};
   FieldValidation field_validation = FieldValidation::kUnset;
 };
 
 struct UpdateOptions {
-  UpdateOptions() {}
-
   // The subresource written: "" for the object itself, "status", "scale". A path segment, not a
   // query parameter (client-go's `subresources ...string`).
-  std::string subresource;
+  std::string subresource{};
   bool dry_run = false;
-  std::string field_manager;
+  std::string field_manager{};
   FieldValidation field_validation = FieldValidation::kUnset;
 };
 
@@ -80,12 +75,10 @@ std::string_view content_type(PatchType type);
 std::optional<PatchType> patch_type_from_content_type(std::string_view content_type);
 
 struct PatchOptions {
-  PatchOptions() {}
-
   // The subresource patched: "" for the object itself, "status", "scale" (as in UpdateOptions).
-  std::string subresource;
+  std::string subresource{};
   bool dry_run = false;
-  std::string field_manager;
+  std::string field_manager{};
   FieldValidation field_validation = FieldValidation::kUnset;
 };
 
@@ -96,17 +89,13 @@ std::string_view to_string(PropagationPolicy policy);
 std::optional<PropagationPolicy> parse_propagation_policy(std::string_view text);
 
 struct Preconditions {
-  Preconditions() {}
-
-  std::optional<std::string> uid;
-  std::optional<std::string> resource_version;
+  std::optional<std::string> uid{};
+  std::optional<std::string> resource_version{};
 };
 
 struct DeleteOptions {
-  DeleteOptions() {}
-
-  std::optional<std::int64_t> grace_period_seconds;
-  Preconditions preconditions;
+  std::optional<std::int64_t> grace_period_seconds{};
+  Preconditions preconditions{};
   PropagationPolicy propagation_policy = PropagationPolicy::kUnset;
   bool dry_run = false;
 };

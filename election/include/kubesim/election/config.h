@@ -33,31 +33,27 @@ inline constexpr double kJitterFactor = 1.2;
 class HealthzAdaptor;
 
 struct LeaderCallbacks {
-  LeaderCallbacks() {}
-
   // Required. Called when this candidate starts leading; the returned task is spawned as
   // detached work on the Loop (as client-go starts a goroutine) and `ctx` is cancelled the
   // instant leadership ends (renewal failed, the elector's context was cancelled, or the
   // process crashed). The task should return once ctx is done. Write it as a named coroutine;
   // the callback itself must not be a capturing-lambda coroutine.
-  std::function<sim::Task<void>(sim::Context ctx)> on_started_leading;
+  std::function<sim::Task<void>(sim::Context ctx)> on_started_leading{};
   // Required. Called once when run() ends, whether or not this candidate ever led.
-  std::function<void()> on_stopped_leading;
+  std::function<void()> on_stopped_leading{};
   // Optional. Called with the holder's identity each time the observed holder changes,
   // including the first holder seen ("" when the lock is released).
-  std::function<void(const std::string& identity)> on_new_leader;
+  std::function<void(const std::string& identity)> on_new_leader{};
 };
 
 struct LeaderElectionConfig {
-  LeaderElectionConfig() {}
-
-  std::shared_ptr<ResourceLock> lock;
+  std::shared_ptr<ResourceLock> lock{};
   sim::Duration lease_duration = std::chrono::seconds(15);
   sim::Duration renew_deadline = std::chrono::seconds(10);
   sim::Duration retry_period = std::chrono::seconds(2);
-  LeaderCallbacks callbacks;
+  LeaderCallbacks callbacks{};
   // Optional health check, tied to the elector by run_or_die().
-  std::shared_ptr<HealthzAdaptor> watchdog;
+  std::shared_ptr<HealthzAdaptor> watchdog{};
   // When the elector's context is cancelled (or renewal fails), clear the holder so another
   // candidate can take over at once instead of waiting out the lease.
   bool release_on_cancel = false;
@@ -70,7 +66,7 @@ struct LeaderElectionConfig {
   // holder. On: only when the fresh read still names this candidate.
   bool release_only_if_holder = false;
   // The lock's name for messages and traces.
-  std::string name;
+  std::string name{};
 };
 
 // The first rule `config` breaks, in client-go's words and order, or nullopt when it is valid.

@@ -29,11 +29,8 @@ namespace kubesim::election {
 
 // What every lock needs besides its object's name.
 struct ResourceLockConfig {
-  ResourceLockConfig() {}
-  explicit ResourceLockConfig(std::string identity_) : identity(std::move(identity_)) {}
-
   // Unique among all candidates of an election (a pod name, a host name); kept across restarts.
-  std::string identity;
+  std::string identity{};
   // The Unix second that sim::Time{} stands for, for the record's timestamps.
   std::int64_t epoch_unix_seconds = sim::kDefaultEpochUnixSeconds;
 };

@@ -34,7 +34,6 @@
 namespace kubesim::fakeapi {
 
 struct InProcessClientOptions {
-  InProcessClientOptions() {}
   sim::Duration partition_timeout = std::chrono::seconds(10);
   sim::Duration watch_partition_timeout = std::chrono::seconds(30);
   // How often a watch with no traffic looks at its link, so that a partition stalls and ends it

@@ -38,12 +38,8 @@ bool is_write(Verb verb);
 
 // The options of a deletecollection: which objects go (list) and how each is deleted (del).
 struct DeleteCollectionOptions {
-  DeleteCollectionOptions() {}
-  DeleteCollectionOptions(api::DeleteOptions d, api::ListOptions l)
-      : del(std::move(d)), list(std::move(l)) {}
-
-  api::DeleteOptions del;
-  api::ListOptions list;
+  api::DeleteOptions del{};
+  api::ListOptions list{};
 };
 
 // The options of a request's verb: GetOptions (get), ListOptions (list, watch), CreateOptions,

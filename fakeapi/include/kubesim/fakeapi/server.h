@@ -61,13 +61,12 @@ class FastPaths;  // tests compare the write paths (internal/fastpath/fast_paths
 }  // namespace internal
 
 struct ServerOptions {
-  ServerOptions() {}
   // History older than this is compacted, as kube-apiserver has etcd compact every 5 minutes.
   sim::Duration compaction_interval = std::chrono::minutes(5);
   // Watches without timeoutSeconds end after a random time in [min, 2·min), as kube-apiserver's
   // --min-request-timeout does.
   sim::Duration min_request_timeout = std::chrono::minutes(30);
-  WatchHubOptions watch;
+  WatchHubOptions watch{};
   // How many served requests the recorder keeps (the oldest are dropped first); 0 keeps none.
   std::size_t recorder_capacity = 100'000;
   // The namespaces that exist from the start.

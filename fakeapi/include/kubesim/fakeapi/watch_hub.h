@@ -30,7 +30,6 @@
 namespace kubesim::fakeapi {
 
 struct WatchHubOptions {
-  WatchHubOptions() {}
   std::size_t max_backlog = 10'000;
   sim::Duration bookmark_interval = std::chrono::minutes(1);
   // How long a watch from a future revision waits for it (the watch cache's blockTimeout).

@@ -33,15 +33,13 @@
 namespace kubesim::informer {
 
 struct DeltaFIFOOptions {
-  DeltaFIFOOptions() {}
-
   // The consumer's cache, read by replace() and resync(); may be null (then resync does nothing
   // and only queued keys can turn into tombstones). Must outlive the FIFO.
   const KeyListerGetter* known_objects = nullptr;
   // Queue Replaced rather than Sync for re-listed objects (informers set it).
   bool emit_delta_type_replaced = false;
   // Applied to objects as they are queued; not to tombstones or resyncs.
-  TransformFunc transform;
+  TransformFunc transform{};
 };
 
 class DeltaFIFO final : public Queue {

@@ -26,21 +26,19 @@
 namespace kubesim::informer {
 
 struct SharedInformerFactoryOptions {
-  SharedInformerFactoryOptions() {}
-
   // Every informer's default resync period, unless `custom_resync` names its resource.
   sim::Duration default_resync{};
-  std::map<api::GroupVersionResource, sim::Duration> custom_resync;
+  std::map<api::GroupVersionResource, sim::Duration> custom_resync{};
   // Watch only this namespace ("" for all).
-  std::string ns;
+  std::string ns{};
   // Applied to the list and watch options of every informer.
-  TweakListOptionsFunc tweak;
+  TweakListOptionsFunc tweak{};
   // The rest of each informer's options (FIFO, transform, streaming lists, ...); the name,
   // resync period and indexers are set by the factory.
-  SharedIndexInformerOptions informer;
+  SharedIndexInformerOptions informer{};
   // Told each tombstone any informer of the factory hands its handlers, with the informer's
   // resource (see SharedIndexInformerOptions::on_tombstone); `informer.on_tombstone` is told too.
-  std::function<void(const api::GroupVersionResource&, const DeletedFinalStateUnknown&)> on_tombstone;
+  std::function<void(const api::GroupVersionResource&, const DeletedFinalStateUnknown&)> on_tombstone{};
 };
 
 class SharedInformerFactory {

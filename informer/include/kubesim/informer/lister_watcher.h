@@ -30,12 +30,10 @@ class ListerWatcher {
 using TweakListOptionsFunc = std::function<void(api::ListOptions&)>;
 
 struct ListWatchOptions {
-  ListWatchOptions() {}
-
-  std::string ns;  // "" for all namespaces, or a cluster-scoped resource
-  std::string label_selector;
-  std::string field_selector;
-  TweakListOptionsFunc tweak;
+  std::string ns{};  // "" for all namespaces, or a cluster-scoped resource
+  std::string label_selector{};
+  std::string field_selector{};
+  TweakListOptionsFunc tweak{};
 };
 
 class ListWatch final : public ListerWatcher {

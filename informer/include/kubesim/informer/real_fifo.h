@@ -30,13 +30,11 @@
 namespace kubesim::informer {
 
 struct RealFIFOOptions {
-  RealFIFOOptions() {}
-
   // The consumer's cache; required without atomic_events, forbidden with it. Must outlive the
   // FIFO.
   const KeyListerGetter* known_objects = nullptr;
   // Applied to objects as they are queued; not to tombstones or resyncs.
-  TransformFunc transform;
+  TransformFunc transform{};
   bool atomic_events = false;
   // Queue a Bookmark delta for every bookmark; only with atomic_events.
   bool emit_delta_type_bookmark = false;

@@ -61,13 +61,11 @@ struct PagedList;
 using WatchErrorHandler = std::function<void(Reflector& reflector, const api::Status& error)>;
 
 struct ReflectorOptions {
-  ReflectorOptions() {}
-
   std::string name = "reflector";
   // 0: never resync.
   sim::Duration resync_period{};
   // Asked at every resync tick; empty means always.
-  std::function<bool()> should_resync;
+  std::function<bool()> should_resync{};
   // Watch timeouts are drawn from [min, 2·min); values below 5 minutes count as 5 minutes.
   sim::Duration min_watch_timeout = std::chrono::minutes(5);
   // The page size of lists; 0 is client-go's choice: 500, except that a re-list at a specific
@@ -76,7 +74,7 @@ struct ReflectorOptions {
   // Streaming lists (client-go's WatchListClient, on by default since 1.35).
   bool use_watch_list = true;
   // Called when a round fails; the reflector then backs off and starts another one.
-  WatchErrorHandler watch_error_handler;
+  WatchErrorHandler watch_error_handler{};
 };
 
 class Reflector {

@@ -49,33 +49,30 @@ enum class FifoKind {
 };
 
 struct SharedIndexInformerOptions {
-  SharedIndexInformerOptions() {}
-
   std::string name = "informer";
   // The resync period of handlers added without their own, and how often resyncs are checked;
   // 0: no resync.
   sim::Duration resync_period{};
-  Indexers indexers;
+  Indexers indexers{};
   FifoKind fifo = FifoKind::kRealFIFO;
   // RealFIFO only: re-lists as one ReplacedAll and resyncs as one SyncAll (client-go 1.36's
   // AtomicFIFO); off, tombstones and Replaced/Sync per object.
   bool atomic_fifo = true;
   // Applied to every object before it is cached; twice to an object from a streaming list, as in
   // client-go 1.36 (see reflector.h), so make it idempotent.
-  TransformFunc transform;
+  TransformFunc transform{};
   // Reflector settings (see ReflectorOptions).
   bool use_watch_list = true;
   std::int64_t watch_list_page_size = 0;
   sim::Duration min_watch_timeout = std::chrono::minutes(5);
-  WatchErrorHandler watch_error_handler;
+  WatchErrorHandler watch_error_handler{};
   // Called with each tombstone as it is handed to the handlers (see above).
-  std::function<void(const DeletedFinalStateUnknown&)> on_tombstone;
+  std::function<void(const DeletedFinalStateUnknown&)> on_tombstone{};
 };
 
 struct HandlerOptions {
-  HandlerOptions() {}
   // This handler's resync period; unset: the informer's.
-  std::optional<sim::Duration> resync_period;
+  std::optional<sim::Duration> resync_period{};
 };
 
 using RegistrationPtr = std::shared_ptr<ResourceEventHandlerRegistration>;

@@ -8,9 +8,11 @@
 // work goes through Loop::spawn or TaskGroup, never through a Task left running on its own.
 //
 // Coroutines that return Task take their parameters by value (a reference dangles after the
-// first suspension) and are never capturing lambdas. Types meant to be passed to coroutines get a
-// user-provided constructor: GCC 12 destroys an aggregate-initialised temporary twice when it is
-// built inside a co_await expression.
+// first suspension) and are never capturing lambdas. GCC 12 destroys an aggregate-initialised
+// temporary twice when it is built inside a co_await expression (`co_await f({})`,
+// `co_await f(Options{.x = 1})`): build aggregates in a named variable first, or pass `T()`
+// (cmake/check_co_await_temporaries.cmake checks kubesim's sources). Value types passed to
+// coroutines all the time (api::GroupVersionResource) have constructors instead.
 #ifndef KUBESIM_SIM_TASK_H_
 #define KUBESIM_SIM_TASK_H_
 

@@ -23,18 +23,17 @@ namespace kubesim::workqueue {
 
 using DoWorkPieceFn = std::function<sim::Task<void>(int piece)>;
 
-// Not an aggregate on purpose: GCC 12 destroys an aggregate temporary twice when it is built
-// inside a co_await expression.
+// An aggregate (`ParallelizeOptions{.chunk_size = 4}`); with GCC 12, build it outside a co_await
+// statement (see api/options.h).
 struct ParallelizeOptions {
-  ParallelizeOptions() = default;
-  explicit ParallelizeOptions(int chunk) : chunk_size(chunk) {}
   // Pieces a worker takes at a time (client-go's WithChunkSize); values below 1 mean 1.
   int chunk_size = 1;
 };
 
 // Throws std::invalid_argument (from the returned task) for negative pieces or workers < 1.
 sim::Task<void> parallelize_until(sim::Context ctx, sim::Loop* loop, int workers, int pieces,
-                                  DoWorkPieceFn do_work_piece, ParallelizeOptions options = {});
+                                  DoWorkPieceFn do_work_piece,
+                                  ParallelizeOptions options = ParallelizeOptions());
 
 }  // namespace kubesim::workqueue
 

@@ -75,7 +75,7 @@ namespace kubesim::workqueue {
 struct QueueConfig {
   // Metrics are reported only when the queue has a name and a provider (client-go: unnamed
   // queues register no metrics).
-  std::string name;
+  std::string name{};
   // Used during construction only; the metric objects it returns are kept.
   MetricsProvider* metrics_provider = nullptr;
   // How often the unfinished-work gauges are refreshed while items are processed (client-go:

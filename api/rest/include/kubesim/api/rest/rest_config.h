@@ -25,35 +25,33 @@ class ConfigError : public std::runtime_error {
 };
 
 struct RestConfig {
-  RestConfig() {}
-
   // "https://host:port" or "http://host:port", optionally with a path prefix
   // ("https://host/k8s" sends requests to /k8s/api/v1/...). The port defaults to 443 / 80.
-  std::string server;
+  std::string server{};
 
   // --- TLS (https only) -------------------------------------------------------------------------
   // The name the server's certificate must carry; empty: the host of `server`.
-  std::string tls_server_name;
+  std::string tls_server_name{};
   // Accept any server certificate. Refused together with ca_pem, as client-go refuses it.
   bool insecure_skip_tls_verify = false;
   // Trusted CA certificates (PEM, one or more); empty: the system's roots.
-  std::string ca_pem;
+  std::string ca_pem{};
   // A client certificate and its key (PEM), for client-certificate authentication.
-  std::string client_cert_pem;
-  std::string client_key_pem;
+  std::string client_cert_pem{};
+  std::string client_key_pem{};
 
   // --- Credentials (at most one of token and username/password) ----------------------------------
-  std::string bearer_token;
+  std::string bearer_token{};
   // A file holding the token. It wins over bearer_token, is read when the client is built (an
   // unreadable file is a ConfigError) and re-read once a minute, as client-go does, so rotated
   // tokens are picked up; a failed re-read keeps the last token.
-  std::string bearer_token_file;
-  std::string username;
-  std::string password;
+  std::string bearer_token_file{};
+  std::string username{};
+  std::string password{};
 
   // The context's namespace from a kubeconfig ("" when it names none). Informational: the
   // Client interface takes the namespace on every call.
-  std::string namespace_name;
+  std::string namespace_name{};
 
   // --- Client-side limits ------------------------------------------------------------------------
   // Token-bucket rate limit of every request but watches (client-go's flowcontrol limiter):
@@ -78,7 +76,7 @@ struct RestConfig {
   // --- Warnings ----------------------------------------------------------------------------------
   // Called on the loop with the warnings of the server's Warning headers (api::WarningHandler);
   // a watch's are not reported. Unset: warnings are dropped (client-go logs them).
-  WarningHandler warning_handler;
+  WarningHandler warning_handler{};
 };
 
 }  // namespace kubesim::api::rest

@@ -54,15 +54,14 @@
 namespace kubesim::fakeapi::http {
 
 struct HttpServerOptions {
-  HttpServerOptions() {}
   std::string address = "127.0.0.1";
   std::uint16_t port = 0;  // 0: any free port (see HttpServer::port())
   // TLS with this serving certificate; plain HTTP when tls.cert_pem is empty. Plain HTTP on an
   // address other than loopback is refused unless allow_plain_non_loopback.
-  CertificateAndKey tls;
+  CertificateAndKey tls{};
   bool allow_plain_non_loopback = false;
-  std::string client_ca_pem;  // client certificates it signed authenticate; empty: none do
-  std::map<std::string, UserInfo, std::less<>> tokens;
+  std::string client_ca_pem{};  // client certificates it signed authenticate; empty: none do
+  std::map<std::string, UserInfo, std::less<>> tokens{};
   bool anonymous = false;
   // /version's gitVersion, "vMAJOR.MINOR.PATCH[-suffix]"; kubectl's dispatcher picks its binary
   // from the minor version.
@@ -80,7 +79,7 @@ struct HttpServerOptions {
   // every event as soon as the I/O thread gets to it.
   std::chrono::microseconds watch_coalesce = std::chrono::milliseconds(2);
   // When set, called on the I/O thread with one line per request (method, path, code, time, user).
-  std::function<void(const std::string&)> log;
+  std::function<void(const std::string&)> log{};
 };
 
 class HttpServer {
