@@ -1,6 +1,8 @@
 #include "kubesim/controller/builder.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -33,6 +35,19 @@ nlohmann::json owner_reference(const api::Object& owner) {
           {"uid", std::string(owner.uid())},
           {"controller", true},
           {"blockOwnerDeletion", true}};
+}
+
+std::string label_value(std::string_view name) {
+  constexpr std::size_t kMaxLabelValue = 63;
+  if (name.size() <= kMaxLabelValue) return std::string(name);
+  std::uint32_t hash = 2166136261u;  // FNV-1a 32 of the whole name
+  for (unsigned char c : name) {
+    hash ^= c;
+    hash *= 16777619u;
+  }
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", hash);
+  return std::string(name.substr(0, kMaxLabelValue - 9)) + "-" + hex;
 }
 
 // --- the reconcile's view ------------------------------------------------------------------------

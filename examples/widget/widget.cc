@@ -132,22 +132,9 @@ std::vector<ObjectPtr> controlled_by(const ReconcileContext& rc, std::string_vie
   return out;
 }
 
-std::string widget_label_value(std::string_view widget_name) {
-  constexpr std::size_t kMaxLabelValue = 63;
-  if (widget_name.size() <= kMaxLabelValue) return std::string(widget_name);
-  std::uint32_t hash = 2166136261u;  // FNV-1a 32 of the whole name
-  for (unsigned char c : widget_name) {
-    hash ^= c;
-    hash *= 16777619u;
-  }
-  char hex[9];
-  std::snprintf(hex, sizeof hex, "%08x", hash);
-  return std::string(widget_name.substr(0, kMaxLabelValue - 9)) + "-" + hex;
-}
-
 ObjectPtr owned_config_map(const Object& widget, std::string_view name, std::string_view generate_name) {
   nlohmann::json meta = {{"namespace", std::string(widget.namespace_())},
-                         {"labels", {{kWidgetLabel, widget_label_value(widget.name())}}},
+                         {"labels", {{kWidgetLabel, kubesim::controller::label_value(widget.name())}}},
                          {"ownerReferences", nlohmann::json::array({kubesim::controller::owner_reference(widget)})}};
   if (name.empty()) {
     meta["generateName"] = std::string(generate_name);

@@ -37,11 +37,9 @@ namespace widgets {
 
 inline const kubesim::api::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
 using kubesim::api::kConfigMaps;
-// The label on a Widget's ConfigMaps; its value is widget_label_value(the Widget's name).
+// The label on a Widget's ConfigMaps; its value is kubesim::controller::label_value(the Widget's
+// name): the name itself when it fits a label value's 63 characters, else a shortened form.
 inline constexpr const char* kWidgetLabel = "example.com/widget";
-// The Widget's name when it fits a label value (63 characters), else its first 54 characters, a
-// '-' and 8 hex digits of a hash of the whole name, as Kubernetes controllers shorten names.
-std::string widget_label_value(std::string_view widget_name);
 
 // Registers the Widget controller ("widgets": for_ Widgets, owns ConfigMaps, 2 workers).
 void setup(kubesim::controller::Manager& manager);

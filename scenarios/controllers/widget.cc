@@ -1,5 +1,6 @@
 // widget: each example.com/v1 Widget owns spec.replicas ConfigMaps in its namespace, named
-// NAME-0 … NAME-(replicas-1), each labelled example.com/widget=NAME and carrying a controller
+// NAME-0 … NAME-(replicas-1), each labelled example.com/widget=NAME (shortened past 63
+// characters: controller::label_value) and carrying a controller
 // owner reference to the Widget; any other ConfigMap it controls is deleted. Then
 // status.readyReplicas, the number of those ConfigMaps in the cache, is written through the
 // /status subresource when it differs from what the Widget shows.
@@ -77,7 +78,7 @@ api::ObjectPtr owned_config_map(const api::Object& widget, std::int64_t index) {
                           {"blockOwnerDeletion", true}};
   nlohmann::json meta = {{"name", std::string(widget.name()) + "-" + std::to_string(index)},
                          {"namespace", std::string(widget.namespace_())},
-                         {"labels", {{kWidgetLabel, std::string(widget.name())}}},
+                         {"labels", {{kWidgetLabel, controller::label_value(widget.name())}}},
                          {"ownerReferences", nlohmann::json::array({std::move(owner)})}};
   return api::make_object({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", std::move(meta)}});
 }

@@ -92,12 +92,12 @@ TEST(WidgetExampleTest, Converges) {
 // hash of the whole one, and the ConfigMaps are made (they were refused before).
 TEST(WidgetExampleTest, AWidgetWithALongNameConverges) {
   const std::string name(100, 'w');
-  EXPECT_EQ(widgets::widget_label_value("w1"), "w1");
-  EXPECT_EQ(widgets::widget_label_value(std::string(63, 'w')), std::string(63, 'w'));
-  const std::string label = widgets::widget_label_value(name);
+  EXPECT_EQ(kubesim::controller::label_value("w1"), "w1");
+  EXPECT_EQ(kubesim::controller::label_value(std::string(63, 'w')), std::string(63, 'w'));
+  const std::string label = kubesim::controller::label_value(name);
   EXPECT_EQ(label.size(), 63u);
   EXPECT_EQ(label.substr(0, 55), std::string(54, 'w') + "-");
-  EXPECT_NE(label, widgets::widget_label_value(std::string(99, 'w') + "x"));
+  EXPECT_NE(label, kubesim::controller::label_value(std::string(99, 'w') + "x"));
   Fixture f(1, std::chrono::milliseconds(1), std::chrono::milliseconds(10));
   f.widget(name, 2);
   f.run(widgets::setup);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "fixture.h"
+#include "kubesim/controller/builder.h"
 #include "kubesim/fakeapi/faults.h"
 
 namespace kubesim::scenarios {
@@ -94,6 +95,19 @@ TEST_F(WidgetTest, OwnedConfigMapsCarryTheOwnerReferenceAndLabel) {
   EXPECT_EQ(owner.block_owner_deletion, true);
 }
 
+TEST_F(WidgetTest, AWidgetWhoseNameIsTooLongForALabelValueGetsItsConfigMapsWithAShortenedLabel) {
+  const std::string name(70, 'w');  // a valid object name, longer than a label value's 63
+  put_widget(name, 2);
+  f_.start();
+  f_.loop.run_for(30s);
+  EXPECT_EQ(config_maps(), (std::set<std::string>{name + "-0", name + "-1"}));
+  EXPECT_EQ(ready_replicas(name), 2);
+  auto cm = f_.get(api::kConfigMaps, "shop", name + "-0");
+  ASSERT_NE(cm, nullptr);
+  EXPECT_EQ(cm->label(kWidgetLabel), controller::label_value(name));
+  EXPECT_EQ(cm->label(kWidgetLabel).value_or("").size(), 63u);
+}
+
 TEST_F(WidgetTest, ScalesDownAndDeletesExtras) {
   put_widget("w", 4);
   put_widget("other", 1);
@@ -167,7 +181,7 @@ TEST_F(WidgetTest, RetriesThroughFaultsAndACrash) {
   fakeapi::FaultRule creates;
   creates.verbs = {fakeapi::Verb::kCreate};
   creates.resource = "configmaps";
-  creates.status = api::new_internal_error("injected");
+  creates.effect = fakeapi::ErrorFault{api::new_internal_error("injected")};
   creates.probability = 0.5;
   creates.count = 10;
   f_.server.faults().add(creates);
@@ -175,7 +189,7 @@ TEST_F(WidgetTest, RetriesThroughFaultsAndACrash) {
   status.verbs = {fakeapi::Verb::kUpdate};
   status.resource = "widgets";
   status.subresource = "status";
-  status.status = api::new_conflict({"example.com", "widgets"}, "w", "injected");
+  status.effect = fakeapi::ErrorFault{api::new_conflict({"example.com", "widgets"}, "w", "injected")};
   status.count = 2;
   f_.server.faults().add(status);
   put_widget("w", 5);
@@ -202,7 +216,7 @@ TEST(WidgetSeedsTest, ConvergeOverManySeeds) {
     fakeapi::FaultRule creates;
     creates.verbs = {fakeapi::Verb::kCreate};
     creates.resource = "configmaps";
-    creates.status = api::new_internal_error("injected");
+    creates.effect = fakeapi::ErrorFault{api::new_internal_error("injected")};
     creates.probability = 0.3;
     creates.until = f.loop.now() + 60s;
     f.server.faults().add(creates);

@@ -123,6 +123,11 @@ using MapFn = std::function<std::vector<ReconcileRequest>(const api::Object& obj
 // A controller owner reference to `owner` (controller: true, blockOwnerDeletion: true), as
 // metav1.NewControllerRef makes it, as JSON to put in metadata.ownerReferences.
 nlohmann::json owner_reference(const api::Object& owner);
+// `name` as a label value: itself when it fits a label value's 63 characters, else its first 54
+// characters, a '-' and 8 hex digits of a hash of the whole name (distinct long names stay
+// distinct), as Kubernetes controllers shorten names they put in labels. Object names may be
+// 253 characters long, so a controller that labels what it owns with its owner's name needs this.
+std::string label_value(std::string_view name);
 
 // Builds one controller into a Manager. reconcile() completes it; a builder never completed adds
 // nothing. reconcile() throws std::invalid_argument when for_() was not given (a controller
