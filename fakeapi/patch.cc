@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "kubesim/fakeapi/internal/go_compat.h"
-#include "kubesim/fakeapi/internal/patch_meta.h"
+#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "kubesim/fakeapi/internal/patch/patch_meta.h"
 
 namespace kubesim::fakeapi {
 namespace {

@@ -1,7 +1,7 @@
 // The delete verbs of ApiServer, with finalizers, namespace termination and the removal of a
 // CustomResourceDefinition's resource.
 #include "kubesim/api/resources.h"
-#include "kubesim/fakeapi/internal/crd.h"
+#include "kubesim/fakeapi/internal/crd/crd.h"
 #include "kubesim/fakeapi/internal/server_util.h"
 #include "kubesim/fakeapi/server.h"
 

@@ -1,14 +1,14 @@
 // The write verbs of ApiServer: create, update (main resource and /status), patch.
 #include <algorithm>
 
-#include "kubesim/api/internal/object_access.h"
-#include "kubesim/fakeapi/internal/crd.h"
-#include "kubesim/fakeapi/internal/field_errors.h"
-#include "kubesim/fakeapi/internal/schema_defaults.h"
-#include "kubesim/fakeapi/types/go_encoding.h"
+#include "kubesim/fakeapi/internal/crd/crd.h"
+#include "kubesim/fakeapi/internal/crd/schema_defaults.h"
+#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
+#include "kubesim/fakeapi/internal/fastpath/object_text.h"
+#include "kubesim/fakeapi/internal/fastpath/text_create.h"
+#include "kubesim/fakeapi/internal/fastpath/text_update.h"
 #include "kubesim/fakeapi/internal/server_util.h"
-#include "kubesim/fakeapi/internal/text_create.h"
-#include "kubesim/fakeapi/internal/text_update.h"
+#include "kubesim/fakeapi/internal/validation/field_errors.h"
 #include "kubesim/fakeapi/patch.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/fakeapi/validation.h"
@@ -268,7 +268,7 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
         const std::string uid = new_uid();
         const std::string text = internal::text_create(
             info, *plan, ns, uid, now_rfc3339(), std::to_string(store_.next_revision()));
-        const Change& change = store_.put(r->table, key, api::internal::make_text_object(text));
+        const Change& change = store_.put(r->table, key, internal::make_text_object(text));
         trace_write("api.create", *r, plan->name, change.revision);
         return change.object;
       }

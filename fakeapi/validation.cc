@@ -6,9 +6,9 @@
 #include <array>
 #include <cstdio>
 
-#include "kubesim/fakeapi/internal/prune.h"
-#include "kubesim/fakeapi/internal/validation_rules.h"
-#include "kubesim/fakeapi/types/go_encoding.h"
+#include "kubesim/fakeapi/internal/crd/prune.h"
+#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
+#include "kubesim/fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi {
 namespace {

@@ -1,6 +1,6 @@
-// The string formats custom resources are checked against (internal/schema_formats.h): which
+// The string formats custom resources are checked against (internal/crd/schema_formats.h): which
 // formats a schema keeps, and what each accepts, as kube-openapi's strfmt accepts it.
-#include "kubesim/fakeapi/internal/schema_formats.h"
+#include "kubesim/fakeapi/internal/crd/schema_formats.h"
 
 #include <string>
 #include <vector>

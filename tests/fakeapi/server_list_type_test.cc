@@ -1,5 +1,5 @@
 // Custom resources' x-kubernetes-list-type lists keep their uniqueness
-// (internal/schema_list_types.h): duplicates in a set, repeated keys in a map, and items of a map
+// (internal/crd/schema_list_types.h): duplicates in a set, repeated keys in a map, and items of a map
 // list that are not objects are refused with kube-apiserver's 422, nothing stored; an update
 // whose stored object already broke the rule is not held to it, as kube-apiserver ratchets it.
 #include <functional>

@@ -1,4 +1,4 @@
-// The server validates custom resources against their CRD's schema (internal/schema_validation.h)
+// The server validates custom resources against their CRD's schema (internal/crd/schema_validation.h)
 // on every write — create, update, patch, /status, dry runs — after pruning and defaulting,
 // answering kube-apiserver's 422 and changing nothing; updates ratchet against the stored object.
 #include <string>

@@ -1,4 +1,4 @@
-// The write fast paths (kubesim/fakeapi/internal/text_create.h, text_update.h) answer exactly as the
+// The write fast paths (kubesim/fakeapi/internal/fastpath/text_create.h, text_update.h) answer exactly as the
 // general path: two servers, one with the fast paths and one without, get the same random creates
 // and updates and must give the same answers, warnings and stored objects.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // decode_protobuf_body: the `k8s\0` envelope and runtime.Unknown around an object, the kind
 // lookup, and the Status for each way it can fail. The object itself is decoded by the
-// table-driven walker (kubesim/fakeapi/types/schema.h explains the design).
+// table-driven walker (kubesim/fakeapi/internal/encoding/types/schema.h explains the design).
 #include "kubesim/fakeapi/http/protobuf_body.h"
 
 #include <string>

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "kubesim/api/go_strings.h"
-#include "kubesim/fakeapi/types/go_time.h"
+#include "kubesim/fakeapi/internal/encoding/types/go_time.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {

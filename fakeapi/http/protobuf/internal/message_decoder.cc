@@ -6,7 +6,7 @@
 #include "kubesim/fakeapi/http/protobuf/internal/json_forms.h"
 #include "kubesim/fakeapi/http/protobuf/internal/leaf_values.h"
 #include "kubesim/fakeapi/http/protobuf/internal/wire_reader.h"
-#include "kubesim/fakeapi/types/go_encoding.h"
+#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {

@@ -9,8 +9,9 @@
 // in one block, addressed by 32-bit offsets. Both layouts answer every public member alike.
 //
 // Internal to the library: with internal/json_text.h it is the one seam through which the fake
-// API server's storage and its write fast paths (fakeapi/internal/fastpath/) reach Objects'
-// representation, and tests compare the layouts through it. Nothing else outside api/ includes it.
+// API server's storage and its write fast paths reach Objects' representation; outside api/ only
+// kubesim/fakeapi/internal/fastpath/object_text.h includes it (and tests, which compare the
+// layouts through it).
 #ifndef KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_
 #define KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_
 

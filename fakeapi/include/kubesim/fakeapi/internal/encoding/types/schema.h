@@ -1,0 +1,88 @@
+// The Go types of Kubernetes' built-in kinds, as tables.
+//
+// Kubernetes objects travel as proto2 messages whose Go structs then go through encoding/json, so
+// what a client sees depends on two things a .proto file does not say: Go's omitempty/omitzero
+// and pointer-or-value for each field, and the hand-written JSON forms of a few apimachinery types
+// (Time, Quantity, IntOrString, FieldsV1). A table per message records both (field number, wire
+// shape, JSON name, Go flags). The protobuf request decoder (fakeapi/http/protobuf) walks them to
+// turn wire bytes into JSON; the server uses the Go flags to store objects as the typed encoding
+// would (go_encoding.h). The tables are generated (gen_schema.py, from k8s.io/api's
+// generated.proto and types.go, at v0.37) for every message reachable from the listed kinds; a
+// field added by a later Kubernetes release is unknown to them until they are regenerated.
+//
+// Guarantees of the tables: each MessageSpec's fields are sorted by number without duplicates;
+// a kMessage field names its MessageSpec; every other kind has `message == nullptr`. All tables
+// are constant-initialised, so they can be used from static initialisers of other files.
+#ifndef KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_H_
+#define KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_H_
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace kubesim::fakeapi::types {
+
+struct MessageSpec;
+
+// What a field (or each element of a repeated field, or each value of a map) holds.
+enum class ValueKind : std::uint8_t {
+  kString,
+  kBool,
+  kInt32,
+  kInt64,
+  kBytes,        // JSON: standard base64 with padding, as Go encodes []byte.
+  kMessage,      // A message described by FieldSpec::message.
+  kTime,         // metav1.Time: RFC 3339 seconds in UTC, null when unset.
+  kMicroTime,    // metav1.MicroTime: RFC 3339 with microseconds, null when unset.
+  kQuantity,     // resource.Quantity: its string.
+  kIntOrString,  // intstr.IntOrString: a JSON number or string.
+  kFieldsV1,     // metav1.FieldsV1: raw JSON carried in bytes.
+  kUnsupported,  // Known field of a type this decoder cannot render: an error when present.
+};
+
+enum class Cardinality : std::uint8_t {
+  kSingular,
+  kRepeated,  // Packed or not, for scalars.
+  kMap,       // map<string, value>: entries with key = 1, value = 2.
+};
+
+// How Go renders the field (the struct field's type and json tag).
+inline constexpr std::uint8_t kPointer = 1;    // *T: absent means nil.
+inline constexpr std::uint8_t kOmitEmpty = 2;  // json:",omitempty"
+inline constexpr std::uint8_t kOmitZero = 4;   // json:",omitzero"
+inline constexpr std::uint8_t kInline = 8;     // Embedded struct: its fields join the parent.
+
+struct FieldSpec {
+  std::uint32_t number;
+  // The JSON name; for kInline fields, the proto field name (used in error messages only).
+  std::string_view name;
+  ValueKind kind;
+  Cardinality cardinality;
+  std::uint8_t flags;
+  const MessageSpec* message;  // Set iff kind == kMessage.
+
+  bool has(std::uint8_t flag) const { return (flags & flag) != 0; }
+};
+
+struct MessageSpec {
+  std::string_view name;  // Fully qualified proto name, for error messages.
+  std::span<const FieldSpec> fields;
+
+  // The field with this number, or nullptr.
+  const FieldSpec* find(std::uint32_t number) const;
+};
+
+// A top-level kind with a table, and the message that holds it.
+struct KindSpec {
+  std::string_view group;  // "" for the core group.
+  std::string_view version;
+  std::string_view kind;
+  const MessageSpec* message;
+};
+
+// Every kind with a table (generated, schema_kinds.cc).
+std::span<const KindSpec> decodable_kinds();
+
+}  // namespace kubesim::fakeapi::types
+
+#endif  // KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_H_

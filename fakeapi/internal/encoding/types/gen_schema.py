@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Writes the Go type tables of the built-in kinds (kubesim/fakeapi/internal/encoding/types/schema.h).
+
+Usage: gen_schema.py API_DIR APIMACHINERY_DIR FAKEAPI_DIR
+
+API_DIR is a checkout of k8s.io/api and APIMACHINERY_DIR one of k8s.io/apimachinery. The script
+reads, for every message reachable from the kinds in ROOTS:
+  - generated.proto: field numbers, wire types, repeated/map shape, message types;
+  - types.go: what Go's encoding/json does with the field: its JSON name, omitempty/omitzero,
+    pointer or value, embedded (inlined into the parent JSON object).
+FAKEAPI_DIR is kubesim's fakeapi/. It writes
+FAKEAPI_DIR/include/kubesim/fakeapi/internal/encoding/types/schema_tables.h (declarations),
+FAKEAPI_DIR/internal/encoding/types/schema_<package>[_N].cc (one MessageSpec per message) and
+schema_kinds.cc beside them (the decodable kinds). Regenerate after adding a kind to ROOTS; never
+edit the output by hand.
+"""
+import os
+import re
+import sys
+
+# (proto package short name, kind) of every top-level object with a table.
+ROOTS = [
+    ("core", "Namespace"), ("core", "ConfigMap"), ("core", "Secret"),
+    ("core", "ServiceAccount"), ("core", "Service"), ("core", "ResourceQuota"),
+    ("apps", "Deployment"), ("batch", "Job"), ("batch", "CronJob"),
+    ("rbac", "Role"), ("rbac", "ClusterRole"), ("rbac", "RoleBinding"),
+    ("rbac", "ClusterRoleBinding"), ("policy", "PodDisruptionBudget"),
+    ("scheduling", "PriorityClass"), ("networking", "Ingress"),
+    ("core", "Pod"), ("core", "Endpoints"), ("core", "Event"), ("core", "Node"),
+    ("core", "PersistentVolumeClaim"), ("core", "ReplicationController"),
+    ("apps", "ReplicaSet"), ("apps", "StatefulSet"), ("apps", "DaemonSet"),
+    ("coordination", "Lease"),
+]
+
+# short name -> (proto package, API group, version, directory, go files relative to the root)
+PACKAGES = {
+    "meta": ("k8s.io.apimachinery.pkg.apis.meta.v1", None, "v1", "apimachinery:pkg/apis/meta/v1"),
+    "core": ("k8s.io.api.core.v1", "", "v1", "api:core/v1"),
+    "apps": ("k8s.io.api.apps.v1", "apps", "v1", "api:apps/v1"),
+    "batch": ("k8s.io.api.batch.v1", "batch", "v1", "api:batch/v1"),
+    "rbac": ("k8s.io.api.rbac.v1", "rbac.authorization.k8s.io", "v1", "api:rbac/v1"),
+    "policy": ("k8s.io.api.policy.v1", "policy", "v1", "api:policy/v1"),
+    "scheduling": ("k8s.io.api.scheduling.v1", "scheduling.k8s.io", "v1", "api:scheduling/v1"),
+    "networking": ("k8s.io.api.networking.v1", "networking.k8s.io", "v1", "api:networking/v1"),
+    "coordination": ("k8s.io.api.coordination.v1", "coordination.k8s.io", "v1",
+                     "api:coordination/v1"),
+}
+
+# Messages with a JSON form of their own, decoded by hand-written code.
+LEAVES = {
+    "k8s.io.apimachinery.pkg.apis.meta.v1.Time": "kTime",
+    "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime": "kMicroTime",
+    "k8s.io.apimachinery.pkg.api.resource.Quantity": "kQuantity",
+    "k8s.io.apimachinery.pkg.util.intstr.IntOrString": "kIntOrString",
+    "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": "kFieldsV1",
+}
+SCALARS = {"string": "kString", "bool": "kBool", "int32": "kInt32", "int64": "kInt64",
+           "bytes": "kBytes"}
+MAX_LINES_PER_FILE = 330
+
+
+def read_protos(dirs):
+    """{full message name: [(number, label, type, name)]}, types fully qualified."""
+    messages = {}
+    for short, (pkg, _, _, where) in PACKAGES.items():
+        text = open(os.path.join(dirs[where], "generated.proto")).read()
+        text = re.sub(r"//[^\n]*", "", text)
+        for m in re.finditer(r"^message (\w+) \{(.*?)^\}", text, re.M | re.S):
+            fields = []
+            for f in re.finditer(
+                    r"(optional|repeated)\s+([\w.]+)\s+(\w+)\s*=\s*(\d+)|"
+                    r"map<\s*(\w+)\s*,\s*([\w.]+)\s*>\s+(\w+)\s*=\s*(\d+)", m.group(2)):
+                if f.group(1):
+                    label, typ, name, num = f.group(1), f.group(2), f.group(3), int(f.group(4))
+                else:
+                    if f.group(5) != "string":
+                        sys.exit("map key %s in %s" % (f.group(5), m.group(1)))
+                    label, typ, name, num = "map", f.group(6), f.group(7), int(f.group(8))
+                if typ not in SCALARS and typ not in ("double", "float"):
+                    typ = typ[1:] if typ.startswith(".") else pkg + "." + typ
+                fields.append((num, label, typ, name))
+            messages[pkg + "." + m.group(1)] = sorted(fields)
+    return messages
+
+
+def read_go_structs(dirs):
+    """{full message name: {field number: (json name, pointer, omitempty, omitzero, inline)}}"""
+    structs = {}
+    for short, (pkg, _, _, where) in PACKAGES.items():
+        d = dirs[where]
+        for fn in sorted(os.listdir(d)):
+            if not fn.endswith(".go") or fn.endswith("_test.go") or "generated" in fn:
+                continue
+            text = open(os.path.join(d, fn)).read()
+            for m in re.finditer(r"^type (\w+) struct \{\n(.*?)^\}", text, re.M | re.S):
+                fields = {}
+                for line in m.group(2).split("\n"):
+                    line = line.strip()
+                    tag = re.search(r"`(.*)`", line)
+                    if line.startswith("//") or not tag:
+                        continue
+                    tags = dict(re.findall(r'(\w+):"([^"]*)"', tag.group(1)))
+                    if "," not in tags.get("protobuf", ""):
+                        continue
+                    decl = line[:tag.start()].split()
+                    number = int(tags["protobuf"].split(",")[1])
+                    opts = tags.get("json", "").split(",")
+                    embedded = len(decl) == 1
+                    name = opts[0] or ("" if embedded else decl[0])
+                    gotype = decl[-1]
+                    fields[number] = (name, gotype.startswith("*"), "omitempty" in opts,
+                                      "omitzero" in opts, embedded and not opts[0])
+                structs.setdefault(pkg + "." + m.group(1), fields)
+    return structs
+
+
+def ident(full):
+    pkg, name = full.rsplit(".", 1)
+    parts = pkg.split(".")
+    return "k" + parts[-2].capitalize() + parts[-1].capitalize() + name
+
+
+def closure(messages, roots):
+    order, todo = [], list(roots)
+    while todo:
+        full = todo.pop(0)
+        if full in order or full in LEAVES:
+            continue
+        order.append(full)
+        for _, _, typ, _ in messages[full]:
+            if typ in messages and typ not in LEAVES and package_of(typ):
+                todo.append(typ)
+    return order
+
+
+def package_of(full):
+    for short, (pkg, *_rest) in PACKAGES.items():
+        if full.rsplit(".", 1)[0] == pkg:
+            return short
+    return None
+
+
+def field_line(messages, msg, field, go):
+    num, label, typ, pname = field
+    if num not in go:
+        sys.exit("%s: field %d (%s) has no Go field" % (msg, num, pname))
+    name, pointer, omitempty, omitzero, inline = go[num]
+    card = {"optional": "kSingular", "repeated": "kRepeated", "map": "kMap"}[label]
+    target = "nullptr"
+    if typ in SCALARS:
+        kind = SCALARS[typ]
+    elif typ in LEAVES:
+        kind = LEAVES[typ]
+    elif typ in messages and package_of(typ):
+        kind, target = "kMessage", "&" + ident(typ)
+    else:
+        kind = "kUnsupported"
+    flags = [f for f, on in (("kPointer", pointer), ("kOmitEmpty", omitempty),
+                             ("kOmitZero", omitzero), ("kInline", inline)) if on]
+    shown = pname if inline else name
+    return '    {%d, "%s", K::%s, C::%s, %s, %s},' % (
+        num, shown, kind, card, " | ".join(flags) or "0", target)
+
+
+def message_block(messages, full, structs):
+    if full not in structs:
+        sys.exit("no Go struct for " + full)
+    fields = messages[full]
+    fid = ident(full)
+    if not fields:
+        return ["constinit const MessageSpec %s{\"%s\", {}};" % (fid, full), ""]
+    lines = ["constexpr FieldSpec %sFields[] = {" % fid]
+    lines += [field_line(messages, full, f, structs[full]) for f in fields]
+    lines += ["};", "constinit const MessageSpec %s{\"%s\", %sFields};" % (fid, full, fid), ""]
+    return lines
+
+
+HEADER = """// Generated by fakeapi/internal/encoding/types/gen_schema.py from k8s.io/api and k8s.io/apimachinery
+// (generated.proto for the wire, types.go for the JSON form). Do not edit; regenerate.
+"""
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    api, machinery, out = sys.argv[1:]
+    sources = os.path.join(out, "internal", "encoding", "types")
+    dirs = {}
+    for short, (_, _, _, where) in PACKAGES.items():
+        root, rel = where.split(":")
+        dirs[where] = os.path.join(api if root == "api" else machinery, rel)
+    messages = read_protos(dirs)
+    structs = read_go_structs(dirs)
+    roots = [PACKAGES[p][0] + "." + k for p, k in ROOTS]
+    order = closure(messages, roots)
+
+    decls = [HEADER + "#ifndef KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_",
+             "#define KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_", "",
+             '#include "kubesim/fakeapi/internal/encoding/types/schema.h"', "",
+             "namespace kubesim::fakeapi::types {", ""]
+    decls += ["extern const MessageSpec %s;" % ident(m) for m in order]
+    decls += ["", "}  // namespace kubesim::fakeapi::types", "",
+              "#endif  // KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_", ""]
+    write(os.path.join(out, "include", "kubesim", "fakeapi", "internal", "encoding", "types",
+                       "schema_tables.h"),
+          "\n".join(decls))
+
+    prologue = [HEADER + '#include "kubesim/fakeapi/internal/encoding/types/schema_tables.h"', "",
+                "namespace kubesim::fakeapi::types {", "",
+                "using K = ValueKind;", "using C = Cardinality;", ""]
+    epilogue = ["}  // namespace kubesim::fakeapi::types", ""]
+    for short in PACKAGES:
+        blocks = [message_block(messages, m, structs) for m in order if package_of(m) == short]
+        chunks, current = [], []
+        for b in blocks:
+            if current and sum(map(len, current)) + len(b) > MAX_LINES_PER_FILE:
+                chunks.append(current)
+                current = []
+            current.append(b)
+        if current:
+            chunks.append(current)
+        for i, chunk in enumerate(chunks):
+            suffix = "" if len(chunks) == 1 else "_%d" % (i + 1)
+            body = [line for b in chunk for line in b]
+            write(os.path.join(sources, "schema_%s%s.cc" % (short, suffix)),
+                  "\n".join(prologue + body + epilogue))
+
+    kinds = [HEADER + '#include "kubesim/fakeapi/internal/encoding/types/schema_tables.h"', "",
+             "namespace kubesim::fakeapi::types {", "",
+             "constexpr KindSpec kKinds[] = {"]
+    for p, k in ROOTS:
+        _, group, version, _ = PACKAGES[p]
+        kinds.append('    {"%s", "%s", "%s", &%s},' % (group, version, k,
+                                                       ident(PACKAGES[p][0] + "." + k)))
+    kinds += ["};", "", "std::span<const KindSpec> decodable_kinds() { return kKinds; }", ""]
+    write(os.path.join(sources, "schema_kinds.cc"), "\n".join(kinds + epilogue))
+    print("%d messages, %d fields" % (len(order), sum(len(messages[m]) for m in order)))
+
+
+if __name__ == "__main__":
+    main()
