@@ -185,7 +185,9 @@ bool Loop::next_timer(Time& when) {
 
 void Loop::collect_due_timers() {
   Time when;
-  while (next_timer(when) && when <= now_) {
+  // While the earliest entry, armed or stale, is later than now, nothing is due: the stale ones
+  // are dropped by the next next_timer() instead (no timer fires in another order for it).
+  while (!heap_.empty() && heap_.front().when <= now_ && next_timer(when) && when <= now_) {
     const HeapEntry top = heap_.front();
     std::pop_heap(heap_.begin(), heap_.end(),
                   [](const HeapEntry& a, const HeapEntry& b) { return heap_later(a, b); });
