@@ -1,5 +1,7 @@
 #include "kubesim/api/go_strings.h"
 
+#include <algorithm>
+
 namespace kubesim::api {
 namespace {
 
@@ -53,6 +55,15 @@ std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp) {
 }
 
 std::string go_quote(std::string_view s) {
+  // Printable ASCII but the quote and the backslash (names, keys) is written as it is.
+  if (std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; })) {
+    std::string plain;
+    plain.reserve(s.size() + 2);
+    plain.push_back('"');
+    plain.append(s);
+    plain.push_back('"');
+    return plain;
+  }
   std::string out = "\"";
   for (std::size_t i = 0; i < s.size();) {
     std::uint32_t r = 0;

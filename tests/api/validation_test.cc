@@ -208,6 +208,9 @@ TEST(QuoteTest, EscapesLikeGoQuoting) {
   EXPECT_EQ(go_quote("\xC3\xA9"), "\"\xC3\xA9\"");
   EXPECT_EQ(go_quote("a\xFF" "b"), R"("a\xffb")");
   EXPECT_EQ(go_quote("\xE2\x80\xA8\x7F"), R"("\u2028\x7f")");
+  // Printable ASCII, from the space to the tilde, as it is.
+  EXPECT_EQ(go_quote(" src/w-0~"), R"(" src/w-0~")");
+  EXPECT_EQ(go_quote("w\x1f"), R"("w\x1f")");
 }
 
 TEST(ParseResultTest, HoldsValueOrError) {
