@@ -158,7 +158,14 @@ sim::Task<void> ControllerState::run(sim::Context parent) {
   auto stop = sim::with_cancel(parent);
   sim::Context ctx = stop.ctx;
   auto run = std::make_shared<Run>();
-  run->queue = std::make_shared<WorkQueue>(clock, workqueue::default_controller_rate_limiter<std::string>(clock));
+  workqueue::QueueConfig config;
+  if (manager_->options().metrics != nullptr) {
+    config.name = spec_.name;
+    config.metrics_provider = manager_->options().metrics;
+    config.unfinished_work_update_period = sim::Duration::zero();
+  }
+  run->queue = std::make_shared<WorkQueue>(clock, workqueue::default_controller_rate_limiter<std::string>(clock),
+                                           std::move(config));
   run->cancel = stop.cancel;
   run_ = run;
   sink_->queue = run->queue.get();

@@ -11,8 +11,14 @@ namespace {
 class ManagerController final : public Controller {
  public:
   ManagerController(const ControllerEnv& env, const controller::SetupFn& setup)
-      : manager_(controller::ManagerEnv{env.process, env.client, env.informers}) {
+      : manager_(controller::ManagerEnv{env.process, env.client, env.informers}, options(env)) {
     setup(manager_);
+  }
+
+  static controller::ManagerOptions options(const ControllerEnv& env) {
+    controller::ManagerOptions options;
+    options.metrics = env.metrics;
+    return options;
   }
 
   sim::Task<void> run(sim::Context ctx) override { return manager_.run(std::move(ctx)); }

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "kubesim/election/multi_lock.h"
 #include "kubesim/election/resource_lock.h"
@@ -15,6 +17,50 @@
 namespace kubesim::scenarios::runner {
 
 namespace {
+
+// A replica's work-queue metrics when the run captures: each finished item's work duration goes
+// to RunCapture::work; the other metrics are dropped.
+class WorkRecorder final : public workqueue::MetricsProvider {
+ public:
+  WorkRecorder(std::string replica, RunCapture* capture) : replica_(std::move(replica)), capture_(capture) {}
+
+  std::shared_ptr<workqueue::GaugeMetric> new_depth_metric(const std::string&) override { return std::make_shared<Drop>(); }
+  std::shared_ptr<workqueue::CounterMetric> new_adds_metric(const std::string&) override { return std::make_shared<Drop>(); }
+  std::shared_ptr<workqueue::HistogramMetric> new_latency_metric(const std::string&) override {
+    return std::make_shared<Drop>();
+  }
+  std::shared_ptr<workqueue::HistogramMetric> new_work_duration_metric(const std::string&) override {
+    return std::make_shared<Work>(replica_, capture_);
+  }
+  std::shared_ptr<workqueue::SettableGaugeMetric> new_unfinished_work_seconds_metric(const std::string&) override {
+    return std::make_shared<Drop>();
+  }
+  std::shared_ptr<workqueue::SettableGaugeMetric> new_longest_running_processor_seconds_metric(
+      const std::string&) override {
+    return std::make_shared<Drop>();
+  }
+  std::shared_ptr<workqueue::CounterMetric> new_retries_metric(const std::string&) override {
+    return std::make_shared<Drop>();
+  }
+
+ private:
+  struct Drop final : workqueue::GaugeMetric, workqueue::CounterMetric, workqueue::HistogramMetric,
+                      workqueue::SettableGaugeMetric {
+    void inc() override {}
+    void dec() override {}
+    void observe(double) override {}
+    void set(double) override {}
+  };
+  struct Work final : workqueue::HistogramMetric {
+    Work(std::string replica, RunCapture* capture) : replica_(std::move(replica)), capture_(capture) {}
+    void observe(double seconds) override { capture_->work.emplace_back(replica_, seconds); }
+    std::string replica_;
+    RunCapture* capture_;
+  };
+
+  std::string replica_;
+  RunCapture* capture_;
+};
 
 sim::Task<void> lead_main(World* w, Replica* r, Incarnation* inc, std::size_t elector, sim::Context ctx);
 
@@ -105,7 +151,11 @@ void make_controllers(World& w, Replica& r, Incarnation& inc) {
     }
     std::unique_ptr<Controller> controller;
     try {
-      controller = type->make(ControllerEnv{*r.process, *inc.client, *inc.factories[0].factory, spec->params, spec->workers});
+      if (w.options.capture != nullptr && !r.work_metrics) {
+        r.work_metrics = std::make_unique<WorkRecorder>(r.name, w.options.capture);
+      }
+      controller = type->make(ControllerEnv{*r.process, *inc.client, *inc.factories[0].factory, spec->params,
+                                            spec->workers, r.work_metrics.get()});
     } catch (const std::exception& e) {
       throw std::runtime_error(who + ": " + e.what());
     }

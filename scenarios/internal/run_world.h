@@ -37,6 +37,7 @@
 #include "kubesim/sim/task_group.h"
 #include "kubesim/sim/wait_group.h"
 #include "kubesim/sim/wait_list.h"
+#include "kubesim/workqueue/metrics.h"
 #include "run_leadership.h"
 #include "run_picture.h"
 #include "run_workload.h"
@@ -144,7 +145,9 @@ struct Replica {
   std::vector<const ElectorSpec*> electors;        // in file order
   std::vector<std::vector<std::size_t>> lock_ids;  // per elector: its Leadership lock ids
   std::vector<const ControllerSpec*> controllers;  // in file order
-  // Declared after `process`, so destroyed before it.
+  // When the run captures: where its controllers' queues report (RunCapture::work).
+  std::unique_ptr<workqueue::MetricsProvider> work_metrics;
+  // Declared after `process` and `work_metrics`, so destroyed before them.
   std::vector<std::unique_ptr<Incarnation>> incarnations;  // the last is the current one
   ProcessLane lane;
 

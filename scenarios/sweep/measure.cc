@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "kubesim/fakeapi/request.h"
 
@@ -13,6 +14,7 @@ namespace kubesim::scenarios {
 namespace {
 
 constexpr std::string_view kLockLane = "lock ";
+constexpr std::string_view kWorkloadProcess = "workload";  // the runner's workload process
 const std::vector<fakeapi::Verb> kVerbs = {
     fakeapi::Verb::kGet,    fakeapi::Verb::kList,  fakeapi::Verb::kWatch,
     fakeapi::Verb::kCreate, fakeapi::Verb::kUpdate, fakeapi::Verb::kPatch,
@@ -73,27 +75,83 @@ sim::Time last_fault(const Timeline& t) {
   return last;
 }
 
+// The scenario's replicas and the objects its electors lock, to tell a controller's calls from
+// leadership's.
+struct Callers {
+  Callers(const Scenario& scenario, const Timeline& t) {
+    for (const auto& p : scenario.processes) {
+      for (int i = 0; i < p.replicas; ++i) replicas.insert(p.name + "-" + std::to_string(i));
+    }
+    for (const auto& lane : t.lanes) {
+      if (lane.rfind(kLockLane, 0) == 0) locks.insert(lane.substr(kLockLane.size()));
+    }
+  }
+  bool replica(const fakeapi::RecordedCall& call) const { return replicas.count(call.process) > 0; }
+  // A call of a replica, not on a Lease nor on a lock.
+  bool controller(const fakeapi::RecordedCall& call) const {
+    return replica(call) && call.resource.resource != "leases" &&
+           locks.count(call.resource.resource + "/" + call.ns + "/" + call.name) == 0;
+  }
+  std::set<std::string> replicas, locks;
+};
+
 // From the last fault to the last successful write a replica made, leadership records excluded;
 // 0 when none came after it.
 double convergence(const Scenario& scenario, const Timeline& t, const RunCapture& capture) {
-  std::set<std::string> replicas, locks;
-  for (const auto& p : scenario.processes) {
-    for (int i = 0; i < p.replicas; ++i) replicas.insert(p.name + "-" + std::to_string(i));
-  }
-  for (const auto& lane : t.lanes) {
-    if (lane.rfind(kLockLane, 0) == 0) locks.insert(lane.substr(kLockLane.size()));
-  }
+  const Callers callers(scenario, t);
   const sim::Time fault = last_fault(t);
   sim::Time last = fault;
   for (const auto& call : capture.calls) {
-    if (!call.ok() || !fakeapi::is_write(call.verb) || replicas.count(call.process) == 0) continue;
-    if (call.resource.resource == "leases" ||
-        locks.count(call.resource.resource + "/" + call.ns + "/" + call.name) > 0) {
-      continue;
-    }
-    last = std::max(last, call.answered);
+    if (call.ok() && fakeapi::is_write(call.verb) && callers.controller(call)) last = std::max(last, call.answered);
   }
   return seconds(last - fault);
+}
+
+// The replicas' calls, leadership records excluded, per successful write of the workload; none
+// when the workload wrote nothing.
+std::optional<double> calls_per_change(const Scenario& scenario, const Timeline& t, const RunCapture& capture) {
+  const Callers callers(scenario, t);
+  double calls = 0, changes = 0;
+  for (const auto& call : capture.calls) {
+    if (callers.controller(call)) calls += 1;
+    if (call.process == kWorkloadProcess && call.ok() && fakeapi::is_write(call.verb)) changes += 1;
+  }
+  if (changes == 0) return std::nullopt;
+  return calls / changes;
+}
+
+// Lists (a list call, or a watch that streams its list first) a replica made of a resource in a
+// namespace after it had watched that resource there, in the same incarnation: a reflector
+// listing again because its watch failed or its resourceVersion expired. A crash or a restart
+// starts a new incarnation, whose first list is not a relist.
+double relists(const Scenario& scenario, const Timeline& t, const RunCapture& capture) {
+  const Callers callers(scenario, t);
+  std::map<std::string, std::vector<sim::Time>> starts;  // replica → its incarnations' starts
+  for (const auto& m : t.marks) {
+    if ((m.kind == "crash" || m.kind == "restart") && m.lane.rfind("process ", 0) == 0) {
+      starts[m.lane.substr(8)].push_back(m.at);
+    }
+  }
+  auto incarnation = [&starts](const fakeapi::RecordedCall& call) {
+    const auto& s = starts[call.process];
+    return std::count_if(s.begin(), s.end(), [&call](sim::Time at) { return at <= call.received; });
+  };
+  std::vector<const fakeapi::RecordedCall*> calls;
+  for (const auto& call : capture.calls) {
+    if (callers.replica(call) && (call.verb == fakeapi::Verb::kList || call.verb == fakeapi::Verb::kWatch)) {
+      calls.push_back(&call);
+    }
+  }
+  std::stable_sort(calls.begin(), calls.end(), [](const auto* a, const auto* b) { return a->received < b->received; });
+  std::set<std::tuple<std::string, std::ptrdiff_t, std::string, std::string>> watched;
+  double n = 0;
+  for (const auto* call : calls) {
+    auto key = std::make_tuple(call->process, incarnation(*call), call->resource.to_string(), call->ns);
+    const bool lists = call->verb == fakeapi::Verb::kList || call->initial_events;
+    if (lists && watched.count(key) > 0) n += 1;
+    if (call->verb == fakeapi::Verb::kWatch) watched.insert(key);
+  }
+  return n;
 }
 
 void add_api_calls(const SeedResult& result, const RunCapture& capture, Metrics& out) {
@@ -105,12 +163,24 @@ void add_api_calls(const SeedResult& result, const RunCapture& capture, Metrics&
   }
 }
 
+void add_calls_by_resource(const RunCapture& capture, Metrics& out) {
+  std::map<std::string, double> by_resource;
+  for (const auto& call : capture.calls) by_resource[call.resource.resource] += 1;
+  for (const auto& [resource, n] : by_resource) out.emplace_back("apiCallsByResource." + resource, n);
+}
+
+void add_percentiles(const std::string& metric, const std::vector<double>& values, Metrics& out) {
+  out.emplace_back(metric + ".p50", percentile(values, 50));
+  out.emplace_back(metric + ".p95", percentile(values, 95));
+}
+
 }  // namespace
 
 const std::vector<std::string>& metric_names() {
   static const std::vector<std::string> kNames = {
-      "failoverTime", "leaderTransitions", "convergenceTime", "apiCalls",
-      "requestsPerSecond", "watchRestarts", "queueDepth", "checksBroken"};
+      "failoverTime",      "leaderTransitions", "convergenceTime", "apiCalls",
+      "apiCallsByResource", "apiCallsPerChange", "requestsPerSecond", "watchRestarts",
+      "relists",           "queueDepth",        "workDuration",    "checksBroken"};
   return kNames;
 }
 
@@ -120,7 +190,8 @@ std::vector<std::string> metric_columns(const std::string& metric) {
     for (fakeapi::Verb verb : kVerbs) columns.push_back("apiCalls." + std::string(fakeapi::to_string(verb)));
     return columns;
   }
-  if (metric == "queueDepth") return {"queueDepth.p50", "queueDepth.p95"};
+  if (metric == "queueDepth" || metric == "workDuration") return {metric + ".p50", metric + ".p95"};
+  if (metric == "apiCallsByResource") return {};
   return {metric};
 }
 
@@ -161,8 +232,17 @@ Metrics measure_run(const Scenario& scenario, const SeedResult& result, const Ru
       for (const auto& s : t.samples) {
         if (s.series.rfind("queue ", 0) == 0) depths.push_back(s.value);
       }
-      out.emplace_back("queueDepth.p50", percentile(depths, 50));
-      out.emplace_back("queueDepth.p95", percentile(depths, 95));
+      add_percentiles(m, depths, out);
+    } else if (m == "workDuration") {
+      std::vector<double> durations;
+      for (const auto& [replica, d] : capture.work) durations.push_back(d);
+      add_percentiles(m, durations, out);
+    } else if (m == "apiCallsByResource") {
+      add_calls_by_resource(capture, out);
+    } else if (m == "apiCallsPerChange") {
+      out.emplace_back(m, calls_per_change(scenario, t, capture));
+    } else if (m == "relists") {
+      out.emplace_back(m, relists(scenario, t, capture));
     } else if (m == "checksBroken") {
       out.emplace_back(m, static_cast<double>(result.failures.size() + (result.error.empty() ? 0 : 1)));
     }

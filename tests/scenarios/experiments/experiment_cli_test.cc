@@ -109,8 +109,9 @@ TEST(ExperimentCli, ABrokenSweepRunsNothing) {
                        file.string() + ":3:23: sweep: lease: upside-down range: from 9s to 1s (from must be below to)\n" +
                        file.string() +
                        ":4:11: measure: unknown metric \"speed\" (the metrics: failoverTime, "
-                       "leaderTransitions, convergenceTime, apiCalls, requestsPerSecond, "
-                       "watchRestarts, queueDepth, checksBroken)\n"
+                       "leaderTransitions, convergenceTime, apiCalls, apiCallsByResource, "
+                       "apiCallsPerChange, requestsPerSecond, watchRestarts, relists, queueDepth, "
+                       "workDuration, checksBroken)\n"
                        "kubesim run: 3 errors; nothing was run\n");
 }
 

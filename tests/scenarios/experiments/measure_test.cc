@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "kubesim/scenarios/parse.h"
@@ -10,9 +11,7 @@
 namespace kubesim::scenarios {
 namespace {
 
-const std::vector<std::string> kAll = {"failoverTime",  "leaderTransitions", "convergenceTime",
-                                       "apiCalls",      "requestsPerSecond", "watchRestarts",
-                                       "queueDepth",    "checksBroken"};
+const std::vector<std::string>& kAll = metric_names();
 
 struct Measured {
   SeedResult result;
@@ -139,6 +138,93 @@ TEST(Measure, ABrokenCheckCounts) {
   EXPECT_EQ(measure(text)["checksBroken"], 1.0);
 }
 
+TEST(Measure, CallsByResourceCountEveryCallOnce) {
+  const Measured leader = measure(kCrashedLeader);
+  EXPECT_EQ(leader["apiCallsByResource.leases"], leader["apiCalls"]);
+  EXPECT_EQ(leader.metrics.end(), std::find_if(leader.metrics.begin(), leader.metrics.end(), [](const auto& c) {
+              return c.first == "apiCallsByResource.configmaps";
+            }));
+  const Measured mirror = measure(kMirror);
+  // The mirror's list and watch of every ConfigMap and its ten copies; the workload's ten creates.
+  EXPECT_EQ(mirror["apiCallsByResource.configmaps"], mirror["apiCalls"]);
+  EXPECT_EQ(mirror["apiCalls.create"], 20.0);
+}
+
+// Without faults the mirror's informer opens one watch that streams its list, and the mirror
+// creates one copy per change: 11 calls for 10 changes. The Lease calls of an elector in the same
+// replica do not count.
+TEST(Measure, CallsPerChangeAreTheReplicasCallsOverTheWorkloadsWrites) {
+  std::string text = kMirror;
+  text = text.substr(0, text.find("timeline:")) + text.substr(text.find("expect:"));
+  EXPECT_DOUBLE_EQ(*measure(text)["apiCallsPerChange"], 1.1);
+  const std::string run = "    run:\n";
+  text.replace(text.find(run), run.size(),
+               run + "      - elector: {lock: leases/default/m, leaseDuration: 5s, renewDeadline: 4s, retryPeriod: 1s}\n");
+  EXPECT_DOUBLE_EQ(*measure(text)["apiCallsPerChange"], 1.1);
+  // Five creates of copies conflict: each is retried, five calls more for the ten changes.
+  text.replace(text.find("expect:"), 0,
+               "timeline:\n  - at: 0s\n    faults:\n"
+               "      - {process: mirror-0, verb: create, resource: configmaps, error: 409, count: 5}\n");
+  EXPECT_DOUBLE_EQ(*measure(text)["apiCallsPerChange"], 1.6);
+  EXPECT_EQ(measure(kCrashedLeader)["apiCallsPerChange"], std::nullopt);  // no workload
+}
+
+// kMirror with its timeline entry replaced by `entry` (an entry's lines after "  - ").
+std::string mirror_with(const std::string& entry) {
+  std::string text = kMirror;
+  const std::string old = "at: 20s\n    partition: {process: mirror-0, for: 10s}";
+  return text.replace(text.find(old), old.size(), entry);
+}
+
+// A watch refused with 410 makes the reflector list again; a watch cut off is resumed from the
+// resourceVersion it reached, with no list; a restarted replica lists as it did the first time.
+TEST(Measure, ARelistIsAListAfterAWatchOfTheSameIncarnation) {
+  const Measured gone = measure(mirror_with("at: 0s\n    faults: [{process: mirror-0, verb: watch, gone: true, count: 1}]"));
+  EXPECT_EQ(gone["relists"], 1.0);
+  EXPECT_EQ(gone["watchRestarts"], 1.0);
+  const Measured cut = measure(
+      mirror_with("at: 0s\n    faults: [{process: mirror-0, verb: watch, drop: afterEvents, events: 2, count: 1}]"));
+  EXPECT_EQ(cut["relists"], 0.0);
+  EXPECT_EQ(cut["watchRestarts"], 1.0);
+  const Measured crash = measure(mirror_with("at: 20s\n    crash: {process: mirror-0, restartAfter: 5s}"));
+  EXPECT_EQ(crash["relists"], 0.0);
+  EXPECT_EQ(crash["apiCalls.watch"], 2.0);  // a watch streaming its list, once per incarnation
+}
+
+// Each change is two items: the source's, one create of the copy, and the copy's own event, which
+// needs no call. With 100 ms of latency each way on the mirror's link, the first takes a round
+// trip of 200 ms and the second none: half the items 0.2 s, half 0 s.
+TEST(Measure, WorkDurationIsEachItemsTimeFromGetToDone) {
+  std::string text = kMirror;
+  text = text.substr(0, text.find("timeline:")) + text.substr(text.find("expect:"));
+  const Measured fast = measure(text);
+  EXPECT_EQ(fast["workDuration.p50"], 0.0);
+  EXPECT_EQ(fast["workDuration.p95"], 0.0);
+  text.replace(text.find("processes:"), 0, "network: {latency: 100ms}\n");
+  const Measured slow = measure(text);
+  EXPECT_DOUBLE_EQ(*slow["workDuration.p50"], 0.1);
+  EXPECT_DOUBLE_EQ(*slow["workDuration.p95"], 0.2);
+  EXPECT_EQ(measure(kCrashedLeader)["workDuration.p50"], std::nullopt);  // no controller
+}
+
+// The work queues report to the capture without a timer of their own: a run that captures (as a
+// measured run does) is the run, event for event.
+TEST(Measure, CapturingWorkDurationsDoesNotChangeTheRun) {
+  const Registry registry = Registry::with_builtins();
+  ParseResult parsed = parse_scenario(kMirror, "m.yaml", registry);
+  ASSERT_TRUE(parsed.scenario);
+  RunOptions plain;
+  plain.seed = 3;
+  const SeedResult unmeasured = run_seed(*parsed.scenario, registry, plain);
+  RunCapture capture;
+  RunOptions captured = plain;
+  captured.capture = &capture;
+  const SeedResult measured = run_seed(*parsed.scenario, registry, captured);
+  EXPECT_FALSE(capture.work.empty());
+  EXPECT_EQ(measured.trace_hash, unmeasured.trace_hash);
+  EXPECT_EQ(measured.trace_events, unmeasured.trace_events);
+}
+
 TEST(Measure, PercentilesInterpolateBetweenRanks) {
   EXPECT_EQ(percentile({}, 50), std::nullopt);
   EXPECT_EQ(percentile({7}, 95), 7.0);
@@ -151,6 +237,8 @@ TEST(Measure, MetricColumns) {
   EXPECT_EQ(metric_columns("queueDepth"), (std::vector<std::string>{"queueDepth.p50", "queueDepth.p95"}));
   EXPECT_EQ(metric_columns("apiCalls").size(), 9u);
   EXPECT_EQ(metric_columns("failoverTime"), (std::vector<std::string>{"failoverTime"}));
+  EXPECT_EQ(metric_columns("workDuration"), (std::vector<std::string>{"workDuration.p50", "workDuration.p95"}));
+  EXPECT_TRUE(metric_columns("apiCallsByResource").empty());  // one per resource the run called
 }
 
 std::vector<MeasuredRun> sample_runs() {

@@ -153,7 +153,8 @@ TEST_P(BadSweep, EveryErrorAtItsPlaceAndNoPoints) {
 const BadCase kBadCases[] = {
     {"UnknownMetric", "sweep: {lease: [5s], replicas: [1]}\nmeasure: [failoverTime, speed]\n",
      {"s.yaml:2:25: measure: unknown metric \"speed\" (the metrics: failoverTime, leaderTransitions, "
-      "convergenceTime, apiCalls, requestsPerSecond, watchRestarts, queueDepth, checksBroken)"}},
+      "convergenceTime, apiCalls, apiCallsByResource, apiCallsPerChange, requestsPerSecond, watchRestarts, "
+      "relists, queueDepth, workDuration, checksBroken)"}},
     {"NotSwept", "sweep: {lease: [5s]}\n",
      {"s.yaml:7:15: {{replicas}} is not a swept parameter (sweep: lease)"}},
     {"NeverUsed", "sweep:\n  lease: [5s]\n  replicas: [1]\n  extra: [1, 2]\n",
@@ -179,7 +180,8 @@ const BadCase kBadCases[] = {
       "s.yaml:3:3: sweep: parameter extra is never used as {{extra}}",
       "s.yaml:3:10: sweep: extra has no values",
       "s.yaml:4:11: measure: unknown metric \"nope\" (the metrics: failoverTime, leaderTransitions, "
-      "convergenceTime, apiCalls, requestsPerSecond, watchRestarts, queueDepth, checksBroken)",
+      "convergenceTime, apiCalls, apiCallsByResource, apiCallsPerChange, requestsPerSecond, watchRestarts, "
+      "relists, queueDepth, workDuration, checksBroken)",
       "s.yaml:10:15: {{replicas}} is not a swept parameter (sweep: extra, lease)"}},
 };
 INSTANTIATE_TEST_SUITE_P(Experiments, BadSweep, testing::ValuesIn(kBadCases),

@@ -30,6 +30,7 @@
 #include "kubesim/sim/process.h"
 #include "kubesim/sim/task.h"
 #include "kubesim/sim/time.h"
+#include "kubesim/workqueue/metrics.h"
 
 namespace kubesim::controller {
 
@@ -63,6 +64,10 @@ struct ManagerOptions {
   std::optional<LeaderElection> leader_election;  // none: controllers run at once
   // Told when this manager starts (true) and stops (false) leading; for SimCluster's leader().
   std::function<void(bool leading)> on_leadership;
+  // When set, each controller's work queue reports client-go's queue metrics under the
+  // controller's name (the unfinished-work gauges are not refreshed: no timers are added, so a
+  // run with metrics schedules exactly what a run without them does). Outlives the Manager.
+  workqueue::MetricsProvider* metrics = nullptr;
 };
 
 // A controller manager of one process (controller-runtime's manager.Manager): the controllers a

@@ -24,7 +24,9 @@ namespace kubesim::scenarios {
 // The names `measure:` accepts, in the order columns are written.
 const std::vector<std::string>& metric_names();
 // The columns a metric gives: "apiCalls" → apiCalls, apiCalls.get, …; "queueDepth" →
-// queueDepth.p50, queueDepth.p95; any other → itself.
+// queueDepth.p50, queueDepth.p95 (and so "workDuration"); "apiCallsByResource" → none known
+// before the run (a run gives apiCallsByResource.RESOURCE for each resource it called); any
+// other → itself.
 std::vector<std::string> metric_columns(const std::string& metric);
 
 // A run's values by column; nullopt where the run has none (no failover happened, no queue).

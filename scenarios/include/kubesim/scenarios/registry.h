@@ -34,6 +34,7 @@
 #include "kubesim/sim/context.h"
 #include "kubesim/sim/process.h"
 #include "kubesim/sim/task.h"
+#include "kubesim/workqueue/metrics.h"
 
 namespace kubesim::scenarios {
 
@@ -46,6 +47,9 @@ struct ControllerEnv {
   informer::SharedInformerFactory& informers;
   const nlohmann::json& params;
   int workers = 1;
+  // When set (a run that captures, RunOptions::capture), the work queues' metrics go here
+  // (controller::ManagerOptions::metrics); a controller not built on a Manager may ignore it.
+  workqueue::MetricsProvider* metrics = nullptr;
 };
 
 class Controller {

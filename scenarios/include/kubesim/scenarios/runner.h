@@ -47,6 +47,10 @@ struct RunCapture {
   // Every name the server made from a generateName during the run (objects deleted since
   // included), with its prefix, in the order made.
   std::vector<std::pair<std::string, std::string>> generated_names;
+  // Every item a replica's controllers finished processing, in the order they finished: the
+  // replica and the item's work duration in seconds on the replica's clock (client-go's
+  // workqueue_work_duration_seconds, from its get to its done).
+  std::vector<std::pair<std::string, double>> work;
 };
 
 struct RunOptions {
