@@ -98,9 +98,9 @@ sim::Task<bool> ApiServer::wait_for_revision(Revision revision, sim::Context ctx
 }
 
 Revision ApiServer::stale_revision(const RequestInfo& request) {
-  const FaultRule* rule = faults_.fire(FaultKind::kStaleRead, request);
-  if (rule == nullptr) return store_.revision();
-  const sim::Time then = loop_->now() - rule->stale_by;
+  const StaleReadFault* stale = faults_.fire<StaleReadFault>(request);
+  if (stale == nullptr) return store_.revision();
+  const sim::Time then = loop_->now() - stale->stale_by;
   Revision at = store_.compacted();
   for (const auto& [t, rev] : revision_times_) {
     if (t > then) break;
@@ -270,7 +270,7 @@ api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gv
     }
     if (at < 0) {
       at = store_.revision();  // the rest at the latest revision, as the 410 below offers
-    } else if (at < store_.compacted() || faults_.fire(FaultKind::kForceGone, request) != nullptr) {
+    } else if (at < store_.compacted() || faults_.fire<ForceGoneFault>(request) != nullptr) {
       // As etcd3's store: the 410 carries a token for the rest of the list at the latest revision.
       api::Status expired = api::new_resource_expired(kContinueTooOld);
       expired.continue_token = internal::encode_continue(start, -1);
@@ -358,7 +358,7 @@ api::Result<WatchStart> ApiServer::start_watch(const api::GroupVersionResource& 
   }
   const std::string& rv = options.resource_version;
   const RequestInfo request{Verb::kWatch, gvr.resource, ns, "", caller_, {}};
-  if (faults_.fire(FaultKind::kForceGone, request) != nullptr) {
+  if (faults_.fire<ForceGoneFault>(request) != nullptr) {
     const Revision asked = parse_revision(rv).value_or(store_.revision());
     return hub_.start_error(
         api::new_resource_expired(api::too_old_resource_version_message(asked, store_.revision())));

@@ -86,10 +86,8 @@ std::optional<api::WatchEvent> DeliveredWatch::deliver(api::WatchEvent event) {
 std::optional<sim::Duration> DeliveredWatch::coalescing() {
   if (!coalesce_rule_.empty()) {
     const FaultRule* rule = faults_->find(coalesce_rule_);
-    if (rule != nullptr && rule->kind == FaultKind::kCoalesceWatch &&
-        (!rule->until || now() < *rule->until)) {
-      return rule->coalesce;
-    }
+    const CoalesceWatchFault* fault = rule != nullptr ? rule->as<CoalesceWatchFault>() : nullptr;
+    if (fault != nullptr && (!rule->until || now() < *rule->until)) return fault->hold;
     coalesce_rule_.clear();
   }
   const RequestInfo info = request_.info();
@@ -97,13 +95,13 @@ std::optional<sim::Duration> DeliveredWatch::coalescing() {
     // The first rule this watch has not yet drawn for that matches it now.
     const auto& rules = faults_->rules();
     const auto rule = std::find_if(rules.begin(), rules.end(), [&](const FaultRule& r) {
-      return r.kind == FaultKind::kCoalesceWatch &&
+      return r.kind() == FaultKind::kCoalesceWatch &&
              std::find(decided_rules_.begin(), decided_rules_.end(), r.id) == decided_rules_.end() &&
              faults_->matches(r, info);
     });
     if (rule == rules.end()) return std::nullopt;
     const std::string id = rule->id;
-    const sim::Duration hold_for = rule->coalesce;
+    const sim::Duration hold_for = rule->as<CoalesceWatchFault>()->hold;
     decided_rules_.push_back(id);
     if (faults_->fire_rule(id, info)) {
       coalesce_rule_ = id;
@@ -172,10 +170,8 @@ void WatchDelivery::complete(const Request& request, Response& response) {
   if (request.verb != Verb::kWatch || !response.watch) return;
   const RequestInfo info = RequestInfo::of(request);
   std::optional<std::int64_t> drop_after;
-  if (const FaultRule* rule = faults_->fire(FaultKind::kDropWatch, info)) {
-    drop_after = rule->after_events;
-  }
-  const bool stalled = faults_->fire(FaultKind::kStallWatch, info) != nullptr;
+  if (const DropWatchFault* drop = faults_->fire<DropWatchFault>(info)) drop_after = drop->after_events;
+  const bool stalled = faults_->fire<StallWatchFault>(info) != nullptr;
   response.watch = std::make_unique<DeliveredWatch>(std::move(response.watch), *faults_,
                                                     WatchRequest::of(request), drop_after, stalled);
 }

@@ -16,16 +16,15 @@ const std::vector<std::string> kFaultKeys = {
     "count", "for",      "error",     "message", "retryAfter", "latency",
     "drop",  "events",   "stall",     "gone",    "staleBy",    "coalesce"};
 
-// The kinds whose value is a positive duration, and the rule's field it sets.
+// The kinds whose value is a positive duration, and the effect it makes.
 struct DurationKind {
   std::string_view label;
-  fakeapi::FaultKind kind;
-  sim::Duration fakeapi::FaultRule::*field;
+  fakeapi::FaultEffect (*effect)(sim::Duration);
 };
 constexpr DurationKind kDurationKinds[] = {
-    {"latency", fakeapi::FaultKind::kLatency, &fakeapi::FaultRule::latency},
-    {"staleBy", fakeapi::FaultKind::kStaleRead, &fakeapi::FaultRule::stale_by},
-    {"coalesce", fakeapi::FaultKind::kCoalesceWatch, &fakeapi::FaultRule::coalesce},
+    {"latency", [](sim::Duration d) -> fakeapi::FaultEffect { return fakeapi::LatencyFault{d}; }},
+    {"staleBy", [](sim::Duration d) -> fakeapi::FaultEffect { return fakeapi::StaleReadFault{d}; }},
+    {"coalesce", [](sim::Duration d) -> fakeapi::FaultEffect { return fakeapi::CoalesceWatchFault{d}; }},
 };
 
 constexpr std::string_view kDefaultMessage = "fault injected by the scenario";
@@ -138,7 +137,7 @@ bool read_true(ParseContext& ctx, const Field& field) {
 // `error: CODE` with its `message` and `retryAfter`.
 bool read_error(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi::FaultRule& rule,
                 const std::optional<ResolvedResource>& resource) {
-  rule.kind = fakeapi::FaultKind::kError;
+  rule.effect = fakeapi::ErrorFault{};
   auto code = ctx.reader.integer(kind);
   if (!code) return false;
   if (*code < 400 || *code > 599) {
@@ -167,14 +166,13 @@ bool read_error(ParseContext& ctx, const MapFields& f, const Field& kind, fakeap
   }
   const api::GroupResource gr =
       resource ? resource->ref.gvr.group_resource() : api::GroupResource{"", rule.resource};
-  rule.status = status_for(static_cast<int>(*code), message, gr, rule.name, retry_after);
+  rule.effect = fakeapi::ErrorFault{status_for(static_cast<int>(*code), message, gr, rule.name, retry_after)};
   return true;
 }
 
 // Reads the kind-specific keys into `rule`; false when something was wrong (reported).
 bool read_kind(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi::FaultRule& rule,
                const std::optional<ResolvedResource>& resource) {
-  using fakeapi::FaultKind;
   for (const char* key : {"message", "retryAfter"}) {
     if (kind.label != "error" && f.has(key)) {
       ctx.reader.error(f.get(key).key_mark, std::string(key) + ": only an error fault takes it");
@@ -185,19 +183,21 @@ bool read_kind(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi
     ctx.reader.error(f.get("events").key_mark, "events: only a drop fault takes it");
     return false;
   }
-  for (const auto& [label, duration_kind, field] : kDurationKinds) {
+  for (const auto& [label, effect] : kDurationKinds) {
     if (kind.label != label) continue;
-    rule.kind = duration_kind;
     auto d = ctx.reader.positive_duration(kind);
-    if (d) rule.*field = *d;
+    rule.effect = effect(d.value_or(sim::Duration::zero()));
     return d.has_value();
   }
   if (kind.label == "stall" || kind.label == "gone") {
-    rule.kind = kind.label == "stall" ? FaultKind::kStallWatch : FaultKind::kForceGone;
+    if (kind.label == "stall") {
+      rule.effect = fakeapi::StallWatchFault{};
+    } else {
+      rule.effect = fakeapi::ForceGoneFault{};
+    }
     return read_true(ctx, kind);
   }
   if (kind.label == "drop") {
-    rule.kind = FaultKind::kDropWatch;
     auto what = ctx.reader.string(kind);
     if (what && *what != "afterEvents") {
       ctx.reader.error(kind, "\"" + *what + "\" is not supported: the only value is afterEvents");
@@ -205,7 +205,7 @@ bool read_kind(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi
     }
     auto events =
         ctx.reader.integer_at_least(f.require("events", "drop the watch after N events"), 0);
-    if (events) rule.after_events = *events;
+    rule.effect = fakeapi::DropWatchFault{events.value_or(0)};
     return what && events;
   }
   return read_error(ctx, f, kind, rule, resource);
@@ -300,7 +300,7 @@ std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
     return std::nullopt;
   }
   ok = read_kind(ctx, f, kinds[0], rule, resolved) && ok;
-  const auto allowed = verbs_of(rule.kind);
+  const auto allowed = verbs_of(rule.kind());
   for (fakeapi::Verb v : rule.verbs) {
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
       std::vector<std::string> names;

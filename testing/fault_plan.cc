@@ -71,20 +71,21 @@ std::string limits(const FaultRule& rule) {
 }
 
 std::string describe_request_fault(const FaultRule& rule) {
-  std::string what = rule.kind == FaultKind::kError ? status_text(rule.status)
-                                                    : "+" + format_duration(rule.latency) + " delay";
+  const auto* error = rule.as<fakeapi::ErrorFault>();
+  std::string what = error != nullptr ? status_text(error->status)
+                                      : "+" + format_duration(rule.as<fakeapi::LatencyFault>()->latency) + " delay";
   return target(rule) + ": " + what + limits(rule);
 }
 
 std::string describe_watch_fault(const FaultRule& rule, bool compact) {
-  std::string text = rule.kind == FaultKind::kDropWatch    ? "drop watches of "
-                     : rule.kind == FaultKind::kStallWatch ? "stall watches of "
-                                                           : "coalesce watches of ";
+  const auto* drop = rule.as<fakeapi::DropWatchFault>();
+  const auto* coalesce = rule.as<fakeapi::CoalesceWatchFault>();
+  std::string text = drop != nullptr                          ? "drop watches of "
+                     : rule.kind() == FaultKind::kStallWatch ? "stall watches of "
+                                                             : "coalesce watches of ";
   text += rule.resource;
-  if (rule.kind == FaultKind::kDropWatch && rule.after_events > 0) {
-    text += " after " + std::to_string(rule.after_events) + " events";
-  }
-  if (rule.kind == FaultKind::kCoalesceWatch) text += " (each event held " + format_duration(rule.coalesce) + ")";
+  if (drop != nullptr && drop->after_events > 0) text += " after " + std::to_string(drop->after_events) + " events";
+  if (coalesce != nullptr) text += " (each event held " + format_duration(coalesce->hold) + ")";
   if (!rule.process.empty()) text += " by " + rule.process;
   text += limits(rule);
   if (compact) text += ", compact";
@@ -128,33 +129,32 @@ api::Status NotFoundError() { return api::new_not_found(kUnnamed, ""); }
 
 RequestFault::~RequestFault() {
   if (plan_ == nullptr) return;
-  const bool failing = rule_.kind == FaultKind::kError && rule_.status.code != 0;
-  if (!failing && rule_.kind != FaultKind::kLatency) {
+  auto* error = rule_.as<fakeapi::ErrorFault>();
+  const bool failing = error != nullptr && error->status.code != 0;
+  if (!failing && rule_.kind() != FaultKind::kLatency) {
     ADD_FAILURE() << "FaultPlan: on(" << target(rule_)
                   << ") needs fail(status) or delay(latency); the rule was not added";
     return;
   }
-  if (failing) rule_.status = completed(rule_.status, rule_, group_);
+  if (failing) error->status = completed(error->status, rule_, group_);
   plan_->add(rule_, describe_request_fault(rule_));
 }
 
 RequestFault& RequestFault::fail(api::Status status) {
-  if (rule_.kind == FaultKind::kLatency) refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
+  if (rule_.kind() == FaultKind::kLatency) refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
   if (status.code < 400 || status.code > 599) {
     refuse(plan_, "fail(" + status_text(status) + "): the status must have a code from 400 to 599");
   }
-  rule_.kind = FaultKind::kError;
-  rule_.status = std::move(status);
+  rule_.effect = fakeapi::ErrorFault{std::move(status)};
   return *this;
 }
 
 RequestFault& RequestFault::delay(sim::Duration latency) {
-  if (rule_.kind == FaultKind::kError && rule_.status.code != 0) {
+  if (const auto* error = rule_.as<fakeapi::ErrorFault>(); error != nullptr && error->status.code != 0) {
     refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
   }
   if (latency <= sim::Duration::zero()) refuse(plan_, "delay(" + format_duration(latency) + "): must be positive");
-  rule_.kind = FaultKind::kLatency;
-  rule_.latency = latency;
+  rule_.effect = fakeapi::LatencyFault{latency};
   return *this;
 }
 
@@ -189,22 +189,23 @@ RequestFault& RequestFault::id(std::string id) {
 WatchFault::~WatchFault() {
   if (plan_ == nullptr) return;
   // A drop or a stall acts on one watch unless told otherwise; coalescing, on every watch.
-  if (!rule_.count && !rule_.until && rule_.kind != FaultKind::kCoalesceWatch) rule_.count = 1;
+  if (!rule_.count && !rule_.until && rule_.kind() != FaultKind::kCoalesceWatch) rule_.count = 1;
   const sim::Time now = plan_->server().loop().now();
   const bool starts_now = !rule_.from || *rule_.from <= now;
   if (compact_) plan_->compact_now();
   const std::string id = plan_->add(rule_, describe_watch_fault(rule_, compact_));
-  if (rule_.kind == FaultKind::kDropWatch && starts_now && rule_.process.empty()) {
+  if (rule_.kind() == FaultKind::kDropWatch && starts_now && rule_.process.empty()) {
     plan_->note_cut(id, plan_->server().close_watches(resource_));
   }
 }
 
 WatchFault& WatchFault::after_events(std::int64_t n) {
-  if (rule_.kind != FaultKind::kDropWatch) {
+  auto* drop = rule_.as<fakeapi::DropWatchFault>();
+  if (drop == nullptr) {
     refuse(plan_, "after_events(" + std::to_string(n) + "): only drop_watches cuts a watch after events");
   }
   if (n < 0) refuse(plan_, "after_events(" + std::to_string(n) + "): must not be negative");
-  rule_.after_events = n;
+  drop->after_events = n;
   return *this;
 }
 
@@ -260,22 +261,18 @@ RequestFault FaultPlan::on(const CallPattern& pattern) {
 
 namespace {
 
-FaultRule watch_rule(FaultKind kind, const api::GroupVersionResource& resource) {
-  FaultRule rule;
-  rule.kind = kind;
-  rule.verbs = {fakeapi::Verb::kWatch};
-  rule.resource = resource.resource;
-  return rule;
+FaultRule watch_rule(fakeapi::FaultEffect effect, const api::GroupVersionResource& resource) {
+  return FaultRule{.verbs = {fakeapi::Verb::kWatch}, .resource = resource.resource, .effect = std::move(effect)};
 }
 
 }  // namespace
 
 WatchFault FaultPlan::drop_watches(const api::GroupVersionResource& resource) {
-  return WatchFault(*this, watch_rule(FaultKind::kDropWatch, resource), resource);
+  return WatchFault(*this, watch_rule(fakeapi::DropWatchFault{}, resource), resource);
 }
 
 WatchFault FaultPlan::stall_watches(const api::GroupVersionResource& resource) {
-  return WatchFault(*this, watch_rule(FaultKind::kStallWatch, resource), resource);
+  return WatchFault(*this, watch_rule(fakeapi::StallWatchFault{}, resource), resource);
 }
 
 WatchFault FaultPlan::coalesce_watches(const api::GroupVersionResource& resource, sim::Duration hold) {
@@ -283,9 +280,7 @@ WatchFault FaultPlan::coalesce_watches(const api::GroupVersionResource& resource
     throw std::invalid_argument("FaultPlan: coalesce_watches(" + resource.resource + ", " + format_duration(hold) +
                                 "): the hold time must be positive");
   }
-  FaultRule rule = watch_rule(FaultKind::kCoalesceWatch, resource);
-  rule.coalesce = hold;
-  return WatchFault(*this, std::move(rule), resource);
+  return WatchFault(*this, watch_rule(fakeapi::CoalesceWatchFault{hold}, resource), resource);
 }
 
 void FaultPlan::stale_reads(const api::GroupVersionResource& resource, sim::Duration by) {
@@ -293,12 +288,8 @@ void FaultPlan::stale_reads(const api::GroupVersionResource& resource, sim::Dura
     throw std::invalid_argument("FaultPlan: stale_reads(" + resource.resource + ", " + format_duration(by) +
                                 "): the lag must be positive");
   }
-  FaultRule rule;
-  rule.kind = FaultKind::kStaleRead;
-  rule.resource = resource.resource;
-  rule.stale_by = by;
-  add(rule, "stale reads of " + resource.resource + " (resourceVersion \"0\" served " + format_duration(by) +
-                " behind)");
+  add(FaultRule{.resource = resource.resource, .effect = fakeapi::StaleReadFault{by}},
+      "stale reads of " + resource.resource + " (resourceVersion \"0\" served " + format_duration(by) + " behind)");
 }
 
 void FaultPlan::compact_now() {

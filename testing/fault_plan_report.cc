@@ -16,7 +16,7 @@ using internal::counted;
 std::string FaultPlan::add(fakeapi::FaultRule rule, std::string description) {
   Rule entry;
   entry.description = std::move(description);
-  entry.kind = rule.kind;
+  entry.kind = rule.kind();
   entry.resource = rule.resource;
   entry.process = rule.process;
   entry.id = server_->faults().add(std::move(rule));

@@ -40,25 +40,28 @@ std::vector<Verb> verbs_for(FaultKind kind) {
   }
 }
 
-// Only inside rc::gen::exec: what the rule does, by its kind.
-void fill_effect(fakeapi::FaultRule& rule, const FaultSpace& space) {
-  switch (rule.kind) {
+// Only inside rc::gen::exec: what a rule of `kind` does.
+fakeapi::FaultEffect effect_for(FaultKind kind, const FaultSpace& space) {
+  switch (kind) {
     case FaultKind::kError:
-      rule.status = *internal::pick(std::vector<api::Status>{InternalError(), Conflict(), ServiceUnavailable(),
-                                                                 TooManyRequests(1), ServerTimeout()});
-      break;
+      return fakeapi::ErrorFault{*internal::pick(std::vector<api::Status>{
+          InternalError(), Conflict(), ServiceUnavailable(), TooManyRequests(1), ServerTimeout()})};
     case FaultKind::kLatency:
-      rule.latency = std::chrono::milliseconds(*rc::gen::inRange<std::int64_t>(1, millis(space.max_latency) + 1));
-      break;
+      return fakeapi::LatencyFault{
+          std::chrono::milliseconds(*rc::gen::inRange<std::int64_t>(1, millis(space.max_latency) + 1))};
     case FaultKind::kDropWatch:
-      rule.after_events = *rc::gen::inRange<std::int64_t>(0, 6);
-      break;
+      return fakeapi::DropWatchFault{*rc::gen::inRange<std::int64_t>(0, 6)};
+    case FaultKind::kStallWatch:
+      return fakeapi::StallWatchFault{};
+    case FaultKind::kForceGone:
+      return fakeapi::ForceGoneFault{};
     case FaultKind::kStaleRead:
-      rule.stale_by = std::chrono::milliseconds(*rc::gen::inRange<std::int64_t>(1, millis(space.horizon) + 1));
-      break;
-    default:
-      break;
+      return fakeapi::StaleReadFault{
+          std::chrono::milliseconds(*rc::gen::inRange<std::int64_t>(1, millis(space.horizon) + 1))};
+    case FaultKind::kCoalesceWatch:
+      break;  // not drawn by fault_rule()
   }
+  return fakeapi::CoalesceWatchFault{};
 }
 
 }  // namespace
@@ -66,10 +69,10 @@ void fill_effect(fakeapi::FaultRule& rule, const FaultSpace& space) {
 rc::Gen<fakeapi::FaultRule> fault_rule(FaultSpace space) {
   return rc::gen::exec([space] {
     fakeapi::FaultRule rule;
-    rule.kind = *internal::pick(std::vector<FaultKind>{FaultKind::kError, FaultKind::kLatency,
-                                                           FaultKind::kDropWatch, FaultKind::kStallWatch,
-                                                           FaultKind::kForceGone, FaultKind::kStaleRead});
-    rule.verbs = verbs_for(rule.kind);
+    const FaultKind kind = *internal::pick(std::vector<FaultKind>{FaultKind::kError, FaultKind::kLatency,
+                                                                  FaultKind::kDropWatch, FaultKind::kStallWatch,
+                                                                  FaultKind::kForceGone, FaultKind::kStaleRead});
+    rule.verbs = verbs_for(kind);
     if (!space.resources.empty()) rule.resource = *internal::pick(space.resources);
     if (!space.processes.empty() && *rc::gen::arbitrary<bool>()) rule.process = *internal::pick(space.processes);
     rule.probability = *internal::pick(std::vector<double>{1.0, 0.5, 0.25, 0.1});
@@ -81,7 +84,7 @@ rc::Gen<fakeapi::FaultRule> fault_rule(FaultSpace space) {
       rule.from = space.start + std::chrono::milliseconds(from);
       rule.until = space.start + std::chrono::milliseconds(until);
     }
-    fill_effect(rule, space);
+    rule.effect = effect_for(kind, space);
     return rule;
   });
 }

@@ -3,15 +3,15 @@
 namespace kubesim::fakeapi::internal {
 
 Filter::Step LatencyFaults::admit(Request& request) {
-  const FaultRule* rule = faults_->fire(FaultKind::kLatency, RequestInfo::of(request));
-  if (rule == nullptr || rule->latency <= sim::Duration::zero()) return Step::pass();
-  return Step::delay_by(rule->latency);
+  const LatencyFault* fault = faults_->fire<LatencyFault>(RequestInfo::of(request));
+  if (fault == nullptr || fault->latency <= sim::Duration::zero()) return Step::pass();
+  return Step::delay_by(fault->latency);
 }
 
 Filter::Step ErrorFaults::admit(Request& request) {
   const FaultRule* rule = faults_->fire(FaultKind::kError, RequestInfo::of(request));
   if (rule == nullptr) return Step::pass();
-  Response answer = Response::failure(rule->status);
+  Response answer = Response::failure(rule->as<ErrorFault>()->status);
   answer.fault_rule = rule->id;
   return Step::answer_with(std::move(answer));
 }

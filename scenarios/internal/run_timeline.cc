@@ -28,8 +28,8 @@ std::string describe_rule(const fakeapi::FaultRule& rule) {
   for (fakeapi::Verb v : rule.verbs) verbs += (verbs.empty() ? "" : ",") + std::string(fakeapi::to_string(v));
   std::string out = (verbs.empty() ? "*" : verbs) + " " + (rule.resource.empty() ? "*" : rule.resource);
   if (!rule.subresource.empty()) out += "/" + rule.subresource;
-  out += " " + std::string(fakeapi::to_string(rule.kind));
-  if (rule.kind == fakeapi::FaultKind::kError) out += " " + std::to_string(rule.status.code);
+  out += " " + std::string(fakeapi::to_string(rule.kind()));
+  if (const auto* error = rule.as<fakeapi::ErrorFault>()) out += " " + std::to_string(error->status.code);
   return out;
 }
 

@@ -101,11 +101,10 @@ inline void plan_errors(Cluster& cl, const FaultPlan& plan) {
   };
   for (const auto& status : statuses) {
     fakeapi::FaultRule rule;
-    rule.kind = fakeapi::FaultKind::kError;
     rule.verbs = {fakeapi::Verb::kGet, fakeapi::Verb::kUpdate, fakeapi::Verb::kCreate};
     rule.probability = plan.error_probability / 4;
     rule.until = Time{} + plan.until;
-    rule.status = status;
+    rule.effect = fakeapi::ErrorFault{status};
     cl.server.faults().add(rule);
   }
 }

@@ -40,11 +40,9 @@ class FaultCountsTest : public ::testing::Test {
     return std::make_unique<EventLog>(loop_, std::move(w.value()));
   }
   static FaultRule failing(std::string id, std::string name) {
-    FaultRule rule;
-    rule.id = std::move(id);
-    rule.name = std::move(name);
-    rule.status = api::new_service_unavailable("busy");
-    return rule;
+    return FaultRule{.id = std::move(id),
+                     .name = std::move(name),
+                     .effect = ErrorFault{api::new_service_unavailable("busy")}};
   }
 
   sim::Loop loop_;

@@ -15,20 +15,19 @@ using namespace std::chrono_literals;
 using sim::Time;
 
 FaultRule error_rule(int code, api::StatusReason reason, std::string message) {
-  FaultRule r;
-  r.kind = FaultKind::kError;
-  r.status.code = code;
-  r.status.reason = reason;
-  r.status.message = std::move(message);
-  return r;
+  api::Status status;
+  status.code = code;
+  status.reason = reason;
+  status.message = std::move(message);
+  return FaultRule::error(std::move(status));
 }
 
 TEST(FaultRuleJsonTest, EveryKindRoundTrips) {
   std::vector<FaultRule> rules;
   {
     FaultRule r = error_rule(429, api::StatusReason::kTooManyRequests, "slow down");
-    r.status.details.emplace();
-    r.status.details->retry_after_seconds = 3;
+    r.as<ErrorFault>()->status.details.emplace();
+    r.as<ErrorFault>()->status.details->retry_after_seconds = 3;
     r.id = "e";
     r.verbs = {Verb::kGet, Verb::kList, Verb::kDeleteCollection};
     r.resource = "leases";
@@ -41,59 +40,25 @@ TEST(FaultRuleJsonTest, EveryKindRoundTrips) {
     r.until = Time{} + 9s;
     rules.push_back(r);
   }
-  {
-    FaultRule r;
-    r.id = "l";
-    r.kind = FaultKind::kLatency;
-    r.latency = 250ms;
-    rules.push_back(r);
-  }
-  {
-    FaultRule r;
-    r.id = "d";
-    r.kind = FaultKind::kDropWatch;
-    r.after_events = 4;
-    r.verbs = {Verb::kWatch};
-    rules.push_back(r);
-  }
-  for (FaultKind kind : {FaultKind::kStallWatch, FaultKind::kForceGone}) {
-    FaultRule r;
-    r.id = std::string(to_string(kind));
-    r.kind = kind;
-    rules.push_back(r);
-  }
-  {
-    FaultRule r;
-    r.id = "s";
-    r.kind = FaultKind::kStaleRead;
-    r.stale_by = 30s;
-    rules.push_back(r);
-  }
-  {
-    FaultRule r;
-    r.id = "c";
-    r.kind = FaultKind::kCoalesceWatch;
-    r.coalesce = 3s;
-    r.verbs = {Verb::kWatch};
-    r.process = "ctl-0";
-    rules.push_back(r);
-  }
+  rules.push_back(FaultRule{.id = "l", .effect = LatencyFault{250ms}});
+  rules.push_back(FaultRule{.id = "d", .verbs = {Verb::kWatch}, .effect = DropWatchFault{4}});
+  rules.push_back(FaultRule{.id = "stallWatch", .effect = StallWatchFault{}});
+  rules.push_back(FaultRule{.id = "forceGone", .effect = ForceGoneFault{}});
+  rules.push_back(FaultRule{.id = "s", .effect = StaleReadFault{30s}});
+  rules.push_back(FaultRule{
+      .id = "c", .verbs = {Verb::kWatch}, .process = "ctl-0", .effect = CoalesceWatchFault{3s}});
   for (const auto& rule : rules) {
     SCOPED_TRACE(rule.id);
     const nlohmann::json j = rule.to_json();
     auto back = FaultRule::from_json(j);
     ASSERT_TRUE(back.ok()) << back.status();
     EXPECT_EQ(back->to_json(), j);
-    EXPECT_EQ(back->kind, rule.kind);
+    EXPECT_EQ(back->kind(), rule.kind());
     EXPECT_EQ(back->verbs, rule.verbs);
     EXPECT_EQ(back->count, rule.count);
     EXPECT_EQ(back->from, rule.from);
     EXPECT_EQ(back->until, rule.until);
-    EXPECT_EQ(back->status, rule.status);
-    EXPECT_EQ(back->latency, rule.latency);
-    EXPECT_EQ(back->after_events, rule.after_events);
-    EXPECT_EQ(back->stale_by, rule.stale_by);
-    EXPECT_EQ(back->coalesce, rule.coalesce);
+    EXPECT_TRUE(back->effect == rule.effect);
   }
   // The documented field names.
   const nlohmann::json e = rules[0].to_json();
@@ -154,6 +119,38 @@ TEST(FaultRuleJsonTest, BadRulesAreRejectedNamingTheField) {
     EXPECT_TRUE(api::is_bad_request(r.status())) << j;
     EXPECT_EQ(r.status().message.rfind(prefix, 0), 0u) << j << " -> " << r.status().message;
   }
+}
+
+TEST(FaultRuleJsonTest, AFieldOfAnotherKindIsCheckedForItsTypeAndOtherwiseIgnored) {
+  auto r = FaultRule::from_json({{"kind", "latency"}, {"latencyMs", 5}, {"afterEvents", 3}, {"staleByMs", 9}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->effect == FaultEffect(LatencyFault{5ms}));
+  EXPECT_FALSE(r->to_json().contains("afterEvents"));
+  EXPECT_FALSE(r->to_json().contains("staleByMs"));
+  auto wrong = FaultRule::from_json({{"kind", "latency"}, {"latencyMs", 5}, {"afterEvents", "3"}});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().message, "fault rule: afterEvents: wrong type");
+}
+
+TEST(FaultRuleTest, TheKindIsTheEffects) {
+  const std::vector<std::pair<FaultRule, FaultKind>> cases = {
+      {FaultRule::error(api::new_internal_error("x")), FaultKind::kError},
+      {FaultRule::latency(1s), FaultKind::kLatency},
+      {FaultRule::drop_watch(2), FaultKind::kDropWatch},
+      {FaultRule::stall_watch(), FaultKind::kStallWatch},
+      {FaultRule::force_gone(), FaultKind::kForceGone},
+      {FaultRule::stale_read(3s), FaultKind::kStaleRead},
+      {FaultRule::coalesce_watch(4s), FaultKind::kCoalesceWatch},
+      {FaultRule{}, FaultKind::kError},
+  };
+  for (const auto& [rule, kind] : cases) {
+    EXPECT_EQ(rule.kind(), kind) << rule.to_json();
+  }
+  static_assert(kind_of<StaleReadFault>() == FaultKind::kStaleRead);
+  EXPECT_EQ(FaultRule::drop_watch(2).as<DropWatchFault>()->after_events, 2);
+  EXPECT_EQ(FaultRule::coalesce_watch(4s).as<CoalesceWatchFault>()->hold, 4s);
+  EXPECT_EQ(FaultRule::coalesce_watch(4s).as<LatencyFault>(), nullptr);
+  EXPECT_EQ(FaultRule{}.as<ErrorFault>()->status.code, 0);
 }
 
 TEST(FaultRuleJsonTest, DefaultsOfAMinimalRule) {

@@ -22,12 +22,11 @@ using namespace testutil;
 using sim::Time;
 
 FaultRule error_rule(int code, api::StatusReason reason, std::string message) {
-  FaultRule r;
-  r.kind = FaultKind::kError;
-  r.status.code = code;
-  r.status.reason = reason;
-  r.status.message = std::move(message);
-  return r;
+  api::Status status;
+  status.code = code;
+  status.reason = reason;
+  status.message = std::move(message);
+  return FaultRule::error(std::move(status));
 }
 
 sim::Task<void> discard(sim::Task<api::Result<api::ObjectPtr>> call) {
@@ -89,8 +88,8 @@ TEST_F(FaultsTest, AnErrorRuleAnswersItsStatusWithoutTouchingTheServer) {
     server_.faults().clear();
     FaultRule rule = error_rule(code, reason, "injected");
     if (code == 429) {
-      rule.status.details.emplace();
-      rule.status.details->retry_after_seconds = 7;
+      rule.as<ErrorFault>()->status.details.emplace();
+      rule.as<ErrorFault>()->status.details->retry_after_seconds = 7;
     }
     rule.verbs = {Verb::kCreate};
     server_.faults().add(rule);
@@ -191,9 +190,7 @@ TEST_F(FaultsTest, AWindowedRuleFiresOnlyInsideItsWindow) {
 
 TEST_F(FaultsTest, ALatencyRuleAddsExactlyItsDelayOnce) {
   seed_object("a");
-  FaultRule rule;
-  rule.kind = FaultKind::kLatency;
-  rule.latency = 100ms;
+  FaultRule rule = FaultRule::latency(100ms);
   rule.verbs = {Verb::kGet};
   server_.faults().add(rule);
   EXPECT_TRUE(get(client_, "a").ok());
@@ -204,10 +201,7 @@ TEST_F(FaultsTest, ALatencyRuleAddsExactlyItsDelayOnce) {
 }
 
 TEST_F(FaultsTest, ALatencyRuleDelaysTheRequestBeforeTheServerSeesIt) {
-  FaultRule rule;
-  rule.kind = FaultKind::kLatency;
-  rule.latency = 1s;
-  server_.faults().add(rule);
+  server_.faults().add(FaultRule::latency(1s));
   loop_.spawn(discard(client_.create(sim::Context(), kConfigMaps, "default", config_map("default", "a"),
                                      api::CreateOptions())));
   loop_.run_until(Time{} + 1s + 5ms - 1ns);
@@ -217,9 +211,7 @@ TEST_F(FaultsTest, ALatencyRuleDelaysTheRequestBeforeTheServerSeesIt) {
 }
 
 TEST_F(FaultsTest, ADropWatchRuleCutsTheWatchAfterNEvents) {
-  FaultRule rule;
-  rule.kind = FaultKind::kDropWatch;
-  rule.after_events = 2;
+  FaultRule rule = FaultRule::drop_watch(2);
   rule.count = 1;
   server_.faults().add(rule);
   auto log = watch(client_, from(4));
@@ -236,9 +228,7 @@ TEST_F(FaultsTest, ADropWatchRuleCutsTheWatchAfterNEvents) {
 }
 
 TEST_F(FaultsTest, AStalledWatchDeliversNothingUntilItTimesOut) {
-  FaultRule rule;
-  rule.kind = FaultKind::kStallWatch;
-  server_.faults().add(rule);
+  server_.faults().add(FaultRule::stall_watch());
   api::ListOptions options = from(4);
   options.timeout_seconds = 60;
   auto log = watch(client_, options);
@@ -254,8 +244,7 @@ TEST_F(FaultsTest, AStalledWatchDeliversNothingUntilItTimesOut) {
 
 TEST_F(FaultsTest, ForceGoneRefusesTheNextWatchWith410) {
   seed_object("a");
-  FaultRule rule;
-  rule.kind = FaultKind::kForceGone;
+  FaultRule rule = FaultRule::force_gone();
   rule.count = 1;
   server_.faults().add(rule);
   auto gone = watch(client_, from(5));
@@ -279,8 +268,7 @@ TEST_F(FaultsTest, ForceGoneRefusesAListContinue) {
   page.limit = 1;
   auto first = server_.list(kConfigMaps, "default", page);
   ASSERT_TRUE(first.ok());
-  FaultRule rule;
-  rule.kind = FaultKind::kForceGone;
+  FaultRule rule = FaultRule::force_gone();
   rule.verbs = {Verb::kList};
   rule.count = 1;
   server_.faults().add(rule);
@@ -300,10 +288,7 @@ TEST_F(FaultsTest, AStaleReadServesTheStateFromStaleByAgo) {
   loop_.run_until(Time{} + 20s);
   seed_object("c");  // 7 at 20 s
   loop_.run_until(Time{} + 25s);
-  FaultRule rule;
-  rule.kind = FaultKind::kStaleRead;
-  rule.stale_by = 10s;
-  server_.faults().add(rule);
+  server_.faults().add(FaultRule::stale_read(10s));
   api::ListOptions any;
   any.resource_version = "0";
   auto stale = server_.list(kConfigMaps, "default", any);
@@ -326,10 +311,7 @@ TEST_F(FaultsTest, AStaleReadNeverGoesBehindCompaction) {
   loop_.run_until(Time{} + 10s);
   seed_object("b");
   server_.compact_now();  // at 6
-  FaultRule rule;
-  rule.kind = FaultKind::kStaleRead;
-  rule.stale_by = 1h;
-  server_.faults().add(rule);
+  server_.faults().add(FaultRule::stale_read(1h));
   api::ListOptions any;
   any.resource_version = "0";
   auto stale = server_.list(kConfigMaps, "default", any);
@@ -341,26 +323,15 @@ TEST_F(FaultsTest, AStaleReadNeverGoesBehindCompaction) {
 TEST_F(FaultsTest, EveryInjectionIsTraced) {
   seed_object("a");
   seed_object("b");
-  auto rule = [](const std::string& id, FaultKind kind, std::vector<Verb> verbs) {
-    FaultRule r;
-    r.id = id;
-    r.kind = kind;
-    r.verbs = std::move(verbs);
-    r.count = 1;
-    return r;
+  auto rule = [](const std::string& id, FaultEffect effect, std::vector<Verb> verbs) {
+    return FaultRule{.id = id, .verbs = std::move(verbs), .count = 1, .effect = std::move(effect)};
   };
-  FaultRule error = rule("e", FaultKind::kError, {Verb::kGet});
-  error.status = api::new_internal_error("injected");
-  server_.faults().add(error);
-  FaultRule latency = rule("l", FaultKind::kLatency, {Verb::kCreate});
-  latency.latency = 1s;
-  server_.faults().add(latency);
-  server_.faults().add(rule("d", FaultKind::kDropWatch, {Verb::kWatch}));
-  server_.faults().add(rule("s", FaultKind::kStallWatch, {Verb::kWatch}));
-  server_.faults().add(rule("g", FaultKind::kForceGone, {Verb::kList}));
-  FaultRule stale = rule("r", FaultKind::kStaleRead, {Verb::kList});
-  stale.stale_by = 1s;
-  server_.faults().add(stale);
+  server_.faults().add(rule("e", ErrorFault{api::new_internal_error("injected")}, {Verb::kGet}));
+  server_.faults().add(rule("l", LatencyFault{1s}, {Verb::kCreate}));
+  server_.faults().add(rule("d", DropWatchFault{}, {Verb::kWatch}));
+  server_.faults().add(rule("s", StallWatchFault{}, {Verb::kWatch}));
+  server_.faults().add(rule("g", ForceGoneFault{}, {Verb::kList}));
+  server_.faults().add(rule("r", StaleReadFault{1s}, {Verb::kList}));
 
   EXPECT_FALSE(get(client_, "a").ok());
   EXPECT_TRUE(create(client_, "c").ok());

@@ -19,12 +19,11 @@ namespace kubesim::fakeapi::testutil {
 
 // A rule injecting the error `code`/`reason` with `message`.
 inline FaultRule error_rule(int code, api::StatusReason reason, std::string message) {
-  FaultRule r;
-  r.kind = FaultKind::kError;
-  r.status.code = code;
-  r.status.reason = reason;
-  r.status.message = std::move(message);
-  return r;
+  api::Status status;
+  status.code = code;
+  status.reason = reason;
+  status.message = std::move(message);
+  return FaultRule::error(std::move(status));
 }
 
 class ServerTest : public ::testing::Test {

@@ -90,11 +90,9 @@ TEST_F(FrontDoorTest, TheRecorderLogsEveryServedRequestWithItsCallerAndOutcome) 
 }
 
 TEST_F(FrontDoorTest, TheRecorderNamesTheFaultRuleThatAnsweredAndIsBounded) {
-  FaultRule rule;
+  FaultRule rule = FaultRule::error(api::new_internal_error("injected"));
   rule.id = "cm-500";
-  rule.kind = FaultKind::kError;
   rule.verbs = {Verb::kCreate};
-  rule.status = api::new_internal_error("injected");
   rule.count = 1;
   server_.faults().add(rule);
   EXPECT_EQ(create_cm(client_, "a").status().code, 500);
@@ -167,10 +165,7 @@ TEST_F(FrontDoorTest, UserFiltersRunInOrderAndMayAnswerOrDelay) {
 }
 
 TEST_F(FrontDoorTest, ARequestWaitingAtTheServerIsAbandonedWhenItsContextEnds) {
-  FaultRule slow;
-  slow.kind = FaultKind::kLatency;
-  slow.latency = 10s;
-  server_.faults().add(slow);
+  server_.faults().add(FaultRule::latency(10s));
   auto call = sim::with_timeout(sim::Context(), loop_, 2s);
   auto r = loop_.run_until_complete(client_.create(call.ctx, kConfigMaps, "default",
                                                    config_map("default", "a"), api::CreateOptions()));
@@ -268,11 +263,9 @@ TEST_F(FrontDoorTest, AFaultRuleOnTheStatusSubresourceFailsOnlyStatusWrites) {
 }
 
 TEST_F(FrontDoorTest, ARuleWithoutASubresourceMatchesTheSubresourcesToo) {
-  FaultRule rule;
-  rule.kind = FaultKind::kError;
-  rule.verbs = {Verb::kPatch};
-  rule.resource = "deployments";
-  rule.status = api::new_internal_error("down");
+  FaultRule rule{.verbs = {Verb::kPatch},
+                 .resource = "deployments",
+                 .effect = ErrorFault{api::new_internal_error("down")}};
   server_.faults().add(rule);
   ASSERT_TRUE(server_.create(kDeployments, "default", deployment("default", "d", 1), {}).ok());
   auto patched = loop_.run_until_complete(client_.patch(sim::Context(), kDeployments, "default", "d",

@@ -122,10 +122,8 @@ RC_GTEST_PROP(CoalesceProperty, ACoalescedWatchEndsInTheSameStateAsAPlainOne, ()
   auto held = watch_from(loop, coalesced_client, start);
   auto seen = watch_from(loop, plain_client, start);
 
-  FaultRule rule;
-  rule.kind = FaultKind::kCoalesceWatch;
-  rule.process = "ctl-0";
-  rule.coalesce = std::chrono::milliseconds(*rc::gen::inRange(1, 5000));
+  const sim::Duration hold = std::chrono::milliseconds(*rc::gen::inRange(1, 5000));
+  FaultRule rule{.process = "ctl-0", .effect = CoalesceWatchFault{hold}};
   const Time from = Time{} + std::chrono::milliseconds(*rc::gen::inRange(0, 8000));
   rule.from = from;
   rule.until = from + std::chrono::milliseconds(*rc::gen::inRange(1, 10000));
@@ -140,7 +138,7 @@ RC_GTEST_PROP(CoalesceProperty, ACoalescedWatchEndsInTheSameStateAsAPlainOne, ()
     const int value = *rc::gen::inRange(0, 9);
     loop.add_timer(at, [&server, name, remove, value] { write(server, name, remove, value); });
   }
-  loop.run_until(std::max(at, *rule.until) + rule.coalesce + 1s);
+  loop.run_until(std::max(at, *rule.until) + hold + 1s);
   RC_ASSERT(!held->ended());
   RC_ASSERT(!seen->ended());
 

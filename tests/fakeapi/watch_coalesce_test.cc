@@ -27,11 +27,7 @@ using Strings = std::vector<std::string>;
 constexpr sim::Duration kLink = 5ms;  // one way, server to client
 
 FaultRule coalesce_rule(sim::Duration hold_for) {
-  FaultRule r;
-  r.kind = FaultKind::kCoalesceWatch;
-  r.verbs = {Verb::kWatch};
-  r.coalesce = hold_for;
-  return r;
+  return FaultRule{.verbs = {Verb::kWatch}, .effect = CoalesceWatchFault{hold_for}};
 }
 
 ServerOptions bookmarks_every(sim::Duration interval) {

@@ -57,30 +57,24 @@ sim::Task<void> workload(Cluster* c, sim::Context ctx, int ops) {
   }
 }
 
-fakeapi::FaultRule rule(fakeapi::FaultKind kind, std::vector<fakeapi::Verb> verbs) {
-  fakeapi::FaultRule r;
-  r.kind = kind;
-  r.verbs = std::move(verbs);
-  r.process = "informer";
-  r.count = 1;
-  return r;
+fakeapi::FaultRule rule(fakeapi::FaultEffect effect, std::vector<fakeapi::Verb> verbs) {
+  return fakeapi::FaultRule{
+      .verbs = std::move(verbs), .process = "informer", .count = 1, .effect = std::move(effect)};
 }
 
 // Injects one random fault now.
 void inject(Cluster* c, std::vector<std::string>* log) {
-  using fakeapi::FaultKind;
   using fakeapi::Verb;
   sim::Rng& rng = c->loop.rng();
   switch (rng.uniform(9)) {
     case 0: {
-      auto r = rule(FaultKind::kDropWatch, {Verb::kWatch});
-      r.after_events = static_cast<std::int64_t>(rng.uniform(6));
-      c->server.faults().add(r);
+      const auto after_events = static_cast<std::int64_t>(rng.uniform(6));
+      c->server.faults().add(rule(fakeapi::DropWatchFault{after_events}, {Verb::kWatch}));
       log->push_back("drop-watch");
       break;
     }
     case 1:
-      c->server.faults().add(rule(FaultKind::kForceGone, {Verb::kWatch, Verb::kList}));
+      c->server.faults().add(rule(fakeapi::ForceGoneFault{}, {Verb::kWatch, Verb::kList}));
       log->push_back("force-410");
       break;
     case 2:
@@ -92,9 +86,8 @@ void inject(Cluster* c, std::vector<std::string>* log) {
       log->push_back("compact");
       break;
     case 4: {
-      auto r = rule(FaultKind::kLatency, {});
+      auto r = rule(fakeapi::LatencyFault{rng.uniform_duration(100ms, 3s)}, {});
       r.count.reset();
-      r.latency = rng.uniform_duration(100ms, 3s);
       r.until = c->loop.now() + 30s;
       c->server.faults().add(r);
       log->push_back("latency");
@@ -105,22 +98,22 @@ void inject(Cluster* c, std::vector<std::string>* log) {
       log->push_back("partition");
       break;
     case 6: {
-      auto r = rule(FaultKind::kStaleRead, {Verb::kList, Verb::kGet});
-      r.stale_by = rng.uniform_duration(1s, 60s);
-      c->server.faults().add(r);
+      c->server.faults().add(rule(fakeapi::StaleReadFault{rng.uniform_duration(1s, 60s)}, {Verb::kList, Verb::kGet}));
       log->push_back("stale-read");
       break;
     }
     case 7: {
-      auto r = rule(FaultKind::kError, {Verb::kList, Verb::kWatch});
-      r.count = static_cast<std::int64_t>(rng.uniform_int(1, 3));
-      r.status = rng.bernoulli(0.5) ? api::new_internal_error("injected") : api::new_too_many_requests("injected", 1);
+      const auto count = static_cast<std::int64_t>(rng.uniform_int(1, 3));
+      auto r = rule(fakeapi::ErrorFault{rng.bernoulli(0.5) ? api::new_internal_error("injected")
+                                                            : api::new_too_many_requests("injected", 1)},
+                    {Verb::kList, Verb::kWatch});
+      r.count = count;
       c->server.faults().add(r);
       log->push_back("error");
       break;
     }
     default:
-      c->server.faults().add(rule(FaultKind::kStallWatch, {Verb::kWatch}));
+      c->server.faults().add(rule(fakeapi::StallWatchFault{}, {Verb::kWatch}));
       log->push_back("stall-watch");
       break;
   }

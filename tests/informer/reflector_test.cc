@@ -68,9 +68,8 @@ TEST(ReflectorTest, AnExpiredFirstListFallsBackToAConsistentPaginatedList) {
   Cluster c;
   for (int i = 0; i < 1200; ++i) c.create("default", "cm-" + std::to_string(i));
   fakeapi::FaultRule expired;
-  expired.kind = fakeapi::FaultKind::kError;
   expired.verbs = {fakeapi::Verb::kList};
-  expired.status = api::new_resource_expired("too old");
+  expired.effect = fakeapi::ErrorFault{api::new_resource_expired("too old")};
   expired.count = 1;
   c.server.faults().add(expired);
   RecordingListerWatcher lw(c, kConfigMaps);
@@ -94,13 +93,12 @@ TEST(ReflectorTest, AnExpiredContinueFallsBackToAFullList) {
   Cluster c;
   for (int i = 0; i < 1200; ++i) c.create("default", "cm-" + std::to_string(i));
   fakeapi::FaultRule expired;
-  expired.kind = fakeapi::FaultKind::kError;
   expired.verbs = {fakeapi::Verb::kList};
-  expired.status = api::new_resource_expired("too old");
+  expired.effect = fakeapi::ErrorFault{api::new_resource_expired("too old")};
   expired.count = 1;
   c.server.faults().add(expired);
   fakeapi::FaultRule gone_continue;
-  gone_continue.kind = fakeapi::FaultKind::kForceGone;
+  gone_continue.effect = fakeapi::ForceGoneFault{};
   gone_continue.verbs = {fakeapi::Verb::kList};
   gone_continue.count = 1;
   c.server.faults().add(gone_continue);
@@ -198,9 +196,8 @@ TEST(ReflectorTest, FailedListsBackOffExponentiallyWithJitter) {
 TEST(ReflectorTest, TooManyRequestsOnAWatchBacksOffAndWatchesAgainWithoutAList) {
   Cluster c;
   fakeapi::FaultRule throttled;
-  throttled.kind = fakeapi::FaultKind::kError;
   throttled.verbs = {fakeapi::Verb::kWatch};
-  throttled.status = api::new_too_many_requests("slow down", 1);
+  throttled.effect = fakeapi::ErrorFault{api::new_too_many_requests("slow down", 1)};
   throttled.count = 2;
   c.server.faults().add(throttled);
   RecordingListerWatcher lw(c, kConfigMaps);
@@ -242,9 +239,8 @@ TEST(ReflectorTest, StreamingListFallsBackToAPaginatedListOnError) {
   Cluster c;
   c.create("default", "a");
   fakeapi::FaultRule broken;
-  broken.kind = fakeapi::FaultKind::kError;
   broken.verbs = {fakeapi::Verb::kWatch};
-  broken.status = api::new_internal_error("no streaming today");
+  broken.effect = fakeapi::ErrorFault{api::new_internal_error("no streaming today")};
   broken.count = 1;
   c.server.faults().add(broken);
   RecordingListerWatcher lw(c, kConfigMaps);
@@ -269,7 +265,7 @@ TEST(ReflectorTest, AnExpiredStreamingReListIsRetriedAsAStreamFromTheLatestState
   const std::string seen = run.reflector.last_sync_resource_version();
   // The next watch is refused with 410: the streaming re-list after the server's restart.
   fakeapi::FaultRule gone;
-  gone.kind = fakeapi::FaultKind::kForceGone;
+  gone.effect = fakeapi::ForceGoneFault{};
   gone.verbs = {fakeapi::Verb::kWatch};
   gone.count = 1;
   c.server.faults().add(gone);

@@ -72,9 +72,8 @@ struct Running {
 // Lists fail with a 500 `count` times (unset: always).
 inline fakeapi::FaultRule failing_lists(std::optional<std::int64_t> count) {
   fakeapi::FaultRule broken;
-  broken.kind = fakeapi::FaultKind::kError;
   broken.verbs = {fakeapi::Verb::kList};
-  broken.status = api::new_internal_error("etcd is down");
+  broken.effect = fakeapi::ErrorFault{api::new_internal_error("etcd is down")};
   broken.count = count;
   return broken;
 }

@@ -197,9 +197,8 @@ std::string apply(Env& e, const Op& op) {
     case 9: {
       fakeapi::FaultRule rule;
       rule.id = "r";
-      rule.kind = fakeapi::FaultKind::kError;
       rule.resource = op.stale ? "configmaps" : "deployments";
-      rule.status = new_too_many_requests("slow down", 1);
+      rule.effect = fakeapi::ErrorFault{new_too_many_requests("slow down", 1)};
       rule.count = 1;
       e.api->faults().add(rule);
       return "fault added";

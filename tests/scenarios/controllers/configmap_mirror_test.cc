@@ -110,7 +110,7 @@ TEST_F(MirrorTest, RetriesCreatesThatFailWith500) {
   fakeapi::FaultRule rule;
   rule.verbs = {fakeapi::Verb::kCreate};
   rule.resource = "configmaps";
-  rule.status = api::new_internal_error("injected");
+  rule.effect = fakeapi::ErrorFault{api::new_internal_error("injected")};
   rule.count = 3;
   f_.server.faults().add(rule);
   f_.put_config_map("src", "a", {{"k", "v"}});
@@ -128,7 +128,7 @@ TEST_F(MirrorTest, RetriesUpdatesThatConflict) {
   fakeapi::FaultRule rule;
   rule.verbs = {fakeapi::Verb::kUpdate};
   rule.resource = "configmaps";
-  rule.status = api::new_conflict({"", "configmaps"}, "a", "injected");
+  rule.effect = fakeapi::ErrorFault{api::new_conflict({"", "configmaps"}, "a", "injected")};
   rule.count = 4;
   f_.server.faults().add(rule);
   f_.put_config_map("src", "a", {{"k", "2"}});
@@ -145,10 +145,9 @@ TEST_F(MirrorTest, AStaleCacheCostsAConflictNotALostWrite) {
   f_.start();
   converge();
   fakeapi::FaultRule slow;
-  slow.kind = fakeapi::FaultKind::kLatency;
   slow.verbs = {fakeapi::Verb::kUpdate};
   slow.resource = "configmaps";
-  slow.latency = 2s;
+  slow.effect = fakeapi::LatencyFault{2s};
   slow.count = 1;
   f_.server.faults().add(slow);
   f_.put_config_map("src", "a", {{"k", "2"}});

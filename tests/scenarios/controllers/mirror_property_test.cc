@@ -42,7 +42,7 @@ fakeapi::FaultRule error_rule(fakeapi::Verb verb, api::Status status, double pro
   rule.verbs = {verb};
   rule.resource = "configmaps";
   rule.ns = "dst";
-  rule.status = std::move(status);
+  rule.effect = fakeapi::ErrorFault{std::move(status)};
   rule.probability = probability;
   rule.until = until;
   return rule;

@@ -190,25 +190,25 @@ TEST_F(FullExample, Faults) {
   const auto& faults = action<FaultsEvent>(4).rules;
   ASSERT_EQ(faults.size(), 4u);
   const fakeapi::FaultRule& error = faults[0].rule;
-  EXPECT_EQ(error.kind, fakeapi::FaultKind::kError);
+  EXPECT_EQ(error.kind(), fakeapi::FaultKind::kError);
   EXPECT_EQ(error.verbs, std::vector<fakeapi::Verb>{fakeapi::Verb::kUpdate});
   EXPECT_EQ(error.resource, "leases");
   EXPECT_DOUBLE_EQ(error.probability, 0.5);
-  EXPECT_EQ(error.status.code, 500);
-  EXPECT_TRUE(api::is_internal_error(error.status));
+  EXPECT_EQ(error.as<fakeapi::ErrorFault>()->status.code, 500);
+  EXPECT_TRUE(api::is_internal_error(error.as<fakeapi::ErrorFault>()->status));
   EXPECT_EQ(faults[0].length, std::optional<sim::Duration>(20s));
   EXPECT_FALSE(error.from.has_value());
 
   const fakeapi::FaultRule& throttle = faults[1].rule;
-  EXPECT_TRUE(api::is_too_many_requests(throttle.status));
-  EXPECT_EQ(api::retry_after_seconds(throttle.status), std::optional<int>(2));
+  EXPECT_TRUE(api::is_too_many_requests(throttle.as<fakeapi::ErrorFault>()->status));
+  EXPECT_EQ(api::retry_after_seconds(throttle.as<fakeapi::ErrorFault>()->status), std::optional<int>(2));
   EXPECT_EQ(throttle.count, std::optional<std::int64_t>(3));
   EXPECT_FALSE(faults[1].length.has_value());
 
-  EXPECT_EQ(faults[2].rule.kind, fakeapi::FaultKind::kDropWatch);
-  EXPECT_EQ(faults[2].rule.after_events, 10);
-  EXPECT_EQ(faults[3].rule.kind, fakeapi::FaultKind::kStaleRead);
-  EXPECT_EQ(faults[3].rule.stale_by, 30s);
+  EXPECT_EQ(faults[2].rule.kind(), fakeapi::FaultKind::kDropWatch);
+  EXPECT_EQ(faults[2].rule.as<fakeapi::DropWatchFault>()->after_events, 10);
+  EXPECT_EQ(faults[3].rule.kind(), fakeapi::FaultKind::kStaleRead);
+  EXPECT_EQ(faults[3].rule.as<fakeapi::StaleReadFault>()->stale_by, 30s);
   EXPECT_EQ(faults[3].length, std::optional<sim::Duration>(1min));
   EXPECT_EQ(faults[3].mark.line, 77);
   // Each converts into a rule the fault injector's own JSON form accepts.

@@ -37,15 +37,15 @@ TEST_P(ErrorFault, CarriesTheStatusKubernetesSends) {
   auto rules = faults_of("      - " + c.entry + "\n");
   ASSERT_EQ(rules.size(), 1u);
   const fakeapi::FaultRule& rule = rules[0].rule;
-  EXPECT_EQ(rule.kind, fakeapi::FaultKind::kError);
-  EXPECT_EQ(rule.status.code, c.code);
-  EXPECT_EQ(rule.status.reason, c.reason);
-  EXPECT_EQ(rule.status.message, c.message);
-  EXPECT_EQ(api::retry_after_seconds(rule.status).value_or(0), c.retry_after);
+  EXPECT_EQ(rule.kind(), fakeapi::FaultKind::kError);
+  EXPECT_EQ(rule.as<fakeapi::ErrorFault>()->status.code, c.code);
+  EXPECT_EQ(rule.as<fakeapi::ErrorFault>()->status.reason, c.reason);
+  EXPECT_EQ(rule.as<fakeapi::ErrorFault>()->status.message, c.message);
+  EXPECT_EQ(api::retry_after_seconds(rule.as<fakeapi::ErrorFault>()->status).value_or(0), c.retry_after);
   // The injector's own form takes it back unchanged.
   auto back = fakeapi::FaultRule::from_json(rule.to_json());
   ASSERT_TRUE(back.ok());
-  EXPECT_EQ(back->status, rule.status);
+  EXPECT_TRUE(back->effect == rule.effect);
 }
 
 using api::StatusReason;
@@ -85,8 +85,8 @@ TEST(Faults, MatchingKeysAndWindow) {
       "      - {resource: coordination.k8s.io/v1/leases, gone: true}\n");
   ASSERT_EQ(rules.size(), 2u);
   const fakeapi::FaultRule& slow = rules[0].rule;
-  EXPECT_EQ(slow.kind, fakeapi::FaultKind::kLatency);
-  EXPECT_EQ(slow.latency, 150ms);
+  EXPECT_EQ(slow.kind(), fakeapi::FaultKind::kLatency);
+  EXPECT_EQ(slow.as<fakeapi::LatencyFault>()->latency, 150ms);
   EXPECT_EQ(slow.verbs, (std::vector<fakeapi::Verb>{fakeapi::Verb::kGet, fakeapi::Verb::kList}));
   EXPECT_EQ(slow.resource, "configmaps");
   EXPECT_EQ(slow.subresource, "status");
@@ -101,7 +101,7 @@ TEST(Faults, MatchingKeysAndWindow) {
   EXPECT_FALSE(slow.until.has_value());
 
   const fakeapi::FaultRule& gone = rules[1].rule;
-  EXPECT_EQ(gone.kind, fakeapi::FaultKind::kForceGone);
+  EXPECT_EQ(gone.kind(), fakeapi::FaultKind::kForceGone);
   EXPECT_EQ(gone.resource, "leases");
   EXPECT_TRUE(gone.verbs.empty());
   EXPECT_DOUBLE_EQ(gone.probability, 1.0);
@@ -115,11 +115,11 @@ TEST(Faults, WatchKinds) {
       "      - {stall: true}\n"
       "      - {verb: [get, list], staleBy: 1m}\n");
   ASSERT_EQ(rules.size(), 3u);
-  EXPECT_EQ(rules[0].rule.kind, fakeapi::FaultKind::kDropWatch);
-  EXPECT_EQ(rules[0].rule.after_events, 0);
-  EXPECT_EQ(rules[1].rule.kind, fakeapi::FaultKind::kStallWatch);
-  EXPECT_EQ(rules[2].rule.kind, fakeapi::FaultKind::kStaleRead);
-  EXPECT_EQ(rules[2].rule.stale_by, 1min);
+  EXPECT_EQ(rules[0].rule.kind(), fakeapi::FaultKind::kDropWatch);
+  EXPECT_EQ(rules[0].rule.as<fakeapi::DropWatchFault>()->after_events, 0);
+  EXPECT_EQ(rules[1].rule.kind(), fakeapi::FaultKind::kStallWatch);
+  EXPECT_EQ(rules[2].rule.kind(), fakeapi::FaultKind::kStaleRead);
+  EXPECT_EQ(rules[2].rule.as<fakeapi::StaleReadFault>()->stale_by, 1min);
   EXPECT_EQ(rules[2].mark.line, 10);
   EXPECT_EQ(rules[2].mark.column, 9);
 }
@@ -130,13 +130,13 @@ TEST(Faults, CoalesceHoldsWatchEventsForADuration) {
       "      - {coalesce: 250ms, count: 2, probability: 0.5}\n");
   ASSERT_EQ(rules.size(), 2u);
   const fakeapi::FaultRule& rule = rules[0].rule;
-  EXPECT_EQ(rule.kind, fakeapi::FaultKind::kCoalesceWatch);
-  EXPECT_EQ(rule.coalesce, 3s);
+  EXPECT_EQ(rule.kind(), fakeapi::FaultKind::kCoalesceWatch);
+  EXPECT_EQ(rule.as<fakeapi::CoalesceWatchFault>()->hold, 3s);
   EXPECT_EQ(rule.verbs, std::vector<fakeapi::Verb>{fakeapi::Verb::kWatch});
   EXPECT_EQ(rule.resource, "configmaps");
   EXPECT_EQ(rule.process, "ctl-0");
   EXPECT_EQ(rules[0].length, std::optional<sim::Duration>(20s));
-  EXPECT_EQ(rules[1].rule.coalesce, 250ms);
+  EXPECT_EQ(rules[1].rule.as<fakeapi::CoalesceWatchFault>()->hold, 250ms);
   EXPECT_EQ(rules[1].rule.count, std::optional<std::int64_t>(2));
   // The injector's own form takes it back unchanged.
   auto back = fakeapi::FaultRule::from_json(rule.to_json());

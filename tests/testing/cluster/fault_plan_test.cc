@@ -116,7 +116,7 @@ TEST_F(FaultPlanTest, OnTurnsThePatternAndTheSettersIntoOneRule) {
   ASSERT_EQ(rules().size(), 1u);
   const FaultRule& r = rules()[0];
   EXPECT_EQ(r.id, "conflicts");
-  EXPECT_EQ(r.kind, FaultKind::kError);
+  EXPECT_EQ(r.kind(), FaultKind::kError);
   EXPECT_EQ(r.verbs, std::vector<Verb>{Verb::kUpdate});
   EXPECT_EQ(r.resource, "widgets");
   EXPECT_EQ(r.subresource, "status");
@@ -128,7 +128,8 @@ TEST_F(FaultPlanTest, OnTurnsThePatternAndTheSettersIntoOneRule) {
   EXPECT_EQ(r.from, Time{} + 15s);
   EXPECT_EQ(r.until, Time{} + 45s);
   // Conflict() names the rule's resource and object, as the registry's conflict does.
-  EXPECT_EQ(r.status, api::new_conflict({"example.com", "widgets"}, "w1", api::kOptimisticLockErrorMsg));
+  EXPECT_EQ(r.as<fakeapi::ErrorFault>()->status,
+            api::new_conflict({"example.com", "widgets"}, "w1", api::kOptimisticLockErrorMsg));
   EXPECT_EQ(plan_.fired().at(0).description,
             "update widgets/status in default named w1 by widgets-0: 409 Conflict, p=0.5, ≤6 times, "
             "15.000s–45.000s");
@@ -139,13 +140,13 @@ TEST_F(FaultPlanTest, DelayAnyCallAndAutomaticIds) {
   plan_.on(AnyCall()).fail(NotFoundError());
   plan_.on(Writes(kConfigMaps)).fail(InternalError()).times(1);
   ASSERT_EQ(rules().size(), 3u);
-  EXPECT_EQ(rules()[0].kind, FaultKind::kLatency);
-  EXPECT_EQ(rules()[0].latency, 2s);
+  EXPECT_EQ(rules()[0].kind(), FaultKind::kLatency);
+  EXPECT_EQ(rules()[0].as<fakeapi::LatencyFault>()->latency, 2s);
   EXPECT_TRUE(rules()[0].verbs.empty());
   EXPECT_EQ(rules()[0].resource, "configmaps");
   EXPECT_FALSE(rules()[0].count.has_value());
   EXPECT_EQ(rules()[1].resource, "");
-  EXPECT_EQ(rules()[1].status, NotFoundError());  // no resource to name
+  EXPECT_EQ(rules()[1].as<fakeapi::ErrorFault>()->status, NotFoundError());  // no resource to name
   EXPECT_EQ(rules()[2].verbs,
             (std::vector<Verb>{Verb::kCreate, Verb::kUpdate, Verb::kPatch, Verb::kDelete, Verb::kDeleteCollection}));
   std::vector<std::string> texts;
@@ -162,18 +163,18 @@ TEST_F(FaultPlanTest, WatchFaultsAndStaleReadsAsRules) {
   plan_.stall_watches(kWidgets).during(0s, 30s);
   plan_.stale_reads(kWidgets, 30s);
   ASSERT_EQ(rules().size(), 4u);
-  EXPECT_EQ(rules()[0].kind, FaultKind::kDropWatch);
+  EXPECT_EQ(rules()[0].kind(), FaultKind::kDropWatch);
   EXPECT_EQ(rules()[0].verbs, std::vector<Verb>{Verb::kWatch});
-  EXPECT_EQ(rules()[0].after_events, 0);
+  EXPECT_EQ(rules()[0].as<fakeapi::DropWatchFault>()->after_events, 0);
   EXPECT_EQ(rules()[0].count, 1);  // neither times() nor during(): once
-  EXPECT_EQ(rules()[1].after_events, 3);
+  EXPECT_EQ(rules()[1].as<fakeapi::DropWatchFault>()->after_events, 3);
   EXPECT_EQ(rules()[1].count, 2);
   EXPECT_EQ(rules()[1].process, "widgets-1");
-  EXPECT_EQ(rules()[2].kind, FaultKind::kStallWatch);
+  EXPECT_EQ(rules()[2].kind(), FaultKind::kStallWatch);
   EXPECT_FALSE(rules()[2].count.has_value());
   EXPECT_EQ(rules()[2].until, Time{} + 30s);
-  EXPECT_EQ(rules()[3].kind, FaultKind::kStaleRead);
-  EXPECT_EQ(rules()[3].stale_by, 30s);
+  EXPECT_EQ(rules()[3].kind(), FaultKind::kStaleRead);
+  EXPECT_EQ(rules()[3].as<fakeapi::StaleReadFault>()->stale_by, 30s);
   std::vector<std::string> texts;
   for (const auto& f : plan_.fired()) texts.push_back(f.description);
   EXPECT_EQ(texts, (std::vector<std::string>{"drop watches of configmaps, ≤1 time",
@@ -188,8 +189,8 @@ TEST_F(FaultPlanTest, CoalescedWatchesHoldEventsAndMergeThoseOfOneObject) {
   auto log = watch();
   plan_.coalesce_watches(kConfigMaps, 3s).by("widgets-0").during(0s, 20s);
   ASSERT_EQ(rules().size(), 1u);
-  EXPECT_EQ(rules()[0].kind, FaultKind::kCoalesceWatch);
-  EXPECT_EQ(rules()[0].coalesce, 3s);
+  EXPECT_EQ(rules()[0].kind(), FaultKind::kCoalesceWatch);
+  EXPECT_EQ(rules()[0].as<fakeapi::CoalesceWatchFault>()->hold, 3s);
   EXPECT_EQ(rules()[0].verbs, std::vector<Verb>{Verb::kWatch});
   EXPECT_FALSE(rules()[0].count.has_value());  // every watch
   const std::string description = plan_.fired().at(0).description;  // then the window, from now

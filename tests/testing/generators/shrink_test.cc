@@ -64,8 +64,8 @@ TEST_P(GeneratorShrinking, FaultPlansAndWorkloadsShrinkToNothing) {
   EXPECT_TRUE(smallest(gen::fault_plan(), GetParam()).empty());
   EXPECT_TRUE(smallest(gen::workload(gen::config_map()), GetParam()).empty());
   const fakeapi::FaultRule rule = smallest(gen::fault_rule(), GetParam());
-  EXPECT_EQ(rule.kind, fakeapi::FaultKind::kError);
-  EXPECT_EQ(rule.status.code, 500);
+  EXPECT_EQ(rule.kind(), fakeapi::FaultKind::kError);
+  EXPECT_EQ(rule.as<fakeapi::ErrorFault>()->status.code, 500);
   EXPECT_TRUE(rule.verbs.empty());
   EXPECT_EQ(rule.probability, 1.0);
   EXPECT_EQ(rule.count, 1);

@@ -2,20 +2,24 @@
 //
 // A rule matches requests by verb, resource, subresource, namespace, name and client process
 // (each empty field is a wildcard; as client-go's reactors match, a rule naming no subresource
-// matches the resource's subresources too, and one naming "status" only /status), fires with a probability (drawn from the Loop's seeded Rng), at most
-// `count` times, and only inside an optional virtual-time window. What it injects:
-//   kError      the request fails with `status` (500, 503, 429 with Retry-After, 409, 504 ...)
-//   kLatency    the request is slowed by `latency` on top of the link's
-//   kDropWatch  a watch is cut after `after_events` events
-//   kStallWatch a watch stops delivering (until it times out or the client gives up)
-//   kForceGone  the next watch (410 Expired at once) or list continue (410) is refused
-//   kStaleRead  a read with resourceVersion "0" is served from the state `stale_by` ago
-//   kCoalesceWatch while the rule's window lasts, a watch holds each event for `coalesce`, and a
-//               later event for the same object replaces the waiting one (watch_delivery.h), so
-//               intermediate versions are never seen. It acts on watches already open when the
-//               rule is added; `probability` is drawn once per watch and `count` counts watches.
-// Every injection is written to the Loop's trace. Rules convert to and from JSON for scenario
-// files and the admin endpoint.
+// matches the resource's subresources too, and one naming "status" only /status), fires with a
+// probability (drawn from the Loop's seeded Rng), at most `count` times, and only inside an
+// optional virtual-time window. What it injects is its `effect`, one struct per kind holding only
+// that kind's fields:
+//   ErrorFault         the request fails with `status` (500, 503, 429 with Retry-After, 409, 504 ...)
+//   LatencyFault       the request is slowed by `latency` on top of the link's
+//   DropWatchFault     a watch is cut after `after_events` events
+//   StallWatchFault    a watch stops delivering (until it times out or the client gives up)
+//   ForceGoneFault     the next watch (410 Expired at once) or list continue (410) is refused
+//   StaleReadFault     a read with resourceVersion "0" is served from the state `stale_by` ago
+//   CoalesceWatchFault while the rule's window lasts, a watch holds each event for `hold`, and a
+//                      later event for the same object replaces the waiting one
+//                      (watch_delivery.h), so intermediate versions are never seen. It acts on
+//                      watches already open when the rule is added; `probability` is drawn once
+//                      per watch and `count` counts watches.
+// FaultKind names the kinds, in the order of FaultEffect's alternatives; a rule's kind() is its
+// effect's index. Every injection is written to the Loop's trace. Rules convert to and from JSON
+// for scenario files and the admin endpoint (the kind as "kind", the effect's field beside it).
 #ifndef KUBESIM_FAKEAPI_FAULTS_H_
 #define KUBESIM_FAKEAPI_FAULTS_H_
 
@@ -25,6 +29,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +43,38 @@
 
 namespace kubesim::fakeapi {
 
+// What a rule injects, by kind.
+struct ErrorFault {
+  api::Status status{};  // a code from 400 to 599
+  bool operator==(const ErrorFault&) const = default;
+};
+struct LatencyFault {
+  sim::Duration latency{};  // not negative
+  bool operator==(const LatencyFault&) const = default;
+};
+struct DropWatchFault {
+  std::int64_t after_events = 0;  // not negative
+  bool operator==(const DropWatchFault&) const = default;
+};
+struct StallWatchFault {
+  bool operator==(const StallWatchFault&) const = default;
+};
+struct ForceGoneFault {
+  bool operator==(const ForceGoneFault&) const = default;
+};
+struct StaleReadFault {
+  sim::Duration stale_by{};  // positive
+  bool operator==(const StaleReadFault&) const = default;
+};
+struct CoalesceWatchFault {
+  sim::Duration hold{};  // how long a watch holds each event; positive
+  bool operator==(const CoalesceWatchFault&) const = default;
+};
+
+using FaultEffect = std::variant<ErrorFault, LatencyFault, DropWatchFault, StallWatchFault,
+                                 ForceGoneFault, StaleReadFault, CoalesceWatchFault>;
+
+// The kinds, in the order of FaultEffect's alternatives (faults.cc asserts it).
 enum class FaultKind {
   kError,
   kLatency,
@@ -46,35 +85,71 @@ enum class FaultKind {
   kCoalesceWatch
 };
 
+// "error", "latency", "dropWatch", "stallWatch", "forceGone", "staleRead", "coalesceWatch".
 std::string_view to_string(FaultKind kind);
 std::optional<FaultKind> parse_fault_kind(std::string_view text);
 
-struct FaultRule {
-  FaultRule() {}
+// The kind of the effect `Fault` (one of FaultEffect's alternatives).
+template <class Fault>
+constexpr FaultKind kind_of() {
+  constexpr auto index = []<class... Ts>(std::variant<Ts...>*) {
+    constexpr bool same[] = {std::is_same_v<Fault, Ts>...};
+    std::size_t i = 0;
+    while (i < sizeof...(Ts) && !same[i]) ++i;
+    return i;
+  }(static_cast<FaultEffect*>(nullptr));
+  static_assert(index < std::variant_size_v<FaultEffect>, "not a FaultEffect");
+  return static_cast<FaultKind>(index);
+}
 
-  std::string id;
-  FaultKind kind = FaultKind::kError;
+// A rule is an aggregate: FaultRule{.resource = "leases", .effect = ErrorFault{status}}, or a
+// factory below and then the fields to match on.
+// (Every field has an initialiser, so designated initialisers may leave any out.)
+struct FaultRule {
+  std::string id{};
   // Match: empty means any.
-  std::vector<Verb> verbs;
-  std::string resource;  // plural resource name, e.g. "leases"
-  std::string subresource;  // "status", "scale"; in JSON also as "resource": "leases/status"
-  std::string ns;
-  std::string name;
-  std::string process;
+  std::vector<Verb> verbs{};
+  std::string resource{};  // plural resource name, e.g. "leases"
+  std::string subresource{};  // "status", "scale"; in JSON also as "resource": "leases/status"
+  std::string ns{};
+  std::string name{};
+  std::string process{};
   // When.
   double probability = 1.0;
-  std::optional<std::int64_t> count;
-  std::optional<sim::Time> from;
-  std::optional<sim::Time> until;
+  std::optional<std::int64_t> count{};
+  std::optional<sim::Time> from{};
+  std::optional<sim::Time> until{};
   // What.
-  api::Status status;  // kError
-  sim::Duration latency{};  // kLatency
-  std::int64_t after_events = 0;  // kDropWatch
-  sim::Duration stale_by{};  // kStaleRead
-  sim::Duration coalesce{};  // kCoalesceWatch: how long a watch holds each event; positive
+  FaultEffect effect{};
+
+  static FaultRule error(api::Status status) {
+    return FaultRule{.effect = ErrorFault{std::move(status)}};
+  }
+  static FaultRule latency(sim::Duration latency) { return FaultRule{.effect = LatencyFault{latency}}; }
+  static FaultRule drop_watch(std::int64_t after_events = 0) {
+    return FaultRule{.effect = DropWatchFault{after_events}};
+  }
+  static FaultRule stall_watch() { return FaultRule{.effect = StallWatchFault{}}; }
+  static FaultRule force_gone() { return FaultRule{.effect = ForceGoneFault{}}; }
+  static FaultRule stale_read(sim::Duration by) { return FaultRule{.effect = StaleReadFault{by}}; }
+  static FaultRule coalesce_watch(sim::Duration hold) {
+    return FaultRule{.effect = CoalesceWatchFault{hold}};
+  }
+
+  FaultKind kind() const { return static_cast<FaultKind>(effect.index()); }
+  // The effect as a `Fault`; null when the rule is of another kind.
+  template <class Fault>
+  const Fault* as() const {
+    return std::get_if<Fault>(&effect);
+  }
+  template <class Fault>
+  Fault* as() {
+    return std::get_if<Fault>(&effect);
+  }
 
   nlohmann::json to_json() const;
-  // Parses and validates a rule; a bad rule is a 400 Status naming the field.
+  // Parses and validates a rule; a bad rule is a 400 Status naming the field. Fields of other
+  // kinds are checked for their type and otherwise ignored.
   static api::Result<FaultRule> from_json(const nlohmann::json& j);
 };
 
@@ -116,6 +191,12 @@ class FaultInjector {
   // The first rule of `kind` that matches `request` and fires now; its count is consumed and the
   // injection traced. Null when none fires.
   const FaultRule* fire(FaultKind kind, const RequestInfo& request);
+  // The same for the rules whose effect is a `Fault`; the effect of the rule that fired, or null.
+  template <class Fault>
+  const Fault* fire(const RequestInfo& request) {
+    const FaultRule* rule = fire(kind_of<Fault>(), request);
+    return rule != nullptr ? rule->as<Fault>() : nullptr;
+  }
 
   // Whether `rule` matches `request` now: its keys, its window and a count not used up. Draws
   // nothing.

@@ -9,12 +9,12 @@
 //
 // Coalescing (coalesceWatch rules, Sieve's "unobserved states") acts on every open watch, also
 // one that started before the rule was added: when an event arrives while a matching rule's
-// window lasts, the watch holds it for the rule's `coalesce` time, and a later event for the same
+// window lasts, the watch holds it for the rule's `hold` time, and a later event for the same
 // object (namespace/name) replaces the held one, so the client never sees the versions between:
 //   ADDED + MODIFIED    -> ADDED with the newest object    ADDED + DELETED   -> nothing
 //   MODIFIED + MODIFIED -> MODIFIED with the newest        MODIFIED + DELETED -> DELETED
 //   DELETED + ADDED     -> MODIFIED with the new object (as a relist would show it)
-// A merged event is due `coalesce` after the newest event it carries arrived. A watch decides
+// A merged event is due `hold` after the newest event it carries arrived. A watch decides
 // once per rule whether the rule takes it (the rule's keys match the watch request, its
 // probability is drawn, its count — which counts watches — is consumed, the injection traced),
 // and keeps the rule until the rule's window ends or the rule is removed.
