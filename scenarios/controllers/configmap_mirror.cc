@@ -32,9 +32,15 @@ nlohmann::json copied_field(const api::Object& object, const char* field) {
   return value;
 }
 
+// Whether copied_field(b, field) == value, read in place (b's member is not copied).
+bool field_equals(const api::Object& b, const char* field, const nlohmann::json& value) {
+  if (!value.is_null()) return b.member_equals(field, value);
+  return b.member_equals(field, nullptr) || b.member_equals(field, nlohmann::json::object());
+}
+
 bool same_content(const api::Object& a, const api::Object& b) {
   return std::all_of(std::begin(kCopied), std::end(kCopied),
-                     [&](const char* field) { return copied_field(a, field) == copied_field(b, field); });
+                     [&](const char* field) { return field_equals(b, field, copied_field(a, field)); });
 }
 
 void copy_content(const api::Object& from, nlohmann::json& to) {
@@ -62,9 +68,13 @@ struct Mirror {
 ReconcileResult retried_unless(bool ok) { return ok ? ReconcileResult::done() : ReconcileResult::requeue(); }
 
 sim::Task<bool> create(ReconcileContext rc, std::string target_ns, api::ObjectPtr source) {
-  nlohmann::json object = {{"apiVersion", "v1"},
-                           {"kind", "ConfigMap"},
-                           {"metadata", {{"name", std::string(source->name())}, {"namespace", target_ns}}}};
+  // Built member by member: an initializer list copies every nested value once more.
+  nlohmann::json object(nlohmann::json::value_t::object);
+  object["apiVersion"] = "v1";
+  object["kind"] = "ConfigMap";
+  nlohmann::json& metadata = object["metadata"];
+  metadata["name"] = source->name();
+  metadata["namespace"] = target_ns;
   copy_content(*source, object);
   auto created = co_await rc.client().create(rc.ctx(), api::kConfigMaps, target_ns,
                                              api::make_object(std::move(object)), api::CreateOptions());
@@ -72,9 +82,24 @@ sim::Task<bool> create(ReconcileContext rc, std::string target_ns, api::ObjectPt
   co_return created.ok() || api::is_already_exists(created.status());
 }
 
+// The target with the source's content: each differing field set in the target's text (no tree
+// of the whole object is built), or removed through an edit of the whole object.
+api::ObjectPtr with_content(const api::Object& source, api::ObjectPtr target) {
+  for (const char* field : kCopied) {
+    const nlohmann::json value = copied_field(source, field);
+    if (field_equals(*target, field, value)) continue;
+    if (value.is_null()) {
+      target = target->edited([field](nlohmann::json& j) { j.erase(field); });
+    } else {
+      target = target->with_value_at(field, value);
+    }
+  }
+  return target;
+}
+
 sim::Task<bool> update(ReconcileContext rc, api::ObjectPtr source, api::ObjectPtr target) {
   // Carries the cached resourceVersion: a target changed since is a Conflict, retried.
-  api::ObjectPtr next = target->edited([&](nlohmann::json& j) { copy_content(*source, j); });
+  api::ObjectPtr next = with_content(*source, target);
   auto updated = co_await rc.client().update(rc.ctx(), api::kConfigMaps, std::string(target->namespace_()),
                                              std::move(next), api::UpdateOptions());
   co_return updated.ok();
