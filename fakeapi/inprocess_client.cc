@@ -3,6 +3,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "kubesim/fakeapi/watch_delivery.h"
 #include "kubesim/sim/channel.h"
 #include "kubesim/sim/event.h"
 #include "kubesim/sim/sleep.h"
@@ -157,7 +158,7 @@ struct WatchState {
   explicit WatchState(sim::Loop& loop) : flights(loop) {}
   std::shared_ptr<api::WatchStream> source;
   Flights flights;
-  std::size_t initial = 0;  // events the server queued before its watch went live
+  std::size_t in_transit = 0;  // events taken from the server, not yet in the client's stream
   std::shared_ptr<sim::NetworkLink> link;
 };
 
@@ -170,6 +171,7 @@ sim::Task<void> receive(std::shared_ptr<WatchState> state, sim::Loop* loop, sim:
     if (!event) break;
     InFlight flight{loop->now(), std::move(*event)};
     if (!state->flights.try_send(std::move(flight))) break;
+    ++state->in_transit;
   }
   state->flights.close();
 }
@@ -201,23 +203,16 @@ sim::Task<std::optional<InFlight>> next_flight(std::shared_ptr<Shared> s,
 
 // Moves the events of a server-side watch across the link to the client's stream.
 sim::Task<void> pump(std::shared_ptr<Shared> s, std::shared_ptr<WatchState> state,
-                     api::WatchFeed out, std::size_t max_backlog, sim::Context ctx) {
+                     api::WatchFeed out, sim::Context ctx) {
   sim::Loop& loop = *s->loop;
   sim::NetworkLink* link = state->link.get();
   Flights& flights = state->flights;
-  std::size_t delivered = 0;
   sim::Time last = loop.now();
   for (;;) {
     // What next_flight takes when it need not wait.
     std::optional<InFlight> flight = ctx.done() ? std::nullopt : flights.try_recv();
     if (!flight) flight = co_await next_flight(s, state, ctx);
     if (!flight) break;
-    // A client that does not keep up is cut off, as the server cuts off its own slow watchers;
-    // as there, the initial events do not count.
-    const std::size_t unread = out.backlog() + flights.size();
-    const std::size_t consumed = delivered - out.backlog();
-    const std::size_t unread_initial = state->initial > consumed ? state->initial - consumed : 0;
-    if (unread - std::min(unread, unread_initial) > max_backlog) break;
     const sim::Duration latency =
         link != nullptr ? link->sample_latency(loop.rng()) : sim::Duration::zero();
     const sim::Time at = std::max(last, flight->sent + latency);
@@ -232,7 +227,7 @@ sim::Task<void> pump(std::shared_ptr<Shared> s, std::shared_ptr<WatchState> stat
       if (!healed) break;
     }
     if (!out.send(std::move(flight->event))) break;
-    ++delivered;
+    --state->in_transit;
   }
   state->source->stop();
   flights.close();
@@ -279,7 +274,6 @@ sim::Task<api::Result<api::WatchPtr>> start_watch(std::shared_ptr<Shared> s, sim
   // start crossing the link at the instant the server answers.
   std::function<void(Response&)> at_server = [s, state, receive_ctx, loop](Response& r) {
     if (!r.watch) return;
-    state->initial = r.initial_events;
     state->source = std::shared_ptr<api::WatchStream>(std::move(r.watch));
     s->deliveries.spawn(receive(state, loop, receive_ctx), "watch-receive");
   };
@@ -293,8 +287,16 @@ sim::Task<api::Result<api::WatchPtr>> start_watch(std::shared_ptr<Shared> s, sim
   }
   auto pipe = api::make_watch_pipe(*loop);
   pipe.second.on_stop([cancel = delivery.cancel] { cancel(); });
-  const std::size_t max_backlog = s->server->watches().options().max_backlog;
-  s->deliveries.spawn(pump(s, state, pipe.second, max_backlog, delivery.ctx), "watch-pump");
+  if (auto* delivered = dynamic_cast<DeliveredWatch*>(state->source.get())) {
+    // A client that does not keep up is cut off by the front door's watch delivery: what it has
+    // not read is what waits in its stream and what is still on its way.
+    std::weak_ptr<WatchState> weak = state;
+    delivered->set_unread([weak, out = pipe.second]() -> std::size_t {
+      const auto shared = weak.lock();
+      return out.backlog() + (shared != nullptr ? shared->in_transit : 0);
+    });
+  }
+  s->deliveries.spawn(pump(s, state, pipe.second, delivery.ctx), "watch-pump");
   co_return std::move(pipe.first);
 }
 

@@ -22,7 +22,7 @@ ApiServer::ApiServer(sim::Loop& loop, ServerOptions options)
   fault_filters_ = {std::make_shared<internal::LatencyFaults>(faults_),
                     std::make_shared<internal::ErrorFaults>(faults_),
                     std::make_shared<internal::RevisionWait>(store_),
-                    std::make_shared<WatchDelivery>(faults_)};
+                    std::make_shared<WatchDelivery>(faults_, options_.watch.max_backlog)};
   rebuild_chain();
   store_.set_listener([this](const Change& change) {
     if (revision_times_.empty() || revision_times_.back().first != loop_->now()) {

@@ -68,13 +68,25 @@ WatchRequest WatchRequest::of(const Request& request) {
                       request.process, request.subresource};
 }
 
+bool DeliveredWatch::too_far_behind() const {
+  if (!unread_) return false;
+  const auto delivered = static_cast<std::size_t>(delivered_);
+  const std::size_t unread = std::min(unread_(), delivered);
+  const std::size_t consumed = delivered - unread;
+  const std::size_t unread_initial = initial_ > consumed ? initial_ - consumed : 0;
+  return unread - std::min(unread, unread_initial) > max_backlog_;
+}
+
+void DeliveredWatch::cut_off() {
+  if (cut_) return;
+  cut_ = true;
+  source_->stop();
+  held_.clear();
+}
+
 bool DeliveredWatch::drop_now() {
   if (!drop_after_ || delivered_ < *drop_after_) return false;
-  if (!cut_) {
-    cut_ = true;
-    source_->stop();
-    held_.clear();
-  }
+  cut_off();
   return true;
 }
 
@@ -147,6 +159,10 @@ sim::Task<std::optional<api::WatchEvent>> DeliveredWatch::next(sim::Context ctx)
       held_.clear();
       co_return std::nullopt;
     }
+    if (too_far_behind()) {
+      cut_off();
+      co_return std::nullopt;
+    }
     if (auto out = admit(std::move(*event))) co_return deliver(std::move(*out));
   }
 }
@@ -157,6 +173,10 @@ std::optional<api::WatchEvent> DeliveredWatch::try_next(const sim::Context& ctx)
     if (auto due = held_.take_due(now())) return deliver(std::move(*due));
     auto event = source_->try_next(ctx);
     if (!event) return std::nullopt;
+    if (too_far_behind()) {
+      cut_off();
+      return std::nullopt;
+    }
     if (auto out = admit(std::move(*event))) return deliver(std::move(*out));
   }
 }
@@ -173,7 +193,8 @@ void WatchDelivery::complete(const Request& request, Response& response) {
   if (const DropWatchFault* drop = faults_->fire<DropWatchFault>(info)) drop_after = drop->after_events;
   const bool stalled = faults_->fire<StallWatchFault>(info) != nullptr;
   response.watch = std::make_unique<DeliveredWatch>(std::move(response.watch), *faults_,
-                                                    WatchRequest::of(request), drop_after, stalled);
+                                                    WatchRequest::of(request), drop_after, stalled,
+                                                    response.initial_events, max_backlog_);
 }
 
 }  // namespace kubesim::fakeapi

@@ -65,10 +65,15 @@ void Gate::io_stopped() { timer_.reset(); }
 
 bool WatchChannel::push(api::WatchEvent event) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (detached_ || ended_ || queue_.size() >= max_queued_) return false;
+  if (detached_ || ended_) return false;
   queue_.push_back(std::move(event));
   kick_locked();
   return true;
+}
+
+std::size_t WatchChannel::queued() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size();
 }
 
 void WatchChannel::finish(bool abrupt) {

@@ -82,13 +82,14 @@ sim::Task<void> pump(std::shared_ptr<LoopSide> self, std::shared_ptr<api::WatchS
   for (;;) {
     auto event = co_await stream->next(ctx);
     if (!event) {
-      // A dropWatch rule cuts the connection; a watch the server ended closes it cleanly.
+      // A dropWatch rule or a client too far behind cuts the connection; a watch the server ended
+      // closes it cleanly.
       const auto* delivered = dynamic_cast<const DeliveredWatch*>(stream.get());
       abrupt = delivered != nullptr && delivered->cut();
       break;
     }
     if (!channel->push(std::move(*event))) {
-      abrupt = true;  // the consumer is gone or too slow
+      abrupt = true;  // the consumer is gone
       break;
     }
   }
@@ -248,10 +249,18 @@ std::optional<Reply> LoopSide::decode_write(ApiCall& call, const ResourceInfo& i
 
 void LoopSide::start_pump(api::WatchPtr started, const std::weak_ptr<SessionBase>& session) {
   const std::uint64_t id = next_watch_id_++;
-  auto channel = std::make_shared<WatchChannel>(gate_, session, id, options_.max_queued_events);
+  auto channel = std::make_shared<WatchChannel>(gate_, session, id);
   auto cancel = sim::with_cancel(sim::Context());
   watches_[id] = cancel.cancel;
   std::shared_ptr<api::WatchStream> stream(std::move(started));
+  if (auto* delivered = dynamic_cast<DeliveredWatch*>(stream.get())) {
+    // What the session has not taken yet: the events it takes wait on its socket, bounded by
+    // max_watch_buffer_bytes.
+    delivered->set_unread([weak = std::weak_ptr<WatchChannel>(channel)]() -> std::size_t {
+      const auto queue = weak.lock();
+      return queue != nullptr ? queue->queued() : 0;
+    });
+  }
   Reply answer;
   answer.watch = channel;
   // The answer is posted before the pump's first event, so the session sends its headers first.

@@ -10,8 +10,9 @@
 // one after another; the initial list or replay leaves with the watch's answer); a partition
 // stalls them and, past `watch_partition_timeout`, ends the watch, with or without traffic; and a
 // client whose unread and in-flight live events pass the server's max_backlog is cut off as the
-// server cuts off its own slow watchers. Fault rules, the revision wait and the recorder are the
-// server's front door's: every request carries the process's name. When the call's context is
+// server cuts off its own slow watchers (the front door's watch delivery does it, as for an HTTP
+// client: watch_delivery.h). Fault rules, the revision wait and the recorder are the server's
+// front door's: every request carries the process's name. When the call's context is
 // done first (or already was), the result is a Canceled or DeadlineExceeded client error, as
 // client-go returns the context's error. A request the process sent before it was paused
 // (Process::pause) still crosses the link and is served; its answer reaches the process when the

@@ -1,11 +1,18 @@
 // WatchDelivery: the front door's filter for watch faults — dropped, stalled and coalescing
-// watches — the same for every transport.
+// watches — and for clients that fall behind, the same for every transport.
 //
 // When a watch starts, the first dropWatch rule that fires cuts its stream after `afterEvents`
 // events, and the first stallWatch rule that fires makes it deliver nothing more (events are
 // taken from the server and discarded until the watch times out or its client gives up). The
 // stream a transport then reads is a DeliveredWatch, which says whether it was cut, so that a
 // transport can end the connection abruptly as a dropped one ends.
+//
+// Backlog: a transport takes the server's events as they come and queues them for its client (on
+// the network link, in the client's stream, in an HTTP session's channel), so the WatchHub never
+// sees that client fall behind. The transport tells the DeliveredWatch how many of the events it
+// delivered the client has not read yet (set_unread); once the live ones among them pass the
+// hub's max_backlog, the watch is cut as a dropped one is — the hub's rule for its own watchers,
+// and as there, the events the watch started with (its initial list or replay) do not count.
 //
 // Coalescing (coalesceWatch rules, Sieve's "unobserved states") acts on every open watch, also
 // one that started before the rule was added: when an event arrives while a matching rule's
@@ -31,6 +38,8 @@
 #define KUBESIM_FAKEAPI_WATCH_DELIVERY_H_
 
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -84,26 +93,41 @@ struct WatchRequest {
 
 class DeliveredWatch final : public api::WatchStream {
  public:
+  // `initial_events`: how many events the watch started with; `max_backlog`: the most live
+  // events its client may leave unread.
   DeliveredWatch(api::WatchPtr source, FaultInjector& faults, WatchRequest request,
-                 std::optional<std::int64_t> drop_after, bool stalled)
+                 std::optional<std::int64_t> drop_after, bool stalled, std::size_t initial_events = 0,
+                 std::size_t max_backlog = std::numeric_limits<std::size_t>::max())
       : source_(std::move(source)),
         faults_(&faults),
         request_(std::move(request)),
         drop_after_(drop_after),
-        stalled_(stalled) {}
+        stalled_(stalled),
+        initial_(initial_events),
+        max_backlog_(max_backlog) {}
 
   sim::Task<std::optional<api::WatchEvent>> next(sim::Context ctx) override;
   std::optional<api::WatchEvent> try_next(const sim::Context& ctx) override;
   void stop() override;
 
-  // True once a dropWatch rule ended the stream.
+  // The transport's count of the events this watch delivered that its client has not read yet;
+  // without one the backlog is not watched. `unread` must not keep the transport's side of the
+  // watch alive through this watch (it is held here until the watch is destroyed).
+  void set_unread(std::function<std::size_t()> unread) { unread_ = std::move(unread); }
+
+  // True once a dropWatch rule or the backlog ended the stream.
   bool cut() const { return cut_; }
   // How many events the watch holds now.
   std::size_t held() const { return held_.size(); }
 
  private:
-  // True (and the source stopped) when the drop rule's count is reached.
+  // True (and the watch cut off) when the drop rule's count is reached.
   bool drop_now();
+  // Whether the client's unread live events pass max_backlog. Checked when an event comes from
+  // the source: it is not delivered, and the stream ends.
+  bool too_far_behind() const;
+  // Ends the stream: the source stops and held events are discarded.
+  void cut_off();
   // What becomes of an event from the source: delivered now (returned), held, or discarded.
   std::optional<api::WatchEvent> admit(api::WatchEvent event);
   // The hold time of the coalesceWatch rule that has this watch now, if one has.
@@ -118,6 +142,9 @@ class DeliveredWatch final : public api::WatchStream {
   bool stalled_;
   bool cut_ = false;
   std::int64_t delivered_ = 0;
+  std::size_t initial_;
+  std::size_t max_backlog_;
+  std::function<std::size_t()> unread_;
   HeldEvents held_;
   std::string coalesce_rule_;              // the id of the coalesceWatch rule that has the watch
   std::vector<std::string> decided_rules_;  // coalesceWatch rules this watch has drawn for
@@ -125,13 +152,16 @@ class DeliveredWatch final : public api::WatchStream {
 
 class WatchDelivery final : public Filter {
  public:
-  explicit WatchDelivery(FaultInjector& faults) : faults_(&faults) {}
+  // `max_backlog`: the hub's (WatchHubOptions::max_backlog).
+  WatchDelivery(FaultInjector& faults, std::size_t max_backlog)
+      : faults_(&faults), max_backlog_(max_backlog) {}
   // Every watch that starts is delivered through a DeliveredWatch, so that a coalesceWatch rule
   // added later acts on it.
   void complete(const Request& request, Response& response) override;
 
  private:
   FaultInjector* faults_;
+  std::size_t max_backlog_;
 };
 
 }  // namespace kubesim::fakeapi

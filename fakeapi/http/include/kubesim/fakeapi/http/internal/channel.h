@@ -14,8 +14,9 @@
 // WatchChannel: one watch's events on their way from the loop (producer) to a session (consumer).
 // The producer pushes events and finally finish()es; the first push after the consumer drained
 // the queue wakes the session through the Gate, so a burst of events costs one wake-up. The queue
-// is bounded: a push beyond `max_queued` fails and the producer must end the watch (a consumer that
-// does not keep up is cut off, as kube-apiserver cuts off slow watchers).
+// is bounded by the front door's watch delivery (watch_delivery.h), as every transport's is: the
+// producer reports queued() as the events its client has not read, and a watch whose client
+// falls too far behind is cut.
 #ifndef KUBESIM_FAKEAPI_HTTP_INTERNAL_CHANNEL_H_
 #define KUBESIM_FAKEAPI_HTTP_INTERNAL_CHANNEL_H_
 
@@ -85,14 +86,15 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
 
 class WatchChannel {
  public:
-  WatchChannel(std::shared_ptr<Gate> gate, std::weak_ptr<SessionBase> session, std::uint64_t id,
-               std::size_t max_queued)
-      : gate_(std::move(gate)), session_(std::move(session)), id_(id), max_queued_(max_queued) {}
+  WatchChannel(std::shared_ptr<Gate> gate, std::weak_ptr<SessionBase> session, std::uint64_t id)
+      : gate_(std::move(gate)), session_(std::move(session)), id_(id) {}
 
   std::uint64_t id() const { return id_; }
 
-  // Producer. False (nothing queued) once the consumer detached or the queue is full.
+  // Producer. False (nothing queued) once the consumer detached.
   bool push(api::WatchEvent event);
+  // Producer: the events pushed that the consumer has not taken yet.
+  std::size_t queued() const;
   // Producer: no more events. `abrupt` cuts the connection instead of ending the stream cleanly.
   void finish(bool abrupt);
 
@@ -112,8 +114,7 @@ class WatchChannel {
   std::shared_ptr<Gate> gate_;
   std::weak_ptr<SessionBase> session_;
   const std::uint64_t id_;
-  const std::size_t max_queued_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::vector<api::WatchEvent> queue_;  // guarded by mu_, as are the flags below
   bool ended_ = false;
   bool abrupt_ = false;

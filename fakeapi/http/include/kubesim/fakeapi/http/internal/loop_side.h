@@ -28,7 +28,6 @@ struct LoopSideOptions {
   LoopSideOptions() {}
   std::string git_version;
   std::string server_address;  // host:port for APIVersions
-  std::size_t max_queued_events = 100'000;
 };
 
 class LoopSide : public std::enable_shared_from_this<LoopSide> {
