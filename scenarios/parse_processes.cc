@@ -272,7 +272,7 @@ ClockSpec parse_clock(ParseContext& ctx, const Field& field) {
 
 void parse_process(ParseContext& ctx, const Field& field) {
   MapFields f(ctx.reader, field, "a process",
-              {"name", "replicas", "clock", "network", "run", "exec"});
+              {"name", "replicas", "clock", "network", "watchList", "run", "exec"});
   if (!f.ok()) return;
   ProcessSpec p;
   p.mark = field.mark();
@@ -304,6 +304,11 @@ void parse_process(ParseContext& ctx, const Field& field) {
   p.clock = parse_clock(ctx, f.get("clock"));
   MapFields network(ctx.reader, f.get("network"), "a process's network", {"latency"});
   if (network.ok()) p.latency = parse_latency(ctx, network.get("latency"));
+  if (auto b = ctx.reader.boolean(f.get("watchList"))) p.watch_list = *b;
+  if (f.has("watchList") && f.has("exec")) {
+    ctx.reader.error(f.get("watchList").key_mark,
+                     "watchList sets kubesim's own informers; a real program (exec) lists as it lists");
+  }
   if (f.has("run") && f.has("exec")) {
     ctx.reader.error(f.get("exec").key_mark,
                      "a process either runs actors (run) or is a real program (exec), not both");

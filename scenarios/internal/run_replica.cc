@@ -72,6 +72,7 @@ InformerFactory make_factory(Incarnation& inc, const Replica& r, std::string ns)
   f.client = std::make_unique<FactoryClient>(*inc.client);
   informer::SharedInformerFactoryOptions options;
   options.ns = f.ns;
+  options.informer.use_watch_list = r.spec->watch_list;
   for (const Actor& actor : r.spec->run) {
     const auto* spec = std::get_if<InformerSpec>(&actor);
     if (spec == nullptr || spec->ns != f.ns) continue;

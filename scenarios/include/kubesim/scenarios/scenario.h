@@ -116,6 +116,9 @@ struct ProcessSpec {
   int replicas = 1;
   ClockSpec clock;
   std::optional<LatencySpec> latency;  // unset: the scenario's network default
+  // Its informers' first list: a streaming watch-list (client-go >= 1.35's WatchListClient), or,
+  // false, a list at resourceVersion "0" served from the watch cache (client-go <= 1.34).
+  bool watch_list = true;
   std::vector<Actor> run;
   std::optional<ExecSpec> exec;
   Mark mark;
