@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "kubesim/scenarios/chart.h"
 #include "kubesim/scenarios/explore.h"
 #include "kubesim/scenarios/junit.h"
 #include "kubesim/scenarios/progress.h"
@@ -24,6 +25,7 @@ namespace kubesim::scenarios {
 namespace {
 
 constexpr int kBadInput = 2;
+constexpr int kInterrupted = 130;  // as a shell reports a process ended by SIGINT
 
 struct RunFlags {
   std::vector<std::string> paths;
@@ -31,7 +33,7 @@ struct RunFlags {
   std::string seed;  // checked by check_run_flags: CLI11 reads "-3" as a huge unsigned
   int jobs = 1;
   std::string shard = "0/1";
-  std::string junit, results, report, trace, csv;
+  std::string junit, results, report, trace, csv, charts;
   bool live = false;
   std::string live_output = "kubesim-live";
   bool list_controllers = false;
@@ -42,7 +44,7 @@ struct RunFlags {
 
 struct MergeFlags {
   std::vector<std::string> inputs;
-  std::string junit, results, report;
+  std::string junit, results, report, csv, charts;
 };
 
 // The files a command writes, opened before anything runs so that a path that cannot be
@@ -105,6 +107,37 @@ void write_outputs(const Context& c, const RunSet& set, Outputs& out, const std:
   }
 }
 
+// Makes the --charts directory before anything runs; false (with a message) when it cannot be.
+bool open_charts(const Context& c, const std::string& command, const std::string& dir) {
+  if (dir.empty()) return true;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!ec && std::filesystem::is_directory(dir, ec)) return true;
+  *c.env.err << c.name << " " << command << ": cannot write " << dir << ": "
+             << (ec ? ec.message() : std::string("not a directory")) << "\n";
+  return false;
+}
+
+// The experiments' outputs: the table on stdout (when the set has experiments), --csv, --charts.
+void write_measurements(const Context& c, const RunSet& set, std::unique_ptr<std::ofstream>& csv,
+                        const std::string& csv_path, const std::string& charts) {
+  const std::vector<MeasuredRun> rows = measured_rows(set);
+  const bool any = std::any_of(set.scenarios.begin(), set.scenarios.end(),
+                               [](const ScenarioRun& r) { return !r.result.experiment.empty(); });
+  if (any) write_table(rows, *c.env.out);
+  if (csv) {
+    write_csv(rows, *csv);
+    csv->close();
+    *c.env.err << "csv: " << csv_path << "\n";
+  }
+  if (charts.empty()) return;
+  std::string error;
+  const auto written = write_chart_files(rows, charts, error);
+  if (!error.empty()) *c.env.err << c.name << ": " << error << "\n";
+  *c.env.err << "charts: " << written.size() << (written.size() == 1 ? " file" : " files")
+             << " in " << charts << "\n";
+}
+
 void add_run_flags(CLI::App& run, RunFlags& f) {
   run.add_option("paths", f.paths, "scenario files, or directories of *.yaml files")
       ->type_name("FILE|DIR");
@@ -124,6 +157,9 @@ void add_run_flags(CLI::App& run, RunFlags& f) {
       ->type_name("FILE.html");
   run.add_option("--csv", f.csv, "write one row per point and seed of the experiments' measurements")
       ->type_name("FILE.csv");
+  run.add_option("--charts", f.charts,
+                 "write an SVG chart per experiment, metric and parameter into DIR")
+      ->type_name("DIR");
   run.add_option("--trace", f.trace, "write the JSONL trace of the only run (one scenario, one seed)")
       ->type_name("FILE");
   run.add_flag("--list-controllers", f.list_controllers, "list the controller types and exit");
@@ -141,6 +177,10 @@ void add_merge_flags(CLI::App& merge, MergeFlags& f) {
   merge.add_option("--junit", f.junit, "write JUnit XML of the merged results")->type_name("FILE");
   merge.add_option("--report", f.report, "write the HTML report of the merged results")
       ->type_name("FILE.html");
+  merge.add_option("--csv", f.csv, "write the experiments' measurements, a row per point and seed")
+      ->type_name("FILE.csv");
+  merge.add_option("--charts", f.charts, "write the experiments' SVG charts into DIR")
+      ->type_name("DIR");
 }
 
 // A seed as the command line writes it: decimal digits only, within 64 bits.
@@ -226,6 +266,7 @@ RunSet run_with_progress(const Context& c, const Plan& plan, const Registry& reg
   // A live run is not replayed for its timeline: it draws one every time.
   options.timelines = !f.live && (!f.report.empty() || !f.results.empty());
   options.trace = trace;
+  options.stop = c.env.interrupt;
   options.on_progress = [&](std::size_t done, std::size_t total, std::size_t failed) {
     progress.update(done, total, failed);
   };
@@ -271,26 +312,28 @@ int run_command(const Context& c, const RunFlags& f, const Registry& registry) {
   Outputs outputs;
   std::unique_ptr<std::ofstream> csv;
   if (!open_outputs(c, "run", f.junit, f.results, f.report, f.trace, outputs) ||
-      !open_output(c, "run", f.csv, csv)) {
+      !open_output(c, "run", f.csv, csv) || !open_charts(c, "run", f.charts)) {
     return kBadInput;
   }
   experiments.print_cost(plan, *c.env.out);
   RunSet set = run_with_progress(c, plan, registry, f, outputs.trace.get(), experiments);
+  experiments.label(set);
   if (outputs.trace) {
     outputs.trace->close();
     *c.env.err << "trace: " << f.trace << "\n";
   }
   write_outputs(c, set, outputs, f.junit, f.results, f.report);
-  const std::vector<MeasuredRun> rows = experiments.rows(set);
-  if (experiments.any()) write_table(rows, *c.env.out);
-  if (csv) {
-    write_csv(rows, *csv);
-    csv->close();
-    *c.env.err << "csv: " << f.csv << "\n";
-  }
+  write_measurements(c, set, csv, f.csv, f.charts);
   const Tally t = tally(set);
+  // Ctrl-C while the timelines were drawn leaves every run finished.
+  const bool stopped = c.env.interrupt != nullptr && c.env.interrupt->load();
+  if (stopped) {
+    const auto i = set.interrupted.value_or(RunSet::Interruption{plan.runs.size(), plan.runs.size()});
+    *c.env.out << "interrupted after " << i.finished << " of " << i.planned
+               << " runs: the outputs hold the runs that finished\n";
+  }
   *c.env.out << closing_line(t) << "\n";
-  return exit_code(t);
+  return stopped ? kInterrupted : exit_code(t);
 }
 
 // Reads one --results file; false (with a message) when it is not one.
@@ -325,10 +368,16 @@ int merge_command(const Context& c, const MergeFlags& f) {
     return kBadInput;
   }
   Outputs outputs;
-  if (!open_outputs(c, "merge", f.junit, f.results, f.report, "", outputs)) return kBadInput;
+  std::unique_ptr<std::ofstream> csv;
+  if (!open_outputs(c, "merge", f.junit, f.results, f.report, "", outputs) ||
+      !open_output(c, "merge", f.csv, csv) || !open_charts(c, "merge", f.charts)) {
+    return kBadInput;
+  }
   const RunSet& set = merged.value();
+  for (const auto& line : sweep_cost_lines(set)) *c.env.out << line << "\n";
   for (const auto& run : set.scenarios) print_scenario(run, set, *c.env.out);
   write_outputs(c, set, outputs, f.junit, f.results, f.report);
+  write_measurements(c, set, csv, f.csv, f.charts);
   const Tally t = tally(set);
   *c.env.out << closing_line(t) << "\n";
   return exit_code(t);

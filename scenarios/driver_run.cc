@@ -45,13 +45,17 @@ Done run_one(const Scenario& scenario, const Registry& registry, const RunFuncti
   return done;
 }
 
+bool stopping(const std::atomic<bool>* stop) { return stop != nullptr && stop->load(); }
+
 // Runs every job, on the calling thread when jobs is 1, else on `jobs` threads; calls
-// `finished(index, done)` on the calling thread for each, in the order they finish.
+// `finished(index, done)` on the calling thread for each, in the order they finish. Once `stop`
+// is true no job starts; those under way finish.
 template <class Finished>
 void run_jobs(const std::vector<Job>& jobs, const Plan& plan, const Registry& registry,
-              const RunFunction& run, int threads, Finished finished) {
+              const RunFunction& run, int threads, const std::atomic<bool>* stop,
+              Finished finished) {
   if (threads <= 1 || jobs.size() <= 1) {
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
+    for (std::size_t i = 0; i < jobs.size() && !stopping(stop); ++i) {
       finished(i, run_one(plan.scenarios[jobs[i].scenario], registry, run, jobs[i].options));
     }
     return;
@@ -61,21 +65,26 @@ void run_jobs(const std::vector<Job>& jobs, const Plan& plan, const Registry& re
   std::mutex mu;
   std::condition_variable cv;
   std::deque<std::size_t> ready;
+  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(threads), jobs.size());
+  std::size_t working = n;  // workers not yet out of jobs; guarded by mu
   auto worker = [&] {
-    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+    for (std::size_t i = next++; i < jobs.size() && !stopping(stop); i = next++) {
       Done done = run_one(plan.scenarios[jobs[i].scenario], registry, run, jobs[i].options);
       std::lock_guard lock(mu);
       results[i] = std::move(done);
       ready.push_back(i);
       cv.notify_one();
     }
+    std::lock_guard lock(mu);
+    --working;
+    cv.notify_one();
   };
   std::vector<std::thread> pool;
-  const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(threads), jobs.size());
   for (std::size_t t = 0; t < n; ++t) pool.emplace_back(worker);
-  for (std::size_t handled = 0; handled < jobs.size(); ++handled) {
+  while (true) {
     std::unique_lock lock(mu);
-    cv.wait(lock, [&] { return !ready.empty(); });
+    cv.wait(lock, [&] { return !ready.empty() || working == 0; });
+    if (ready.empty()) break;
     const std::size_t i = ready.front();
     ready.pop_front();
     Done done = std::move(results[i]);
@@ -117,7 +126,7 @@ void draw_timelines(RunSet& set, const Plan& plan, const Registry& registry,
     jobs.push_back(job);
     targets.emplace_back(s, *index);
   }
-  run_jobs(jobs, plan, registry, run, options.jobs, [&](std::size_t i, Done done) {
+  run_jobs(jobs, plan, registry, run, options.jobs, options.stop, [&](std::size_t i, Done done) {
     auto [s, index] = targets[i];
     set.scenarios[s].result.seeds[index].timeline = std::move(done.result.timeline);
   });
@@ -140,12 +149,15 @@ RunSet run_plan(const Plan& plan, const Registry& registry, const RunFunction& r
     ++remaining[planned.scenario];
   }
   std::vector<Done> done(jobs.size());
+  std::vector<bool> in(jobs.size(), false);  // the job finished
   std::size_t finished_count = 0, failed = 0, next_scenario = 0, first_job = 0;
-  // Hands each scenario whose seeds are all in to on_scenario, in scenario order.
-  auto deliver = [&] {
-    while (next_scenario < plan.scenarios.size() && remaining[next_scenario] == 0) {
+  // Hands each scenario whose seeds are all in (all: once the run is over, stopped or not) to
+  // on_scenario, in scenario order, with the seeds that finished.
+  auto deliver = [&](bool all) {
+    while (next_scenario < plan.scenarios.size() && (all || remaining[next_scenario] == 0)) {
       ScenarioRun& target = set.scenarios[next_scenario];
       for (; first_job < jobs.size() && jobs[first_job].scenario == next_scenario; ++first_job) {
+        if (!in[first_job]) continue;
         target.result.seeds.push_back(std::move(done[first_job].result));
         target.wall_seconds.push_back(done[first_job].wall_seconds);
       }
@@ -153,19 +165,24 @@ RunSet run_plan(const Plan& plan, const Registry& registry, const RunFunction& r
       ++next_scenario;
     }
   };
-  deliver();
-  run_jobs(jobs, plan, registry, run, options.jobs, [&](std::size_t i, Done result) {
+  deliver(false);
+  run_jobs(jobs, plan, registry, run, options.jobs, options.stop, [&](std::size_t i, Done result) {
     const ScenarioResult& meta = set.scenarios[jobs[i].scenario].result;
     if (seed_failed(meta, result.result)) ++failed;
     // Nothing reads the trace tail of a seed that broke nothing; dropping it keeps what a
     // long run holds per seed small.
     if (!result.result.broke_any()) result.result.trace_tail.clear();
     done[i] = std::move(result);
+    in[i] = true;
     ++finished_count;
     --remaining[jobs[i].scenario];
     if (options.on_progress) options.on_progress(finished_count, jobs.size(), failed);
-    deliver();
+    deliver(false);
   });
+  if (finished_count < jobs.size()) {
+    set.interrupted = RunSet::Interruption{finished_count, jobs.size()};
+    deliver(true);
+  }
   if (options.timelines) draw_timelines(set, plan, registry, run, options);
   return set;
 }

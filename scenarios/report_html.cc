@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "kubesim/api/go_duration.h"
+#include "kubesim/scenarios/internal/experiments_html.h"
 #include "kubesim/scenarios/internal/markup.h"
 #include "kubesim/scenarios/report.h"
 #include "kubesim/scenarios/summary.h"
@@ -174,8 +175,10 @@ void write_scenario(const RunSet& set, std::size_t s, std::ostream& out) {
 
 void write_report_html(const RunSet& set, std::ostream& out) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      << "<title>kubesim report</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
+      << "<title>kubesim report</title>\n<style>" << kStyle << internal::kExperimentsStyle
+      << "</style>\n</head>\n<body>\n";
   write_overview(set, out);
+  internal::write_experiments_html(set, out);
   for (std::size_t s = 0; s < set.scenarios.size(); ++s) write_scenario(set, s, out);
   out << "</body>\n</html>\n";
 }

@@ -120,6 +120,24 @@ Timeline timeline_from(const json& j, const std::string& path) {
   return t;
 }
 
+// "metrics": [{"column": "failoverTime", "value": 5.2}, {"column": …, "value": null}, …]
+json metrics_json(const SeedResult& r) {
+  json out = json::array();
+  for (const auto& [column, value] : r.metrics) {
+    out.push_back({{"column", column}, {"value", value ? json(*value) : json(nullptr)}});
+  }
+  return out;
+}
+
+// "point": [{"parameter": "leaseDuration", "value": "5s"}, …]
+json point_json(const ScenarioResult& r) {
+  json out = json::array();
+  for (const auto& [parameter, value] : r.point) {
+    out.push_back({{"parameter", parameter}, {"value", value}});
+  }
+  return out;
+}
+
 SeedResult seed_from(const json& j, const std::string& path) {
   json_object(j, path);
   SeedResult r;
@@ -143,6 +161,14 @@ SeedResult seed_from(const json& j, const std::string& path) {
   if (auto it = j.find("timeline"); it != j.end()) {
     r.timeline = timeline_from(*it, json_path(path, "timeline"));
   }
+  if (j.contains("metrics")) {
+    each_of(j, path, "metrics", [&](const json& e, const std::string& p) {
+      const json& value = json_field(e, p, "value");
+      r.metrics.emplace_back(json_string(json_field(e, p, "column"), json_path(p, "column")),
+                             value.is_null() ? std::nullopt
+                                             : std::optional(json_number(value, json_path(p, "value"))));
+    });
+  }
   return r;
 }
 
@@ -155,6 +181,13 @@ ScenarioResult scenario_from(const json& j, const std::string& path) {
   if (j.contains("mustFind")) {
     each_of(j, path, "mustFind", [&](const json& e, const std::string& p) {
       r.must_find.push_back(json_string(e, p));
+    });
+  }
+  r.experiment = json_string_or(j, path, "experiment");
+  if (j.contains("point")) {
+    each_of(j, path, "point", [&](const json& e, const std::string& p) {
+      r.point.emplace_back(json_string(json_field(e, p, "parameter"), json_path(p, "parameter")),
+                           json_string(json_field(e, p, "value"), json_path(p, "value")));
     });
   }
   each_of(j, path, "seeds", [&](const json& e, const std::string& p) {
@@ -201,15 +234,21 @@ json to_json(const SeedResult& result) {
          {"requests", result.requests}};
   if (result.live) j["live"] = true;  // only then: virtual runs' results stay as they were
   if (result.timeline) j["timeline"] = timeline_json(*result.timeline);
+  if (!result.metrics.empty()) j["metrics"] = metrics_json(result);  // only experiments' runs
   return j;
 }
 
 json to_json(const ScenarioResult& result) {
   json seeds = json::array();
   for (const auto& s : result.seeds) seeds.push_back(to_json(s));
-  return json{{"file", result.file},           {"name", result.name},
-              {"description", result.description}, {"mustFind", result.must_find},
-              {"passed", result.passed()},      {"seeds", std::move(seeds)}};
+  json j{{"file", result.file},           {"name", result.name},
+         {"description", result.description}, {"mustFind", result.must_find},
+         {"passed", result.passed()},      {"seeds", std::move(seeds)}};
+  if (!result.experiment.empty()) {  // only experiments' points
+    j["experiment"] = result.experiment;
+    j["point"] = point_json(result);
+  }
+  return j;
 }
 
 api::Result<SeedResult> seed_result_from_json(const json& j) {

@@ -86,6 +86,11 @@ RunSet run_set_from(const json& j) {
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     set.scenarios.push_back(scenario_run_from(scenarios[i], json_path("scenarios", i)));
   }
+  if (auto it = j.find("interrupted"); it != j.end()) {
+    set.interrupted = RunSet::Interruption{
+        json_uint(json_field(*it, "interrupted", "finished"), "interrupted.finished"),
+        json_uint(json_field(*it, "interrupted", "planned"), "interrupted.planned")};
+  }
   return set;
 }
 
@@ -212,12 +217,16 @@ json to_json(const RunSet& set) {
     j["wallSeconds"] = s.wall_seconds;
     scenarios.push_back(std::move(j));
   }
-  return json{{"kind", kKind},
-              {"version", kVersion},
-              {"program", set.program},
-              {"command", set.command},
-              {"shard", {{"index", set.shard.index}, {"count", set.shard.count}}},
-              {"scenarios", std::move(scenarios)}};
+  json j{{"kind", kKind},
+         {"version", kVersion},
+         {"program", set.program},
+         {"command", set.command},
+         {"shard", {{"index", set.shard.index}, {"count", set.shard.count}}},
+         {"scenarios", std::move(scenarios)}};
+  if (set.interrupted) {
+    j["interrupted"] = {{"finished", set.interrupted->finished}, {"planned", set.interrupted->planned}};
+  }
+  return j;
 }
 
 api::Result<RunSet> run_set_from_json(const json& j) {
@@ -239,6 +248,12 @@ api::Result<RunSet> merge_run_sets(const std::vector<RunSet>& shards,
     }
     if (!indices.insert(shard.shard.index).second) {
       return api::new_bad_request("shard " + shard.shard.text() + " is given more than once");
+    }
+    if (shard.interrupted) {
+      return api::new_bad_request("shard " + shard.shard.text() + " was interrupted after " +
+                                  std::to_string(shard.interrupted->finished) + " of " +
+                                  std::to_string(shard.interrupted->planned) +
+                                  " runs: run it again for the whole shard");
     }
   }
   for (int k = 0; k < first.shard.count; ++k) {

@@ -1,6 +1,7 @@
 // Experiments in `kubesim run` (kubesim/scenarios/sweep.h): expanding the files, measuring the
 // runs, and the rows the outputs read.
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "kubesim/scenarios/sweep.h"
@@ -45,6 +46,30 @@ LoadFunction Experiments::loader() {
   };
 }
 
+std::string sweep_cost_line(const std::string& file, std::size_t points, std::size_t seeds,
+                            std::size_t runs) {
+  return file + ": sweep: " + std::to_string(points) + (points == 1 ? " point" : " points") +
+         " × " + std::to_string(seeds) + (seeds == 1 ? " seed" : " seeds") + " = " +
+         std::to_string(runs) + (runs == 1 ? " run" : " runs");
+}
+
+std::vector<std::string> sweep_cost_lines(const RunSet& set) {
+  std::vector<std::string> order;  // experiment names, in the set's order
+  std::map<std::string, std::string> files;
+  std::map<std::string, std::size_t> points, seeds, runs;
+  for (const auto& run : set.scenarios) {
+    const std::string& e = run.result.experiment;
+    if (e.empty()) continue;
+    if (files.emplace(e, run.result.file).second) order.push_back(e);
+    ++points[e];
+    seeds[e] = run.planned_seeds.size();
+    runs[e] += run.planned_seeds.size();
+  }
+  std::vector<std::string> lines;
+  for (const auto& e : order) lines.push_back(sweep_cost_line(files[e], points[e], seeds[e], runs[e]));
+  return lines;
+}
+
 void Experiments::print_cost(const Plan& plan, std::ostream& out) const {
   for (std::size_t e = 0; e < experiments_.size(); ++e) {
     std::size_t points = 0, runs = 0, seeds = 0;
@@ -55,13 +80,11 @@ void Experiments::print_cost(const Plan& plan, std::ostream& out) const {
       seeds = plan.seeds[s].size();
       runs += plan.seeds[s].size();
     }
-    out << experiments_[e].file << ": sweep: " << points << (points == 1 ? " point" : " points")
-        << " × " << seeds << (seeds == 1 ? " seed" : " seeds") << " = " << runs
-        << (runs == 1 ? " run" : " runs") << "\n";
+    out << sweep_cost_line(experiments_[e].file, points, seeds, runs) << "\n";
   }
 }
 
-RunFunction Experiments::measuring(RunFunction run) {
+RunFunction Experiments::measuring(RunFunction run) const {
   return [this, run = std::move(run)](const Scenario& scenario, const Registry& registry,
                                       const RunOptions& options) {
     auto it = by_name_.find(scenario.name);
@@ -71,31 +94,21 @@ RunFunction Experiments::measuring(RunFunction run) {
     RunCapture capture;
     if (measured.capture == nullptr) measured.capture = &capture;
     SeedResult result = run(scenario, registry, measured);
-    Metrics metrics = measure_run(scenario, result, *measured.capture,
-                                  experiments_[it->second.experiment].measures);
+    result.metrics = measure_run(scenario, result, *measured.capture,
+                                 experiments_[it->second.experiment].measures);
     if (!options.timeline) result.timeline.reset();
-    std::lock_guard lock(mutex_);
-    metrics_[{scenario.name, options.seed}] = std::move(metrics);
     return result;
   };
 }
 
-std::vector<MeasuredRun> Experiments::rows(const RunSet& set) const {
-  std::vector<MeasuredRun> rows;
-  std::lock_guard lock(mutex_);
-  for (const auto& run : set.scenarios) {
+void Experiments::label(RunSet& set) const {
+  for (auto& run : set.scenarios) {
     auto it = by_name_.find(run.result.name);
     if (it == by_name_.end()) continue;
     const Experiment& e = experiments_[it->second.experiment];
-    for (const auto& seed : run.result.seeds) {
-      MeasuredRun row{run.result.name, e.name, e.points[it->second.point], seed.seed,
-                      !seed_failed(run.result, seed), {}};
-      auto m = metrics_.find({run.result.name, seed.seed});
-      if (m != metrics_.end()) row.metrics = m->second;
-      rows.push_back(std::move(row));
-    }
+    run.result.experiment = e.name;
+    run.result.point = e.points[it->second.point];
   }
-  return rows;
 }
 
 }  // namespace kubesim::scenarios

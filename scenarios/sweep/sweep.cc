@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "kubesim/scenarios/internal/shrink.h"
@@ -121,7 +122,50 @@ YAML::Node substitute(const YAML::Node& node, const std::map<std::string, const 
   return YAML::Clone(node);
 }
 
-// The point's scenario, or its errors as "FILE[POINT]: L:C of the expanded scenario: …".
+// Each place of a point's expanded document (line, column) → the experiment file's place of the
+// node written there.
+using Origins = std::map<std::pair<int, int>, Mark>;
+
+// Pairs the expanded document's nodes (loaded back from its text, so with its places) with the
+// body's (the file's nodes, with the file's places): map keys by their text, sequence items by
+// index; a placeholder that became a scalar pairs with the node it replaced.
+void trace_origins(const YAML::Node& original, const YAML::Node& expanded, Origins& out) {
+  const Mark from = internal::mark_of(original), to = internal::mark_of(expanded);
+  if (from.line > 0 && to.line > 0) out.emplace(std::make_pair(to.line, to.column), from);
+  if (original.IsMap() && expanded.IsMap()) {
+    for (const auto& kv : expanded) {
+      if (!kv.first.IsScalar()) continue;
+      for (const auto& o : original) {
+        if (!o.first.IsScalar() || o.first.Scalar() != kv.first.Scalar()) continue;
+        trace_origins(o.first, kv.first, out);
+        trace_origins(o.second, kv.second, out);
+        break;
+      }
+    }
+  } else if (original.IsSequence() && expanded.IsSequence()) {
+    for (std::size_t i = 0; i < std::min(original.size(), expanded.size()); ++i) {
+      trace_origins(original[i], expanded[i], out);
+    }
+  }
+}
+
+// The file's place of a place in the expanded document: that of the node written there, else of
+// the last node written before it.
+Mark origin_of(const Origins& origins, Mark mark) {
+  auto it = origins.upper_bound({mark.line, mark.column});
+  if (it == origins.begin()) return mark;
+  return std::prev(it)->second;
+}
+
+// "lease=5s, replicas=3"
+std::string point_text(const SweepPoint& point) {
+  std::string text;
+  for (const auto& [name, value] : point) text += (text.empty() ? "" : ", ") + name + "=" + value;
+  return text;
+}
+
+// The point's scenario, its checks placed in the experiment file; or its errors as
+// "FILE:LINE:COL: in the point P=V, …: message", placed in the experiment file too.
 void parse_point(const YAML::Node& body, const std::vector<SweepParam>& params,
                  const std::vector<std::size_t>& choice, const Registry& registry,
                  const std::string& file, const std::string& name, ExpandResult& out) {
@@ -135,12 +179,15 @@ void parse_point(const YAML::Node& body, const std::vector<SweepParam>& params,
   doc["name"] = name + point_suffix(point);
   const std::string text = emit_scenario(doc);
   ParseResult parsed = parse_scenario(text, file, registry);
+  Origins origins;
+  trace_origins(body, internal::load_yaml(text).document, origins);
   for (auto& e : parsed.errors) {
-    out.errors.push_back(ParseError{file + point_suffix(point), Mark{},
-                                    std::to_string(e.mark.line) + ":" + std::to_string(e.mark.column) +
-                                        " of the expanded scenario: " + e.message});
+    const std::string where = point.empty() ? "" : "in the point " + point_text(point) + ": ";
+    out.errors.push_back(ParseError{file, e.mark.line > 0 ? origin_of(origins, e.mark) : e.mark,
+                                    where + e.message});
   }
   if (parsed.scenario) {
+    for (auto& check : parsed.scenario->checks) check.mark = origin_of(origins, check.mark);
     out.experiment->points.push_back(std::move(point));
     out.experiment->scenarios.push_back(std::move(*parsed.scenario));
   }

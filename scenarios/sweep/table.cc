@@ -1,4 +1,6 @@
-// The outputs of measured runs: the CSV file and the plain-text table (kubesim/scenarios/measure.h).
+// The outputs of measured runs: their rows, the CSV file and the plain-text table
+// (kubesim/scenarios/measure.h).
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <map>
@@ -14,13 +16,6 @@ std::string csv_field(const std::string& text) {
   std::string out = "\"";
   for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
-}
-
-// Up to 6 significant digits, without a trailing exponent for ordinary values.
-std::string number(double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", value);
-  return buf;
 }
 
 // Each name once, in first-seen order.
@@ -39,6 +34,26 @@ std::optional<double> value_of(const MeasuredRun& run, const std::string& column
 }
 
 }  // namespace
+
+std::string measure_text(double value) {
+  if (value == 0) value = 0;  // no "-0"
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", value);
+  return buf;
+}
+
+std::vector<MeasuredRun> measured_rows(const RunSet& set) {
+  std::vector<MeasuredRun> rows;
+  for (const auto& run : set.scenarios) {
+    const ScenarioResult& r = run.result;
+    if (r.experiment.empty()) continue;
+    for (const auto& seed : r.seeds) {
+      rows.push_back(MeasuredRun{r.name, r.experiment, r.point, seed.seed, !seed_failed(r, seed),
+                                 seed.metrics});
+    }
+  }
+  return rows;
+}
 
 void write_csv(const std::vector<MeasuredRun>& runs, std::ostream& out) {
   std::vector<std::string> params, columns;
@@ -63,43 +78,54 @@ void write_csv(const std::vector<MeasuredRun>& runs, std::ostream& out) {
     out << "," << run.seed << "," << (run.passed ? "true" : "false");
     for (const auto& c : columns) {
       const auto v = value_of(run, c);
-      out << "," << (v ? number(*v) : "");
+      out << "," << (v ? measure_text(*v) : "");
     }
     out << "\n";
   }
 }
 
-void write_table(const std::vector<MeasuredRun>& runs, std::ostream& out) {
+std::vector<PointSummary> summarize_points(const std::vector<MeasuredRun>& runs) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const MeasuredRun*>> by_point;
   for (const auto& run : runs) {
     add_once(order, run.scenario);
     by_point[run.scenario].push_back(&run);
   }
+  std::vector<PointSummary> out;
   for (const auto& name : order) {
     const auto& point = by_point[name];
-    std::size_t passed = 0;
-    for (const auto* run : point) passed += run->passed ? 1 : 0;
-    out << name << "  (" << passed << "/" << point.size() << " seeds passed)\n";
+    PointSummary summary{name, point.front()->experiment, point.front()->point, point.size(), 0, {}};
     std::vector<std::string> columns;
     for (const auto* run : point) {
+      summary.passed += run->passed ? 1 : 0;
       for (const auto& [c, v] : run->metrics) add_once(columns, c);
     }
-    std::size_t width = 0;
-    for (const auto& c : columns) width = std::max(width, c.size());
     for (const auto& c : columns) {
       std::vector<double> values;
       for (const auto* run : point) {
-        if (auto v = value_of(*run, c)) values.push_back(*v);
+        if (auto v = value_of(*run, c); v && std::isfinite(*v)) values.push_back(*v);
       }
-      out << "  " << c << std::string(width + 2 - c.size(), ' ');
-      if (values.empty()) {
+      summary.columns.push_back(ColumnSummary{c, values.size(), percentile(values, 50),
+                                              percentile(values, 5), percentile(values, 95)});
+    }
+    out.push_back(std::move(summary));
+  }
+  return out;
+}
+
+void write_table(const std::vector<MeasuredRun>& runs, std::ostream& out) {
+  for (const auto& point : summarize_points(runs)) {
+    out << point.scenario << "  (" << point.passed << "/" << point.seeds << " seeds passed)\n";
+    std::size_t width = 0;
+    for (const auto& c : point.columns) width = std::max(width, c.column.size());
+    for (const auto& c : point.columns) {
+      out << "  " << c.column << std::string(width + 2 - c.column.size(), ' ');
+      if (c.values == 0) {
         out << "-\n";
         continue;
       }
-      out << "median " << number(*percentile(values, 50)) << "  p5–p95 "
-          << number(*percentile(values, 5)) << "–" << number(*percentile(values, 95));
-      if (values.size() < point.size()) out << "  (" << values.size() << " seeds)";
+      out << "median " << measure_text(*c.median) << "  p5–p95 " << measure_text(*c.p5) << "–" << measure_text(*c.p95);
+      if (c.values < point.seeds) out << "  (" << c.values << " seeds)";
       out << "\n";
     }
   }

@@ -65,7 +65,7 @@ TEST(Sweep, RangesOfDurationsAndNumbersSplitEvenly) {
   // 1.5 replicas does not parse: the range itself is what is checked here.
   ASSERT_FALSE(r.experiment);
   ASSERT_FALSE(r.errors.empty());
-  EXPECT_EQ(r.errors[0].file, "s.yaml[lease=5s,replicas=1.5]");
+  EXPECT_EQ(r.errors[0].message.rfind("in the point lease=5s, replicas=1.5: ", 0), 0u) << r.errors[0].message;
   r = expand("sweep:\n  lease: {from: 5s, to: 20s, steps: 4}\n  replicas: {from: 1, to: 3, steps: 3}\n");
   ASSERT_TRUE(r.experiment) << testing::PrintToString(texts(r));
   std::vector<std::string> names;
@@ -98,13 +98,35 @@ TEST(Sweep, AQuotedValueStaysTextAndAPlainOneKeepsItsType) {
   EXPECT_EQ(data_value("[yes-please]"), nlohmann::json("yes-please"));
 }
 
-TEST(Sweep, APointTheParserRefusesIsNamedWithItsErrors) {
+TEST(Sweep, APointTheParserRefusesIsNamedWithItsErrorsAtTheFilesPlace) {
   const ExpandResult r = expand("sweep:\n  lease: [3s]\n  replicas: [1]\n");
   ASSERT_FALSE(r.experiment);
-  ASSERT_EQ(texts(r).size(), 1u);
-  EXPECT_EQ(texts(r)[0].substr(0, texts(r)[0].find(" of the expanded")),
-            "s.yaml[lease=3s,replicas=1]: 9:79");
-  EXPECT_NE(texts(r)[0].find("renewDeadline"), std::string::npos) << texts(r)[0];
+  // Line 11 of the file (3 lines of sweep, then the body's 8th), at renewDeadline's value.
+  EXPECT_EQ(texts(r), (std::vector<std::string>{
+                          "s.yaml:11:88: in the point lease=3s, replicas=1: leaseDuration (3s) must be "
+                          "greater than renewDeadline (4s), as client-go requires"}));
+  // A plain {{replicas}} (a nested mapping to YAML) that becomes a bad value: its place.
+  const ExpandResult zero = expand("sweep:\n  lease: [5s]\n  replicas: [0]\n");
+  ASSERT_FALSE(zero.experiment);
+  ASSERT_EQ(texts(zero).size(), 1u);
+  EXPECT_EQ(texts(zero)[0].rfind("s.yaml:9:15: in the point lease=5s, replicas=0: replicas", 0), 0u)
+      << texts(zero)[0];
+}
+
+TEST(Sweep, APointsChecksCarryTheFilesPlaces) {
+  const ExpandResult r = expand_experiment(
+      std::string("sweep:\n  lease: [5s, 10s]\n  replicas: [1]\n") + kBody +
+          "expect:\n  always:\n    - atMostOneLeader: leases/default/ctl\n  finally:\n"
+          "    - {count: {resource: configmaps}, equals: 2}\n",
+      "s.yaml", Registry{});
+  ASSERT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  for (const auto& scenario : r.experiment->scenarios) {
+    ASSERT_EQ(scenario.checks.size(), 2u);
+    EXPECT_EQ(scenario.checks[0].mark.line, 17);
+    EXPECT_EQ(scenario.checks[0].mark.column, 7);
+    EXPECT_EQ(scenario.checks[1].mark.line, 19);
+    EXPECT_EQ(scenario.checks[1].mark.column, 7);
+  }
 }
 
 TEST(Sweep, MeasureAloneIsOnePointUnderTheFilesName) {

@@ -3,9 +3,10 @@
 //
 //   PROGRAM run FILE|DIR… [--seeds N | --seed S] [--jobs N] [--shard K/N]
 //               [--results FILE.json] [--junit FILE] [--report FILE.html] [--trace FILE]
-//               [--csv FILE.csv]
+//               [--csv FILE.csv] [--charts DIR]
 //               [--list-controllers] [--live [--live-output DIR]]
 //   PROGRAM merge RESULTS.json… [--results FILE.json] [--junit FILE] [--report FILE.html]
+//                 [--csv FILE.csv] [--charts DIR]
 //   PROGRAM explore FILE [--budget RUNS|DURATION] [--jobs N] [--seeds N] [--out DIR]
 //     (kubesim/scenarios/explore.h)
 //
@@ -15,15 +16,21 @@
 // stderr when stderr is a terminal, prints one line per scenario, the first failing seed of each
 // failing scenario with the command that replays it (PROGRAM run FILE --seed N, PROGRAM being
 // argv[0]), and the closing line "N passed, M failed" (kubesim/scenarios/summary.h), then
-// writes the files asked for. `merge` joins the --results files of the shards of one run and
+// writes the files asked for; for experiments (kubesim/scenarios/sweep.h) also the table of each
+// point on stdout, --csv and --charts (DIR/EXPERIMENT--METRIC--PARAM.svg, chart.h). `merge` joins the --results files of the shards of one run and
 // prints and writes exactly what the unsharded run would have.
 //
 // Exit status: 0 when every scenario passed, 1 when some failed, 2 for bad input (a usage error,
 // a broken scenario file, a results file that is not one, shards that do not fit together, an
-// output file that cannot be written) — and then nothing was run.
+// output file that cannot be written) — and then nothing was run —, 130 when `run` was
+// interrupted (Ctrl-C): no further run starts, the runs under way finish, every output asked for
+// is written from the runs that finished, and "interrupted after N of M runs" comes before the
+// closing line. A second Ctrl-C ends the process at once (exit 130, outputs not written). A live
+// run (kubesim/scenarios/live.h) handles Ctrl-C itself: it kills its processes and writes nothing.
 #ifndef KUBESIM_SCENARIOS_CLI_H_
 #define KUBESIM_SCENARIOS_CLI_H_
 
+#include <atomic>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -52,6 +59,9 @@ struct CliEnvironment {
   std::ostream* err = nullptr;
   bool err_is_terminal = false;  // progress is drawn only on a terminal
   LiveHook live;                 // unset: --live is refused
+  // `run` stops starting runs once this is true (run_main sets it on Ctrl-C; tests from their run
+  // function): see the exit status 130 above. Null: never.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 // args[0] is the program, args[1] the subcommand ("run", "merge" or "explore").

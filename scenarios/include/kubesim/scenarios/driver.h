@@ -9,6 +9,7 @@
 #ifndef KUBESIM_SCENARIOS_DRIVER_H_
 #define KUBESIM_SCENARIOS_DRIVER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -95,9 +96,15 @@ struct DriverOptions {
   std::function<void(const ScenarioRun&)> on_scenario;
   // Called on the calling thread after each seed: seeds done, of total, and how many failed.
   std::function<void(std::size_t done, std::size_t total, std::size_t failed)> on_progress;
+  // Read before each run starts (the command line sets it on Ctrl-C): once it is true no further
+  // run starts, the runs under way finish and are kept, no timeline is drawn after that, and
+  // run_plan returns what finished with RunSet::interrupted set (when some run did not start).
+  const std::atomic<bool>* stop = nullptr;
 };
 
-// Runs the plan's slice. A run function that throws gives a SeedResult whose error says so. A
+// Runs the plan's slice (all of it unless options.stop is set meanwhile: then each scenario has
+// the seeds that finished, in plan order, and on_scenario is called for every scenario still
+// due). A run function that throws gives a SeedResult whose error says so. A
 // seed that broke nothing keeps no trace tail (nothing reads it), so a run's memory grows by only
 // a little per seed.
 RunSet run_plan(const Plan& plan, const Registry& registry, const RunFunction& run,

@@ -8,6 +8,7 @@
 #ifndef KUBESIM_SCENARIOS_MEASURE_H_
 #define KUBESIM_SCENARIOS_MEASURE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "kubesim/scenarios/result.h"
+#include "kubesim/scenarios/run_set.h"
 #include "kubesim/scenarios/runner.h"
 #include "kubesim/scenarios/scenario.h"
 
@@ -45,9 +47,36 @@ struct MeasuredRun {
   Metrics metrics;
 };
 
+// Every measured run of `set`, one row per point and seed in the set's order: the seeds of each
+// scenario that is a point of an experiment (ScenarioResult::experiment), with their metrics. A
+// merged set gives the rows the unsharded run gives.
+std::vector<MeasuredRun> measured_rows(const RunSet& set);
+
 // The p-th percentile (0–100) of `values` by linear interpolation between closest ranks;
 // nullopt for none.
 std::optional<double> percentile(std::vector<double> values, double p);
+
+// A point's metric column over its seeds: how many seeds have a value, and (when any does) the
+// median and the 5th and 95th percentiles of those values.
+struct ColumnSummary {
+  std::string column;
+  std::size_t values = 0;
+  std::optional<double> median, p5, p95;
+};
+// A point of an experiment over its seeds (the rows of one scenario).
+struct PointSummary {
+  std::string scenario;
+  std::string experiment;
+  std::vector<std::pair<std::string, std::string>> point;
+  std::size_t seeds = 0, passed = 0;
+  std::vector<ColumnSummary> columns;  // in the order the rows give them
+};
+// One summary per scenario of `runs`, in the order of first appearance.
+std::vector<PointSummary> summarize_points(const std::vector<MeasuredRun>& runs);
+
+// A value as the CSV, the table and the charts write it: up to 6 significant digits ("5.25",
+// "1e+07"), never "-0".
+std::string measure_text(double value);
 
 // One header line and one row per run; the parameters of every experiment are columns (empty
 // where a run's experiment has no such parameter), then seed, passed and every metric column.

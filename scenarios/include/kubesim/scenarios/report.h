@@ -4,7 +4,10 @@
 // It holds the summary, a table of the scenarios (verdict, seeds, the first failure and its
 // replay command), and for each scenario a strip of its seeds (pass / fail / found), its failing
 // seeds, and the timeline picture of its report seed (the first that broke anything, else the
-// first; kubesim/scenarios/driver.h reruns that seed to collect it).
+// first; kubesim/scenarios/driver.h reruns that seed to collect it). A run of experiments
+// (kubesim/scenarios/sweep.h) also has an Experiments section after the summary table: per
+// experiment its cost line, a table of each point's metrics (median and p5–p95 over its seeds)
+// and its charts (kubesim/scenarios/chart.h).
 //
 // The timeline picture (timeline_svg) has a lane per lock (each leader's span in its replica's
 // colour), per process (down, partitioned, paused, crashes, clock steps), for the apiserver

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -74,6 +75,9 @@ struct SeedResult {
   // A live run (kubesim run --live): real time and real processes, so the seed does not replay
   // it and its instants are real ones.
   bool live = false;
+  // The metrics an experiment's run measured (kubesim/scenarios/measure.h), by column in the
+  // order `measure:` gives them; nullopt where the run has no value. Empty for other scenarios.
+  std::vector<std::pair<std::string, std::optional<double>>> metrics = {};
 
   bool broke_any() const { return !failures.empty() || !error.empty(); }
 };
@@ -84,6 +88,10 @@ struct ScenarioResult {
   std::string description;
   std::vector<std::string> must_find;
   std::vector<SeedResult> seeds;  // in seed order
+  // A point of an experiment (kubesim/scenarios/sweep.h): the experiment's name and each swept
+  // parameter with its value, in sweep order. experiment is "" for other scenarios.
+  std::string experiment = {};
+  std::vector<std::pair<std::string, std::string>> point = {};
 
   // Without mustFind: no seed broke anything. With it: some seed broke one of the listed
   // checks, no seed broke an unlisted one, and no run failed.

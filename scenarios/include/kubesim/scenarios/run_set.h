@@ -9,6 +9,7 @@
 #ifndef KUBESIM_SCENARIOS_RUN_SET_H_
 #define KUBESIM_SCENARIOS_RUN_SET_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -58,18 +59,27 @@ struct RunSet {
   std::vector<std::string> command;  // the command line that made this set
   Shard shard;
   std::vector<ScenarioRun> scenarios;  // in the order the files were given
+  // Set when the run was stopped before its end (Ctrl-C; DriverOptions::stop): how many of this
+  // set's planned runs finished. The seeds that did not run are missing from their scenarios.
+  struct Interruption {
+    std::size_t finished = 0;
+    std::size_t planned = 0;
+    bool operator==(const Interruption&) const = default;
+  };
+  std::optional<Interruption> interrupted = std::nullopt;
 };
 
 // The --results document:
 //   {"kind": "KubesimResults", "version": 1, "program": …, "command": […],
 //    "shard": {"index": K, "count": N},
-//    "scenarios": [{…to_json(ScenarioResult)…, "plannedSeeds": […], "wallSeconds": […]}]}
+//    "scenarios": [{…to_json(ScenarioResult)…, "plannedSeeds": […], "wallSeconds": […]}],
+//    "interrupted": {"finished": F, "planned": P}}   (only for an interrupted run)
 nlohmann::json to_json(const RunSet& set);
 // The inverse; a malformed document is a BadRequest naming the path of what is wrong.
 api::Result<RunSet> run_set_from_json(const nlohmann::json& j);
 
 // Joins the shards of one plan. Every shard must hold the same plan (same scenarios, files and
-// planned seeds) and the same shard count, each index once, and no seed twice; a missing shard
+// planned seeds) and the same shard count, each index once, none interrupted, and no seed twice; a missing shard
 // is an error too, since the merged set would not be the whole run. The merged set has
 // shard {0, 1}, the shards' program, `command`, and each scenario's seeds in plan order; of the
 // timelines the shards drew it keeps the one of each scenario's report seed, which the shard

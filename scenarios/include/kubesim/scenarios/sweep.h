@@ -13,14 +13,15 @@
 // Errors are FILE:LINE:COL of the file as written, all of them at once, and then no point is made:
 // an unknown metric, a `{{param}}` not swept, a swept parameter never used, a parameter called n,
 // an empty list, an empty or upside-down range, steps < 2, values of mixed types, a value twice.
-// A point that the parser then refuses gives its errors as "FILE[POINT]: LINE:COL of the expanded
-// scenario: message".
+// A point that the parser then refuses gives its errors as "FILE:LINE:COL: in the point P=V, …:
+// message", placed in the file as written (the place of the node the error is at, or of the last
+// one before it), and each point's checks carry the file's places too, so a broken check is
+// reported at the file's line.
 #ifndef KUBESIM_SCENARIOS_SWEEP_H_
 #define KUBESIM_SCENARIOS_SWEEP_H_
 
 #include <cstddef>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -61,9 +62,16 @@ bool is_experiment(std::string_view text);
 ExpandResult expand_experiment(std::string_view text, const std::string& file,
                                const Registry& registry);
 
+// "FILE: sweep: P points × S seeds = R runs" (without a line break).
+std::string sweep_cost_line(const std::string& file, std::size_t points, std::size_t seeds,
+                            std::size_t runs);
+// The cost line of each experiment in a labelled set (Experiments::label), from its planned seeds:
+// what the run printed before it started, also for a merge of its shards.
+std::vector<std::string> sweep_cost_lines(const RunSet& set);
+
 // What `kubesim run` does with experiments: expands the files that sweep or measure into their
 // points, runs them as any scenario (its run function records each measured run's metrics), and
-// writes the rows. One object per command; its run function may be called from several threads.
+// labels the results. One object per command.
 class Experiments {
  public:
   explicit Experiments(LoadFunction load) : load_(std::move(load)) {}
@@ -76,10 +84,12 @@ class Experiments {
 
   // "FILE: sweep: P points × S seeds = R runs", a line per experiment of the plan.
   void print_cost(const Plan& plan, std::ostream& out) const;
-  // `run` with the measured scenarios' runs recording their metrics.
-  RunFunction measuring(RunFunction run);
-  // Every measured run of `set`, one row per point and seed, in the set's order.
-  std::vector<MeasuredRun> rows(const RunSet& set) const;
+  // `run` with the measured scenarios' runs recording their metrics (SeedResult::metrics).
+  // It may be called from several threads at once.
+  RunFunction measuring(RunFunction run) const;
+  // Names each of `set`'s scenarios that is a point of an experiment as one
+  // (ScenarioResult::experiment and point), so measured_rows (measure.h) finds its rows.
+  void label(RunSet& set) const;
 
  private:
   struct Owner {
@@ -91,8 +101,6 @@ class Experiments {
   std::map<std::string, Owner> by_name_;                  // scenario name → its point
   std::map<std::string, std::vector<ParseResult>> queue_;  // file → what each load returns
   std::map<std::string, std::size_t> next_;
-  mutable std::mutex mutex_;
-  std::map<std::pair<std::string, std::uint64_t>, Metrics> metrics_;  // (scenario, seed)
 };
 
 }  // namespace kubesim::scenarios
