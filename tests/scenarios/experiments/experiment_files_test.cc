@@ -61,7 +61,7 @@ TEST(ExperimentFiles, EveryFileExpands) {
       {"failover-vs-lease.yaml", 3},
       {"failover-vs-lease-and-deadline.yaml", 12},
       {"drift-safety-boundary.yaml", 63},
-      {"mirror-calls-vs-latency.yaml", 15},
+      {"mirror-calls-vs-latency.yaml", 21},
   };
   std::size_t files = 0;
   for (const auto& entry : fs::directory_iterator(kDir)) files += entry.path().extension() == ".yaml";
