@@ -6,45 +6,28 @@
 #include <fstream>
 #include <sstream>
 
-#include "kubesim/scenarios/cli.h"
-#include "kubesim/scenarios/parse.h"
-#include "kubesim/scenarios/runner.h"
+#include "tests/scenarios/experiments/cli_run.h"
 
 namespace kubesim::scenarios {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::kExample;
 
-const fs::path kExample =
-    fs::path(__FILE__).parent_path() / "../../../scenarios/experiments/failover-vs-lease.yaml";
-
-struct Outcome {
-  int code = 0;
-  std::string out, err, csv;
+struct Outcome : testing::Outcome {
+  std::string csv;
 };
 
+// args with the program; with a csv_name, --csv writes TempDir/csv_name, read back into csv.
 Outcome run(std::vector<std::string> args, const std::string& csv_name = "") {
-  std::ostringstream out, err;
-  CliEnvironment env;
-  env.load = [](const std::string& path, const Registry& r) { return load_scenario(path, r); };
-  env.run = [](const Scenario& s, const Registry& r, const RunOptions& o) { return run_seed(s, r, o); };
-  env.out = &out;
-  env.err = &err;
-  const fs::path csv = fs::path(testing::TempDir()) / (csv_name.empty() ? "x.csv" : csv_name);
+  const fs::path csv = fs::path(::testing::TempDir()) / (csv_name.empty() ? "x.csv" : csv_name);
   if (!csv_name.empty()) {
     args.push_back("--csv");
     args.push_back(csv.string());
   }
-  Outcome o;
-  o.code = run_command_line(args, Registry::with_builtins(), env);
-  o.out = out.str();
-  o.err = err.str();
-  if (!csv_name.empty()) {
-    std::ifstream in(csv);
-    std::ostringstream text;
-    text << in.rdbuf();
-    o.csv = text.str();
-  }
+  args.erase(args.begin());
+  Outcome o{testing::kubesim(args), ""};
+  if (!csv_name.empty()) o.csv = testing::read_file(csv);
   return o;
 }
 
@@ -99,7 +82,7 @@ TEST(ExperimentCli, TheCsvDoesNotDependOnJobs) {
 }
 
 TEST(ExperimentCli, ABrokenSweepRunsNothing) {
-  const fs::path file = fs::path(testing::TempDir()) / "bad-sweep.yaml";
+  const fs::path file = fs::path(::testing::TempDir()) / "bad-sweep.yaml";
   std::ofstream(file) << "name: bad\nduration: 1m\nsweep: {lease: {from: 9s, to: 1s, steps: 2}}\n"
                          "measure: [speed]\n";
   const Outcome o = run({"kubesim", "run", file.string()}, "bad.csv");

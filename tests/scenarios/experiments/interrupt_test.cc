@@ -10,18 +10,14 @@
 #include <mutex>
 #include <sstream>
 
-#include "kubesim/scenarios/cli.h"
 #include "kubesim/scenarios/driver.h"
-#include "kubesim/scenarios/parse.h"
-#include "kubesim/scenarios/runner.h"
+#include "tests/scenarios/experiments/cli_run.h"
 
 namespace kubesim::scenarios {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kExample =
-    fs::path(__FILE__).parent_path() / "../../../scenarios/experiments/failover-vs-lease.yaml";
+using testing::kExample;
 
 Plan two_by_three() {
   std::vector<Scenario> scenarios(2);
@@ -106,46 +102,35 @@ TEST(Interrupt, ARunNotStoppedIsNotMarked) {
   EXPECT_FALSE(run_plan(two_by_three(), Registry{}, run.function(), options).interrupted);
 }
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+const auto read = testing::read_file;
 
 std::size_t lines_of(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 TEST(Interrupt, KubesimRunWritesEveryOutputFromTheRunsThatFinishedAndExits130) {
-  const fs::path dir = fs::path(testing::TempDir()) / "interrupted";
+  const fs::path dir = fs::path(::testing::TempDir()) / "interrupted";
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::atomic<bool> stop{false};
   std::size_t calls = 0;
-  std::ostringstream out, err;
-  CliEnvironment env;
-  env.load = [](const std::string& path, const Registry& r) { return load_scenario(path, r); };
-  env.run = [&](const Scenario& s, const Registry& r, const RunOptions& o) {
+  const RunFunction run = [&](const Scenario& s, const Registry& r, const RunOptions& o) {
     if (++calls == 4) stop = true;
     return run_seed(s, r, o);
   };
-  env.out = &out;
-  env.err = &err;
-  env.interrupt = &stop;
-  const int code = run_command_line(
-      {"kubesim", "run", kExample.string(), "--csv", (dir / "x.csv").string(), "--results",
+  const testing::Outcome o = testing::kubesim(
+      {"run", kExample.string(), "--csv", (dir / "x.csv").string(), "--results",
        (dir / "r.json").string(), "--junit", (dir / "j.xml").string(), "--report",
        (dir / "r.html").string(), "--charts", (dir / "charts").string()},
-      Registry::with_builtins(), env);
-  EXPECT_EQ(code, 130) << out.str() << err.str();
+      run, &stop);
+  EXPECT_EQ(o.code, 130) << o.out << o.err;
   EXPECT_EQ(calls, 4u);
-  EXPECT_NE(out.str().find("interrupted after 4 of 9 runs: the outputs hold the runs that "
+  EXPECT_NE(o.out.find("interrupted after 4 of 9 runs: the outputs hold the runs that "
                            "finished\n2 passed, 0 failed\n"),
             std::string::npos)
-      << out.str();
-  EXPECT_NE(out.str().find("failover-vs-lease[leaseDuration=10s]  (1/1 seeds passed)"), std::string::npos)
-      << out.str();
+      << o.out;
+  EXPECT_NE(o.out.find("failover-vs-lease[leaseDuration=10s]  (1/1 seeds passed)"), std::string::npos)
+      << o.out;
   EXPECT_EQ(lines_of(read(dir / "x.csv")), 5u);  // the header and four rows
   const auto results = nlohmann::json::parse(read(dir / "r.json"));
   EXPECT_EQ(results["interrupted"], (nlohmann::json{{"finished", 4}, {"planned", 9}}));

@@ -6,46 +6,20 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
-#include "kubesim/scenarios/cli.h"
-#include "kubesim/scenarios/parse.h"
-#include "kubesim/scenarios/runner.h"
+#include "tests/scenarios/experiments/cli_run.h"
 
 namespace kubesim::scenarios {
 namespace {
 
 namespace fs = std::filesystem;
-
-const fs::path kExample =
-    fs::path(__FILE__).parent_path() / "../../../scenarios/experiments/failover-vs-lease.yaml";
-
-struct Outcome {
-  int code = 0;
-  std::string out, err;
-};
-
-Outcome kubesim(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  CliEnvironment env;
-  env.load = [](const std::string& path, const Registry& r) { return load_scenario(path, r); };
-  env.run = [](const Scenario& s, const Registry& r, const RunOptions& o) { return run_seed(s, r, o); };
-  env.out = &out;
-  env.err = &err;
-  args.insert(args.begin(), "kubesim");
-  const int code = run_command_line(args, Registry::with_builtins(), env);
-  return Outcome{code, out.str(), err.str()};
-}
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::kExample;
+using testing::kubesim;
+using testing::Outcome;
+const auto read = testing::read_file;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(testing::TempDir()) / name;
+  const fs::path dir = fs::path(::testing::TempDir()) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
