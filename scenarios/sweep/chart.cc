@@ -2,6 +2,7 @@
 #include "kubesim/scenarios/chart.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -209,7 +210,10 @@ Frame frame_for(const Data& d) {
       any = true;
     }
   }
-  f.y = nice_axis(std::min(lo, 0.0), std::max(hi, 0.0));  // the metric's axis starts at 0
+  // The metric's axis starts at 0, with room above the highest value for the failure counts.
+  lo = std::min(lo, 0.0);
+  hi = std::max(hi, 0.0);
+  f.y = nice_axis(lo, hi + (hi - lo) * 0.06);
   if (d.numeric) {
     f.x = nice_axis(*std::min_element(d.x_values.begin(), d.x_values.end()),
                     *std::max_element(d.x_values.begin(), d.x_values.end()));
@@ -249,8 +253,23 @@ std::string point_name(const std::string& parameter, const std::string& x, const
   return parameter + "=" + x + (s.label.empty() ? "" : ", " + s.label);
 }
 
+// The boxes of the failure counts drawn so far: a count that would overlap one is left out (its
+// ring's title still says it), so dense points stay legible.
+struct Labels {
+  std::vector<std::array<double, 4>> boxes;  // x0, y0, x1, y1
+
+  bool place(double x, double y, std::size_t chars) {
+    const std::array<double, 4> box{x, y - 10, x + 6.0 * static_cast<double>(chars), y + 2};
+    for (const auto& b : boxes) {
+      if (box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]) return false;
+    }
+    boxes.push_back(box);
+    return true;
+  }
+};
+
 void write_series(const Frame& f, const Series& s, const char* color, const std::string& parameter,
-                  std::ostream& out) {
+                  Labels& labels, std::ostream& out) {
   std::vector<std::size_t> drawn;
   for (std::size_t i = 0; i < s.cells.size(); ++i) {
     if (s.cells[i].values > 0) drawn.push_back(i);
@@ -288,9 +307,11 @@ void write_series(const Frame& f, const Series& s, const char* color, const std:
     out << "<circle class=\"broken\" cx=\"" << x << "\" cy=\"" << y << "\" r=\"8\" fill=\"none\" stroke=\""
         << kBroken << "\" stroke-width=\"2\"><title>" << c.failed << " of " << c.seeds
         << " seeds failed at " << esc(point_name(parameter, f.data->x_texts[i], s))
-        << "</title></circle>\n<text class=\"broken-count\" x=\"" << xy(f.px(i) + 10) << "\" y=\""
-        << xy(f.py(c.median) - 8) << "\" fill=\"" << kBroken << "\">" << c.failed << "/" << c.seeds
-        << "</text>\n";
+        << "</title></circle>\n";
+    const std::string count = std::to_string(c.failed) + "/" + std::to_string(c.seeds);
+    if (!labels.place(f.px(i) + 8, f.py(c.median) - 8, count.size())) continue;
+    out << "<text class=\"broken-count\" x=\"" << xy(f.px(i) + 8) << "\" y=\"" << xy(f.py(c.median) - 8)
+        << "\" font-size=\"10\" fill=\"" << kBroken << "\">" << count << "</text>\n";
   }
   out << "</g>\n";
 }
@@ -365,8 +386,9 @@ std::string chart_svg(const std::vector<MeasuredRun>& rows, const std::string& e
   if (any_drawn) {
     const Frame f = frame_for(d);
     write_axes(f, metric, d.seconds ? parameter + " (s)" : parameter, out);
+    Labels labels;
     for (std::size_t i = 0; i < d.series.size(); ++i) {
-      write_series(f, d.series[i], kColors[i % std::size(kColors)], parameter, out);
+      write_series(f, d.series[i], kColors[i % std::size(kColors)], parameter, labels, out);
     }
     write_legend(d, any_failed, out);
   } else {

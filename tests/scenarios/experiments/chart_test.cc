@@ -102,6 +102,18 @@ TEST(Chart, APointWhereASeedFailedGetsARedRingAndTheCount) {
   EXPECT_TRUE(has(svg, "seeds failed / seeds"));
 }
 
+TEST(Chart, ACountThatWouldOverlapAnotherIsLeftOutAndItsRingKeepsIt) {
+  std::vector<MeasuredRun> rows;
+  for (int n = 0; n < 40; ++n) rows.push_back(row({{"n", std::to_string(n)}}, 1, 1.0, false));
+  const std::string svg = chart_svg(rows, "exp", "failoverTime", "n");
+  expect_well_formed(svg);
+  EXPECT_EQ(count(svg, "<circle class=\"broken\""), 40u);
+  const std::size_t counts = count(svg, "class=\"broken-count\"");
+  EXPECT_GT(counts, 5u);
+  EXPECT_LT(counts, 40u);
+  EXPECT_TRUE(has(svg, "<title>1 of 1 seeds failed at n=39</title>"));
+}
+
 TEST(Chart, TwoParametersGiveASeriesPerValueOfTheOther) {
   std::vector<MeasuredRun> rows;
   for (const char* lease : {"10s", "20s"}) {
