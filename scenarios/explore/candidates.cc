@@ -8,6 +8,26 @@
 
 namespace kubesim::scenarios::explorer {
 
+std::string duration_text(sim::Duration d) { return api::format_go_duration(d); }
+
+sim::Time limit_of(const Space& space) { return sim::Time{} + (space.duration - space.settle); }
+
+sim::Duration window(const Space& space, sim::Time from, sim::Duration wanted) {
+  const sim::Duration left = limit_of(space) - from;
+  return std::max<sim::Duration>(std::min(wanted, left), std::chrono::milliseconds(1));
+}
+
+YAML::Node flow(YAML::Node node) {
+  node.SetStyle(YAML::EmitterStyle::Flow);
+  return node;
+}
+
+YAML::Node rules(YAML::Node rule) {
+  YAML::Node list;
+  list.push_back(flow(rule));
+  return list;
+}
+
 namespace {
 
 using namespace std::chrono_literals;
@@ -16,21 +36,13 @@ using namespace std::chrono_literals;
 constexpr std::uint64_t kExplorerSeed = 0x6b756265'7369'6d21ULL;
 constexpr int kMaxRandomFaults = 3;
 
-std::string text(sim::Duration d) { return api::format_go_duration(d); }
+std::string text(sim::Duration d) { return duration_text(d); }
 
 sim::Rng rng_for(std::size_t index) {
   std::uint64_t z = kExplorerSeed + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return sim::Rng(z ^ (z >> 31));
-}
-
-sim::Time limit_of(const Space& space) { return sim::Time{} + (space.duration - space.settle); }
-
-// A window that starts at `from` and lasts `wanted`, cut to end by the limit (at least 1ms).
-sim::Duration window(const Space& space, sim::Time from, sim::Duration wanted) {
-  const sim::Duration left = limit_of(space) - from;
-  return std::max<sim::Duration>(std::min(wanted, left), 1ms);
 }
 
 YAML::Node trigger(const WritePoint& p) {
@@ -42,11 +54,6 @@ YAML::Node trigger(const WritePoint& p) {
   after["count"] = p.count;
   when["after"] = after;
   return when;
-}
-
-YAML::Node flow(YAML::Node node) {
-  node.SetStyle(YAML::EmitterStyle::Flow);
-  return node;
 }
 
 // An entry that happens right after `p`.
@@ -62,12 +69,6 @@ YAML::Node crash_of(const std::string& replica, sim::Duration restart_after) {
   c["process"] = replica;
   c["restartAfter"] = text(restart_after);
   return c;
-}
-
-YAML::Node rules(YAML::Node rule) {
-  YAML::Node list;
-  list.push_back(flow(rule));
-  return list;
 }
 
 std::string one_line(const YAML::Node& node) {
@@ -121,14 +122,17 @@ void coalesce_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candid
 }
 
 // The stale family's targets: each point's own replica, and for a lease write, every other
-// replica (a leader change seen from the others).
+// replica (a leader change seen from the others) — replicas that list at resourceVersion "0"
+// only, as only those relist from a lagging view.
 std::vector<std::pair<std::string, const WritePoint*>> stale_targets(
     const Space& space, const std::vector<WritePoint>& points) {
+  const auto& listing = space.listing_replicas;
+  const auto lists = [&](const std::string& r) { return std::find(listing.begin(), listing.end(), r) != listing.end(); };
   std::vector<std::pair<std::string, const WritePoint*>> own, others, out;
   for (const WritePoint& p : points) {
-    own.emplace_back(p.replica, &p);
+    if (lists(p.replica)) own.emplace_back(p.replica, &p);
     if (p.resource != "coordination.k8s.io/v1/leases") continue;
-    for (const std::string& r : space.replicas) {
+    for (const std::string& r : listing) {
       if (r != p.replica) others.emplace_back(r, &p);
     }
   }
@@ -137,6 +141,26 @@ std::vector<std::pair<std::string, const WritePoint*>> stale_targets(
     if (i < others.size()) out.push_back(others[i]);
   }
   return out;
+}
+
+constexpr sim::Duration kStaleRestart = 1s;
+
+// How stale the view must be for `replica`, restarted `restart` after `point`, to relist the
+// state just before the point's write: from its relist (its first list came that long after it
+// started, in the reference run) back to halfway between the write before the point and the
+// point (whole milliseconds).
+sim::Duration just_before(const Space& space, std::uint64_t seed, const std::string& replica,
+                          const WritePoint& point, sim::Duration restart) {
+  sim::Time previous{};
+  for (const WritePoint& p : space.points.at(seed)) {
+    if (p.at < point.at && p.at > previous) previous = p.at;
+  }
+  sim::Duration first_list{};
+  if (auto s = space.first_list.find(seed); s != space.first_list.end()) {
+    if (auto r = s->second.find(replica); r != s->second.end()) first_list = r->second;
+  }
+  const sim::Duration by = restart + first_list + (point.at - previous) / 2;
+  return std::max<sim::Duration>(std::chrono::floor<std::chrono::milliseconds>(by), 1ms);
 }
 
 void stale_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c) {
@@ -152,10 +176,24 @@ void stale_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
   verbs.push_back("list");
   rule["verb"] = flow(verbs);
   rule["process"] = replica;
-  rule["staleBy"] = text(pass == 0 ? 30s : pass == 1 ? 10s : rng.uniform_duration(2s, 60s));
+  const sim::Duration by = pass == 0 ? just_before(space, c.seed, replica, *point, kStaleRestart)
+                          : pass == 1 ? 30s
+                                      : rng.uniform_duration(2s, 60s);
+  rule["staleBy"] = text(by);
   rule["for"] = text(window(space, point->at, 30s));
-  c.timeline.push_back(entry_after(*point, "faults", rules(rule)));
-  c.timeline.push_back(entry_after(*point, "crash", flow(crash_of(replica, 1s))));
+  YAML::Node lagging = rules(rule);
+  // The watch cache that answers the relist lags as much: the watch resumed from the stale list
+  // delivers each event that late (newest per object), rather than the missing ones at once.
+  if (space.coalesce) {
+    YAML::Node watch;
+    watch["verb"] = "watch";
+    watch["process"] = replica;
+    watch["coalesce"] = text(by);
+    watch["for"] = text(window(space, point->at, 30s));
+    lagging.push_back(flow(watch));
+  }
+  c.timeline.push_back(entry_after(*point, "faults", lagging));
+  c.timeline.push_back(entry_after(*point, "crash", flow(crash_of(replica, kStaleRestart))));
   c.points.push_back(replica + " after " + point->text());
 }
 
@@ -315,6 +353,9 @@ Candidate make_candidate(const Space& space, std::size_t index) {
       break;
     case Family::kRandom:
       random_candidate(space, j, rng, c);
+      break;
+    case Family::kRecur:
+      recur_candidate(space, j, rng, c);
       break;
   }
   for (const YAML::Node& e : c.timeline) c.text += (c.text.empty() ? "" : "; ") + one_line(e);

@@ -20,13 +20,19 @@ std::string string_at(const json& j, const char* a, const char* b) {
   return m.contains(b) && m[b].is_string() ? m[b].get<std::string>() : "";
 }
 
-// Replaces every generated name in strings by its PREFIX* (the prefix masked too).
+// Replaces every generated name in strings by its PREFIX* (the prefix masked too), and every
+// uid by its placeholder.
 class Masker {
  public:
   void add(const std::string& name, const std::string& prefix) {
     if (name.empty()) return;
-    names_.emplace(name, prefix);
+    names_.emplace(name, Replacement{prefix, true});
     lengths_.insert(name.size());
+  }
+  void add_uid(const std::string& uid, const std::string& placeholder) {
+    if (uid.empty()) return;
+    names_.insert_or_assign(uid, Replacement{placeholder, false});
+    lengths_.insert(uid.size());
   }
   std::string mask(const std::string& s) const {
     if (names_.empty()) return s;
@@ -38,8 +44,13 @@ class Masker {
         if (i + *it > s.size()) continue;
         auto found = names_.find(s.substr(i, *it));
         if (found == names_.end()) continue;
-        // The prefix may hold a generated name too (a child named after its source).
-        out += (found->second.size() < *it ? mask(found->second) : found->second) + "*";
+        const Replacement& r = found->second;
+        if (!r.generated) {
+          out += r.text;
+        } else {
+          // The prefix may hold a generated name too (a child named after its source).
+          out += (r.text.size() < *it ? mask(r.text) : r.text) + "*";
+        }
         i += *it;
         hit = true;
         break;
@@ -61,8 +72,15 @@ class Masker {
     return out;
   }
 
+  // The placeholder of a uid: the object it belongs to, with its name masked.
+  static std::string uid_placeholder(const std::string& key) { return "<uid of " + key + ">"; }
+
  private:
-  std::unordered_map<std::string, std::string> names_;
+  struct Replacement {
+    std::string text;
+    bool generated = true;  // a generateName name: text is its prefix, "*" follows
+  };
+  std::unordered_map<std::string, Replacement> names_;
   std::set<std::size_t> lengths_;
 };
 
@@ -213,7 +231,10 @@ std::optional<YAML::Node> count_check(const RunCapture& reference, const RunCapt
   return check;
 }
 
-bool generated(const std::string& key) { return key.find('*') != std::string::npos; }
+// A key with a masked part: no check can name its object.
+bool generated(const std::string& key) {
+  return key.find('*') != std::string::npos || key.find("<uid of ") != std::string::npos;
+}
 
 Difference differ_in_count(const std::string& key, const std::vector<Entry>& want,
                            const std::vector<Entry>& got, const RunCapture& reference,
@@ -265,6 +286,22 @@ Difference differ_in_content(const std::string& key, const Entry& want, const En
   return d;
 }
 
+// `masker` plus the uids of the run's objects. Uids inside strings (a volume named pvc-<claim
+// uid>, a record of the uid an object was made for) stand for their object, which both runs name
+// alike; each run's own, since two runs may hand the same uid to different objects. Twice, so
+// that a name holding another object's uid is masked in the placeholder too.
+Masker with_uids(Masker masker, const RunCapture& capture) {
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& o : capture.objects) {
+      const std::string ns = string_at(o.object, "metadata", "namespace");
+      const std::string key = resource_text(o.resource) + "/" + (ns.empty() ? "" : masker.mask(ns) + "/") +
+                              masker.mask(string_at(o.object, "metadata", "name"));
+      masker.add_uid(string_at(o.object, "metadata", "uid"), Masker::uid_placeholder(key));
+    }
+  }
+  return masker;
+}
+
 }  // namespace
 
 DiffOptions diff_options(const Scenario& scenario) {
@@ -299,8 +336,8 @@ std::vector<Difference> compare_end_states(const RunCapture& reference, const Ru
       if (!prefix.empty()) masker.add(string_at(o.object, "metadata", "name"), prefix);
     }
   }
-  const State want = normalize(reference, masker, options);
-  const State got = normalize(run, masker, options);
+  const State want = normalize(reference, with_uids(masker, reference), options);
+  const State got = normalize(run, with_uids(masker, run), options);
   std::set<std::string> keys;
   for (const auto& [k, v] : want) keys.insert(k);
   for (const auto& [k, v] : got) keys.insert(k);

@@ -7,8 +7,9 @@
 // the scenario's `explore.free` paths (a segment `*` matches any key) and the paths its workload's
 // `update` entries with `pick: random` set (on every object: a controller may copy them). Names made by generateName
 // are masked to PREFIX* wherever they appear — an object's name, or any string or key of any
-// object (a mirror's copy named after its source) — so objects are compared as a multiset by
-// RESOURCE/NAMESPACE/NAME with the names masked.
+// object (a mirror's copy named after its source) — and so are the uids of the objects at the
+// end, each to `<uid of RESOURCE/NAMESPACE/NAME>` (a volume named pvc-<claim uid>), so objects
+// are compared as a multiset by RESOURCE/NAMESPACE/NAME with the names masked.
 #ifndef KUBESIM_SCENARIOS_EXPLORE_DIFFERENTIAL_H_
 #define KUBESIM_SCENARIOS_EXPLORE_DIFFERENTIAL_H_
 

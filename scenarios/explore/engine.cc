@@ -117,6 +117,25 @@ std::string coalesce_unavailable(const Search& search, const Space& space) {
   return "not tried: this build's parser refuses the coalesce fault";
 }
 
+// A family with nothing to work on in any seed (no write points; for the recur family, no object
+// a replica wrote three times) is left out of the turns, and the table says so.
+void drop_idle_families(Space& space, ExploreReport& report) {
+  std::vector<Family> on;
+  for (Family f : space.families) {
+    Space probe = space;
+    probe.families = {f};
+    bool any = false;
+    for (std::size_t i = 0; i < space.seeds.size() && !any; ++i) any = !make_candidate(probe, i).timeline.empty();
+    if (any) {
+      on.push_back(f);
+      continue;
+    }
+    report.families[static_cast<std::size_t>(f)].note =
+        f == Family::kRecur ? "not tried: no replica wrote one object three times" : "not tried: nothing to work on";
+  }
+  space.families = std::move(on);
+}
+
 struct Judged {
   bool ran = false;
   DocRun run;
@@ -163,11 +182,22 @@ ExploreReport explore(const std::string& path, const Registry& registry, const E
   const sim::Time limit = sim::Time{} + (space.duration - space.settle);
   const std::string coalesce_note = coalesce_unavailable(search, space);
   if (!coalesce_note.empty()) {
+    space.coalesce = false;
     space.families.erase(std::remove(space.families.begin(), space.families.end(), Family::kCoalesce),
                          space.families.end());
   }
+  // Only informers that list at resourceVersion "0" relist from a lagging view.
+  const std::string stale_note =
+      space.listing_replicas.empty()
+          ? "not tried: no process lists at resourceVersion 0 (watchList: false)"
+          : "";
+  if (!stale_note.empty()) {
+    space.families.erase(std::remove(space.families.begin(), space.families.end(), Family::kStale),
+                         space.families.end());
+  }
   for (Family f : kFamilies) {
-    report.families.push_back(FamilyTally{family_name(f), 0, 0, 0, f == Family::kCoalesce ? coalesce_note : ""});
+    const std::string note = f == Family::kCoalesce ? coalesce_note : f == Family::kStale ? stale_note : "";
+    report.families.push_back(FamilyTally{family_name(f), 0, 0, 0, note});
   }
   // Reference runs.
   auto refs = in_parallel<DocRun>(report.seeds.size(), options.jobs, [&](std::size_t i) {
@@ -195,12 +225,14 @@ ExploreReport explore(const std::string& path, const Registry& registry, const E
       report.found = std::move(f);
     }
     space.points[seed] = learn_points(refs[i].capture.calls, space.replicas, limit);
+    space.first_list[seed] = learn_first_lists(refs[i].capture.calls, space.listing_replicas);
     search.references[seed] = std::move(refs[i].capture);
   }
   if (report.found) {
     report.seconds = since(start);
     return report;
   }
+  drop_idle_families(space, report);
   // Candidates, in batches of `jobs`.
   std::size_t index = 0;
   std::size_t empty_in_a_row = 0;

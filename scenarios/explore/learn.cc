@@ -29,6 +29,8 @@ std::string family_name(Family family) {
       return "stale";
     case Family::kRandom:
       return "random";
+    case Family::kRecur:
+      return "recur";
   }
   return "?";
 }
@@ -71,6 +73,17 @@ std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& c
   return out;
 }
 
+std::map<std::string, sim::Duration> learn_first_lists(const std::vector<fakeapi::RecordedCall>& calls,
+                                                       const std::vector<std::string>& replicas) {
+  std::map<std::string, sim::Duration> out;
+  for (const fakeapi::RecordedCall& call : calls) {
+    if (call.verb != fakeapi::Verb::kList || out.count(call.process) > 0) continue;
+    if (std::find(replicas.begin(), replicas.end(), call.process) == replicas.end()) continue;
+    out[call.process] = call.received - sim::Time{};
+  }
+  return out;
+}
+
 Space make_space(const Scenario& scenario, const std::vector<std::uint64_t>& seeds) {
   Space space;
   space.seeds = seeds;
@@ -81,6 +94,7 @@ Space make_space(const Scenario& scenario, const std::vector<std::uint64_t>& see
   for (const ProcessSpec& process : scenario.processes) {
     for (int i = 0; i < process.replicas; ++i) {
       space.replicas.push_back(process.name + "-" + std::to_string(i));
+      if (!process.watch_list) space.listing_replicas.push_back(space.replicas.back());
     }
     for (const Actor& actor : process.run) {
       if (const auto* e = std::get_if<ElectorSpec>(&actor)) {

@@ -8,7 +8,8 @@
 // number of families), so every family is tried within the first few runs; within a family the
 // seeds take turns, and the crash, coalesce and stale families walk the points in order (the
 // points are interleaved across replica, verb and resource, so the first write of each kind
-// comes first), then draw them at random.
+// comes first), then draw them at random; the recur family walks the objects a replica wrote
+// three times or more.
 #ifndef KUBESIM_SCENARIOS_EXPLORE_PERTURB_H_
 #define KUBESIM_SCENARIOS_EXPLORE_PERTURB_H_
 
@@ -22,6 +23,7 @@
 
 #include "kubesim/fakeapi/recorder.h"
 #include "kubesim/scenarios/scenario.h"
+#include "kubesim/sim/rng.h"
 #include "kubesim/sim/time.h"
 
 namespace kubesim::scenarios::explorer {
@@ -50,17 +52,28 @@ struct WritePoint {
 std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& calls,
                                      const std::vector<std::string>& replicas, sim::Time before);
 
-enum class Family { kCrash, kCoalesce, kStale, kRandom };
+// When each of `replicas` sent its first list in `calls` (the run starts at 0): how long its
+// informers take to list after it starts.
+std::map<std::string, sim::Duration> learn_first_lists(const std::vector<fakeapi::RecordedCall>& calls,
+                                                       const std::vector<std::string>& replicas);
+
+enum class Family { kCrash, kCoalesce, kStale, kRandom, kRecur };
 inline constexpr Family kFamilies[] = {Family::kCrash, Family::kCoalesce, Family::kStale,
-                                       Family::kRandom};
+                                       Family::kRandom, Family::kRecur};
 std::string family_name(Family family);
 
 // What the candidates are made from.
 struct Space {
   std::vector<std::uint64_t> seeds;
   std::map<std::uint64_t, std::vector<WritePoint>> points;  // per seed, learn_points' order
+  // Per seed, when each replica's first list reached the server (learn_first_lists).
+  std::map<std::uint64_t, std::map<std::string, sim::Duration>> first_list;
   std::vector<std::string> replicas;  // every replica of the scenario's processes
+  // The replicas whose informers list at resourceVersion "0" (their process has watchList:
+  // false): the only ones a lagging view makes stale, so the stale family's targets.
+  std::vector<std::string> listing_replicas;
   std::vector<Family> families;       // the families on, in kFamilies' order
+  bool coalesce = true;               // the parser knows the coalesce fault
   sim::Duration duration{};
   sim::Duration settle{};             // every perturbation ends by duration − settle
   sim::Duration renew_deadline = std::chrono::seconds(10);  // the shortest of the electors'
@@ -77,6 +90,20 @@ struct Candidate {
   std::string text;                  // one line for people
   std::vector<std::string> points;   // the points it targets (for the table)
 };
+
+// The recur family's candidate for its j-th turn (recur.cc): errors on one replica's writes of
+// one object it wrote three times or more, across a window ending before one of those writes,
+// and one more error on the write after it.
+void recur_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c);
+
+// What the families share: a duration as a file writes it; the end of the perturbations
+// (duration − settle); a window from `from` lasting `wanted`, cut to end by that limit (at least
+// 1ms); a node in flow style; a one-rule `faults:` list.
+std::string duration_text(sim::Duration d);
+sim::Time limit_of(const Space& space);
+sim::Duration window(const Space& space, sim::Time from, sim::Duration wanted);
+YAML::Node flow(YAML::Node node);
+YAML::Node rules(YAML::Node rule);
 
 // The index-th candidate; `timeline` is empty when the family has no point to work on for its
 // seed (such a candidate is not run).

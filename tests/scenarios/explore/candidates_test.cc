@@ -60,6 +60,7 @@ cluster:
 processes:
   - name: ctl
     replicas: 2
+    watchList: false
     run:
       - elector: {lock: leases/src/lock}
       - controller: {type: configmap-mirror, onlyWhenLeader: true, params: {source: src, target: dst}}
@@ -96,17 +97,51 @@ TEST(Candidates, TheFamiliesTakeTurnsAndTheFirstOfEachIsExact) {
   EXPECT_EQ(stale.family, Family::kStale);
   EXPECT_EQ(stale.text,
             "{when: {process: ctl-0, after: {verb: create, resource: configmaps, count: 1}}, faults: [{verb: [get, "
-            "list], process: ctl-0, staleBy: 30s, for: 30s}]}; {when: {process: ctl-0, after: {verb: create, "
+            "list], process: ctl-0, staleBy: 2s, for: 30s}, {verb: watch, process: ctl-0, coalesce: 2s, for: 30s}]}; {when: {process: ctl-0, after: {verb: create, "
             "resource: configmaps, count: 1}}, crash: {process: ctl-0, restartAfter: 1s}}");
   EXPECT_EQ(make_candidate(space, 3).family, Family::kRandom);
+  EXPECT_EQ(make_candidate(space, 4).family, Family::kRecur);
   // The crash family's next turn is seed 2, then seed 1's second point.
-  EXPECT_EQ(make_candidate(space, 4).seed, 2u);
-  EXPECT_EQ(make_candidate(space, 8).points, std::vector<std::string>{"ctl-0 update configmaps #1"});
+  const std::size_t n = std::size(kFamilies);
+  EXPECT_EQ(make_candidate(space, n).seed, 2u);
+  EXPECT_EQ(make_candidate(space, 2 * n).points, std::vector<std::string>{"ctl-0 update configmaps #1"});
   // The stale family alternates its own points with other replicas' lease writes (a leader
   // change seen from the others): ctl-0 restarts against a lagging view after ctl-1 took the lock.
-  EXPECT_EQ(make_candidate(space, 2 + 4 * 2).points,
+  EXPECT_EQ(make_candidate(space, 2 + n * 2).points,
             std::vector<std::string>{"ctl-0 after ctl-1 update coordination.k8s.io/v1/leases #1"});
-  EXPECT_EQ(make_candidate(space, 2 + 4 * 4).points, std::vector<std::string>{"ctl-0 after ctl-0 update configmaps #1"});
+  EXPECT_EQ(make_candidate(space, 2 + n * 4).points, std::vector<std::string>{"ctl-0 after ctl-0 update configmaps #1"});
+}
+
+// Three updates of src/a by ctl-0 at 10 s, 20 s and 30 s (the limit is 40 s).
+Space recurring_space() {
+  Space space = make_space(parsed(kScenario), {1});
+  const auto update = [](sim::Duration at) { return call("ctl-0", fakeapi::Verb::kUpdate, api::kConfigMaps, at, "a"); };
+  space.points[1] = learn_points({update(10s), call("ctl-1", fakeapi::Verb::kUpdate, api::kLeases, 12s, "lock"),
+                                  update(20s), update(30s)},
+                                 space.replicas, sim::Time{} + 40s);
+  space.families = {Family::kRecur};
+  return space;
+}
+
+TEST(Candidates, TheRecurFamilyFailsOneObjectsWritesThenOneMore) {
+  const Space space = recurring_space();
+  const std::string writes = "verb: [create, update, patch, delete], resource: configmaps, namespace: src, name: a, process: ctl-0";
+  // An outage from just after the first write to a second before the change that brings the
+  // second (half the gap at most), then one error on the write after it.
+  const Candidate outage = make_candidate(space, 0);
+  EXPECT_EQ(outage.text, "{at: 10.001s, faults: [{" + writes + ", error: 500, for: 8.999s}]}; {at: 20.001s, faults: [{" +
+                             writes + ", error: 500, count: 1, for: 19.999s}]}");
+  EXPECT_EQ(outage.points, std::vector<std::string>{"ctl-0 configmaps src/a write #3"});
+  // Then the same with conflicts, then a flapping burst (each write failing with probability 0.8).
+  EXPECT_EQ(make_candidate(space, 1).text, "{at: 10.001s, faults: [{" + writes + ", error: 409, for: 8.999s}]}; {at: 20.001s, faults: [{" +
+                                             writes + ", error: 409, count: 1, for: 19.999s}]}");
+  EXPECT_NE(make_candidate(space, 2).text.find("error: 500, probability: 0.8, for: 8.999s"), std::string::npos)
+      << make_candidate(space, 2).text;
+  // The Lease is the random family's; an object written twice is no target.
+  for (std::size_t i = 3; i < 50; ++i) EXPECT_EQ(make_candidate(space, i).points, outage.points) << i;
+  Space twice = space;
+  twice.points[1].pop_back();
+  EXPECT_TRUE(make_candidate(twice, 0).timeline.empty());
 }
 
 TEST(Candidates, AreAFunctionOfTheirIndex) {
@@ -119,7 +154,13 @@ TEST(Candidates, AreAFunctionOfTheirIndex) {
 TEST(Candidates, AreScenariosWhosePerturbationsEndBeforeTheSettleTime) {
   Space space = space_of(parsed(kScenario));
   // The coalesce fault is not the parser's yet everywhere: judged by the explorer's probe.
-  space.families = {Family::kCrash, Family::kStale, Family::kRandom};
+  space.families = {Family::kCrash, Family::kStale, Family::kRandom, Family::kRecur};
+  for (auto& [seed, points] : space.points) {  // src/a written a third time, for the recur family
+    WritePoint third = points[1];
+    third.count = 2;
+    third.at = sim::Time{} + 8s;
+    points.push_back(third);
+  }
   const YAML::Node document = YAML::Load(kScenario);
   const sim::Time limit = sim::Time{} + 40s;
   for (std::size_t i = 0; i < 300; ++i) {

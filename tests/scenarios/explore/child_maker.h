@@ -71,6 +71,30 @@ inline void register_child_makers(Registry& registry) {
 }
 
 // The built-in types and both child makers, made once.
+// A scenario of `type` on one replica, ctl-0: a source ConfigMap every 5 s for 20 s.
+// `process_keys` are more keys of the process (indented four spaces), `tail` more top-level keys.
+inline std::string child_maker_scenario(const std::string& type, const std::string& process_keys = "",
+                                        const std::string& tail = "") {
+  return "name: " + type + "\n" +
+         "duration: 1m\n"
+         "seeds: 2\n"
+         "network: {latency: 5ms}\n"
+         "cluster:\n"
+         "  objects:\n"
+         "    - {apiVersion: v1, kind: Namespace, metadata: {name: src}}\n"
+         "    - {apiVersion: v1, kind: Namespace, metadata: {name: dst}}\n"
+         "processes:\n"
+         "  - name: ctl\n" +
+         process_keys +
+         "    run:\n"
+         "      - controller: {type: " + type + "}\n"
+         "workload:\n"
+         "  - every: 5s\n"
+         "    until: 20s\n"
+         "    action: {create: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: s-, namespace: src}, data: {k: v}}}\n" +
+         tail;
+}
+
 inline const Registry& child_maker_registry() {
   static const Registry r = [] {
     Registry out = Registry::with_builtins();

@@ -1,5 +1,5 @@
-// The differential oracle: what it ignores (system fields, generated names wherever they appear,
-// locks, Events, free paths, what a workload's updates set), and a real difference found, with
+// The differential oracle: what it ignores (system fields, generated names and uids wherever they
+// appear, locks, Events, free paths, what a workload's updates set), and a real difference found, with
 // the check that carries it into a scenario file.
 #include "scenarios/explore/differential.h"
 
@@ -113,6 +113,35 @@ TEST(Differential, AnExtraGeneratedObjectIsACountDifference) {
   EXPECT_EQ(diffs[0].text, "configmaps/dst/c-*: 2 objects, 1 in the unperturbed run");
   ASSERT_TRUE(diffs[0].check.has_value());
   EXPECT_EQ(emitted(*diffs[0].check), "{count: {resource: configmaps, namespace: dst}, equals: 1}");
+}
+
+// A claim, and volumes named after its uid that record it (the fixed provisioner's pvc-<uid>).
+RunCapture claim_world(const std::string& uid, int volumes) {
+  json claim = config_map("claims", "c1", {{"size", "1Gi"}});
+  claim["metadata"]["uid"] = uid;
+  std::vector<json> objects{claim};
+  for (int i = 0; i < volumes; ++i) {
+    json volume = config_map("volumes", "pvc-" + uid + (i == 0 ? "" : "-" + std::to_string(i)), {{"claim", uid}});
+    volume["metadata"]["uid"] = "v" + std::to_string(i) + "-" + uid;
+    objects.push_back(volume);
+  }
+  return capture(objects);
+}
+
+TEST(Differential, UidsInStringsStandForTheirObjects) {
+  const std::string a = "0b6f5c3e-7d1a-4f7e-9c2b-1a2b3c4d5e6f";
+  const std::string b = "5d0e9a71-33c4-4b8d-a6f0-9e8d7c6b5a43";
+  EXPECT_TRUE(compare_end_states(claim_world(a, 1), claim_world(b, 1), no_options()).empty());
+  // A second volume is still a difference; its key names the claim, and no check names a uid.
+  const auto diffs = compare_end_states(claim_world(a, 1), claim_world(b, 2), no_options());
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].text, "configmaps/volumes/pvc-<uid of configmaps/claims/c1>-1: not in the unperturbed run");
+  ASSERT_TRUE(diffs[0].check.has_value());
+  EXPECT_EQ(emitted(*diffs[0].check), "{count: {resource: configmaps, namespace: volumes}, equals: 1}");
+  // A uid of an object that is not there is text like any other.
+  RunCapture c = claim_world(a, 1);
+  c.objects.erase(c.objects.begin());
+  EXPECT_EQ(compare_end_states(c, claim_world(b, 1), no_options()).size(), 3u);
 }
 
 TEST(Differential, MissingAndExtraObjects) {

@@ -23,24 +23,7 @@ namespace fs = std::filesystem;
 
 const Registry& registry() { return testing::child_maker_registry(); }
 
-std::string child_maker_scenario(const std::string& type) {
-  return "name: " + type + "\n" +
-         "duration: 1m\n"
-         "seeds: 2\n"
-         "network: {latency: 5ms}\n"
-         "cluster:\n"
-         "  objects:\n"
-         "    - {apiVersion: v1, kind: Namespace, metadata: {name: src}}\n"
-         "    - {apiVersion: v1, kind: Namespace, metadata: {name: dst}}\n"
-         "processes:\n"
-         "  - name: ctl\n"
-         "    run:\n"
-         "      - controller: {type: " + type + "}\n"
-         "workload:\n"
-         "  - every: 5s\n"
-         "    until: 20s\n"
-         "    action: {create: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: s-, namespace: src}, data: {k: v}}}\n";
-}
+using testing::child_maker_scenario;
 
 // A fresh directory for one test, with the scenario file in it.
 class ExploreTest : public ::testing::Test {

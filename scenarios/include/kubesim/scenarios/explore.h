@@ -3,8 +3,10 @@
 //
 // A reference run per explored seed learns each replica's write points; candidates perturb the
 // scenario at those points — crash a replica right after its k-th write (crash), coalesce its
-// watch events (coalesce), restart it against a lagging view (stale), or random faults within a
-// budget (random) — each written into the scenario file as ordinary timeline entries, with its
+// watch events (coalesce), restart it against a lagging view (stale; replicas whose process lists
+// at resourceVersion 0, `watchList: false`), random faults within a budget (random), or errors
+// that recur on one object it writes (recur) — each written into the scenario file as ordinary
+// timeline entries, with its
 // seed pinned. A candidate fails when it breaks one of the scenario's checks, or when its end
 // state differs from the unperturbed run of the same seed (the differential; `explore:` in the
 // file says what to ignore). The first failing candidate, in candidate order, is shrunk and
