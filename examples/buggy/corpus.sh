@@ -7,12 +7,13 @@
 #                                                   seed, and each broken check mentions the text
 #                                                   of the file's "# breaks:" line — and passes
 #                                                   for NAME-fixed
-#   corpus.sh PROGRAM explore [--budget B] [--jobs J] [--seeds N] [NAME…]
+#   corpus.sh PROGRAM explore [--budget B] [--fixed-budget F] [--jobs J] [--seeds N] [NAME…]
 #                                                   `PROGRAM explore` on every scenarios/NAME.yaml:
 #                                                   for NAME it must find a failing run (exit 1)
 #                                                   and write NAME.min.yaml with at most 10
 #                                                   entries, which fails when run by itself; for
-#                                                   NAME-fixed it must find nothing (exit 0).
+#                                                   NAME-fixed it must find nothing (exit 0)
+#                                                   within F (default: B).
 #                                                   Prints the table: bug, runs and time to find,
 #                                                   shrunk size, replay time.
 #   corpus.sh PROGRAM sweep   [--seeds N] [--fixed-only] [NAME…]
@@ -25,7 +26,7 @@
 set -u
 
 usage() {
-  echo "usage: corpus.sh PROGRAM plain|repro|explore|sweep [--seeds N] [--budget B] [--jobs J] [NAME...]" >&2
+  echo "usage: corpus.sh PROGRAM plain|repro|explore|sweep [--seeds N] [--budget B] [--fixed-budget F] [--jobs J] [NAME...]" >&2
   exit 2
 }
 [ $# -ge 2 ] || usage
@@ -36,12 +37,14 @@ case $mode in plain | repro | explore | sweep) ;; *) usage ;; esac
 seeds=""
 fixed_only=""
 budget=""
+fixed_budget=""
 jobs=""
 names=""
 while [ $# -gt 0 ]; do
   case $1 in
     --seeds) [ $# -ge 2 ] || usage; seeds=$2; shift 2 ;;
     --budget) [ $# -ge 2 ] || usage; budget=$2; shift 2 ;;
+    --fixed-budget) [ $# -ge 2 ] || usage; fixed_budget=$2; shift 2 ;;
     --jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
     --fixed-only) fixed_only=--fixed-only; shift ;;
     -*) usage ;;
@@ -136,12 +139,13 @@ repro() {
   done
 }
 
-# explore_one FILE OUT: runs explore; prints its exit status; its output is in OUT/explore.txt.
+# explore_one FILE OUT [BUDGET]: runs explore (with BUDGET, else --budget's); prints its exit
+# status; its output is in OUT/explore.txt.
 explore_one() {
   mkdir -p "$2"
-  set -- "$1" "$2"
+  use=${3:-$budget}
   args=""
-  [ -n "$budget" ] && args="$args --budget $budget"
+  [ -n "$use" ] && args="$args --budget $use"
   [ -n "$jobs" ] && args="$args --jobs $jobs"
   [ -n "$seeds" ] && args="$args --seeds $seeds"
   "$program" explore "$1" $args --out "$2" > "$2/explore.txt" 2>&1
@@ -174,7 +178,7 @@ explore() {
       problem "$name: explore found nothing (exit $status)"
       sed -n '/^family/,$p' "$out/explore.txt"
     fi
-    fixed_status=$(explore_one "$(fixed_copy "$file" "$name")" "$out-fixed")
+    fixed_status=$(explore_one "$(fixed_copy "$file" "$name")" "$out-fixed" "$fixed_budget")
     fixed=yes
     if [ "$fixed_status" -ne 0 ]; then
       fixed="NO (exit $fixed_status)"
