@@ -5,20 +5,22 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <optional>
 #include <sstream>
 
 #include "kubesim/api/go_duration.h"
+#include "kubesim/scenarios/internal/chart_axis.h"
 #include "kubesim/scenarios/internal/markup.h"
 
 namespace kubesim::scenarios {
 
 namespace {
 
+using internal::Axis;
 using internal::escape_markup;
+using internal::nice_axis;
 
 constexpr double kWidth = 720;
 constexpr double kHeight = 420;
@@ -29,7 +31,7 @@ constexpr double kBottom = 64;   // x tick labels and the x axis label
 constexpr double kNoteHeight = 16;
 constexpr double kInset = 14;    // between the frame and a numeric x axis's ends
 constexpr std::size_t kMaxNotes = 6;
-constexpr int kTicks = 5;
+constexpr double kCountRoom = 0.06;  // of the y range, above the highest value
 constexpr const char* kBroken = "#d62728";
 // Series colours; red is kept for failures.
 constexpr const char* kColors[] = {"#4e79a7", "#59a14f", "#9c755f", "#76b7b2",
@@ -38,12 +40,8 @@ constexpr const char* kColors[] = {"#4e79a7", "#59a14f", "#9c755f", "#76b7b2",
 std::string esc(std::string_view text) { return escape_markup(text); }
 std::string attr(std::string_view text) { return escape_markup(text, true); }
 
-// A coordinate: one decimal.
-std::string xy(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
+// A coordinate: one decimal, the same text in every build (chart_axis.h).
+std::string xy(double v) { return internal::coordinate_text(v); }
 
 void add_once(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
@@ -153,33 +151,6 @@ Data gather(const std::vector<MeasuredRun>& rows, const std::string& experiment,
   return d;
 }
 
-// A linear axis over [lo, hi] widened to whole steps of 1, 2 or 5 × 10^k.
-struct Axis {
-  double lo = 0, hi = 1;
-  std::vector<double> ticks;
-};
-
-Axis nice_axis(double lo, double hi) {
-  if (!(hi > lo)) {
-    const double pad = lo == 0 ? 1 : std::fabs(lo) * 0.1;
-    lo -= pad;
-    hi += pad;
-  }
-  const double raw = (hi - lo) / kTicks;
-  const double magnitude = std::pow(10, std::floor(std::log10(raw)));
-  double step = magnitude;
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    step = m * magnitude;
-    if (step >= raw) break;
-  }
-  Axis a;
-  const double first = std::floor(lo / step + 1e-9), last = std::ceil(hi / step - 1e-9);
-  a.lo = first * step;
-  a.hi = last * step;
-  for (double k = first; k <= last + 0.5; k += 1) a.ticks.push_back(k * step);
-  return a;
-}
-
 struct Frame {
   double x0 = kLeft, x1 = kWidth - kRight, y0 = kTop, y1 = kHeight - kBottom;
   Axis x, y;
@@ -210,10 +181,13 @@ Frame frame_for(const Data& d) {
       any = true;
     }
   }
-  // The metric's axis starts at 0, with room above the highest value for the failure counts.
+  // The metric's axis starts at 0 (0 to 1 when every value is 0), with room above the highest
+  // value for the failure counts: its step comes from the values, its top is the first tick 6 %
+  // of the range above them.
   lo = std::min(lo, 0.0);
   hi = std::max(hi, 0.0);
-  f.y = nice_axis(lo, hi + (hi - lo) * 0.06);
+  if (hi == lo) hi = 1;
+  f.y = nice_axis(lo, hi, kCountRoom);
   if (d.numeric) {
     f.x = nice_axis(*std::min_element(d.x_values.begin(), d.x_values.end()),
                     *std::max_element(d.x_values.begin(), d.x_values.end()));
@@ -258,10 +232,17 @@ std::string point_name(const std::string& parameter, const std::string& x, const
 struct Labels {
   std::vector<std::array<double, 4>> boxes;  // x0, y0, x1, y1
 
+  // Boxes overlap when they share more than kTouch in both directions: boxes that merely touch
+  // (as counts of evenly spaced points can, exactly) do not, whatever the last bit of a sum.
+  static constexpr double kTouch = 0.01;
+
   bool place(double x, double y, std::size_t chars) {
     const std::array<double, 4> box{x, y - 10, x + 6.0 * static_cast<double>(chars), y + 2};
     for (const auto& b : boxes) {
-      if (box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]) return false;
+      if (box[0] < b[2] - kTouch && b[0] < box[2] - kTouch && box[1] < b[3] - kTouch &&
+          b[1] < box[3] - kTouch) {
+        return false;
+      }
     }
     boxes.push_back(box);
     return true;

@@ -4,8 +4,11 @@
 //
 // A chart's x axis is the parameter: a numeric axis when every value is a duration (in seconds,
 // labelled "PARAM (s)") or every value a number, else one evenly spaced category per value in
-// grid order. Its y axis is the metric. Each series is a line through the medians over the
-// point's seeds, with a dot per point, over a shaded band from the 5th to the 95th percentile.
+// grid order. Its y axis is the metric, from 0 (or the lowest p5 below it) to the first tick at
+// least 6 % of the range above the highest p95 — 0 to 1.2 for a metric from 0 to 1, and for one
+// that is 0 everywhere. Numeric axes have ticks at whole steps of 1, 2 or 5 × 10^k. Each series
+// is a line through the medians over the point's seeds, with a dot per point, over a shaded band
+// from the 5th to the 95th percentile.
 // With one swept parameter there is one series; with more, one series per combination of the
 // other parameters' values, each in its own colour. A point where some seed failed (broke a check
 // or its run failed) gets a red ring and the count "failed/seeds". A point none of whose seeds has
@@ -15,8 +18,11 @@
 // What it promises: the SVG is self-contained (no script, no link, no external font or image),
 // carries the SVG namespace so it displays as a file of its own as well as inline in HTML,
 // escapes every name it prints, and holds no NaN or infinity. The same rows give the same bytes:
-// numbers are written with fixed formats, series and points come in the rows' order (numeric
-// axes sorted by value), and nothing depends on a hash map.
+// numbers are written with fixed formats, an axis's step is chosen by comparisons with a
+// tolerance and its ticks computed from whole numbers (never from floor(log10(x)) alone), a
+// coordinate's text does not change when its value moves by an ulp at a tie, series and points
+// come in the rows' order (numeric axes sorted by value), and nothing depends on a hash map — so
+// Debug and Release builds write the same bytes.
 #ifndef KUBESIM_SCENARIOS_CHART_H_
 #define KUBESIM_SCENARIOS_CHART_H_
 
