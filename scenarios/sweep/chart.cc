@@ -320,6 +320,11 @@ void write_legend(const Data& d, bool any_failed, std::ostream& out) {
   out << "</g>\n";
 }
 
+// Below the last line of the legend (write_legend): past the plot's bottom with many series.
+double legend_bottom(const Data& d, bool any_failed) {
+  return kTop + 6 + 20 * static_cast<double>(d.series.size()) + (any_failed ? 44 : 24);
+}
+
 // The points not drawn, one line each (at most kMaxNotes, then a count).
 std::vector<std::string> skipped_notes(const Data& d, const std::string& parameter) {
   std::vector<std::string> all;
@@ -354,7 +359,10 @@ std::string chart_svg(const std::vector<MeasuredRun>& rows, const std::string& e
       any_failed = any_failed || (c.failed > 0 && c.values > 0);
     }
   }
-  const double height = kHeight + kNoteHeight * static_cast<double>(notes.size());
+  // The notes go under the plot, or under the legend when it reaches that far, so neither
+  // covers the other and nothing is cut off.
+  const double notes_top = any_drawn ? std::max(kHeight, legend_bottom(d, any_failed) + 18) : kHeight;
+  const double height = notes_top + kNoteHeight * static_cast<double>(notes.size());
   const std::string title = metric + " vs " + parameter;
   std::ostringstream out;
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" << xy(kWidth)
@@ -378,7 +386,7 @@ std::string chart_svg(const std::vector<MeasuredRun>& rows, const std::string& e
   }
   for (std::size_t i = 0; i < notes.size(); ++i) {
     out << "<text class=\"skipped\" x=\"" << xy(kLeft) << "\" y=\""
-        << xy(kHeight - 6 + kNoteHeight * static_cast<double>(i)) << "\" fill=\"#666\">"
+        << xy(notes_top - 6 + kNoteHeight * static_cast<double>(i)) << "\" fill=\"#666\">"
         << esc(notes[i]) << "</text>\n";
   }
   out << "</svg>\n";

@@ -192,6 +192,30 @@ TEST(Chart, AMetricWithNoValueAnywhereSaysSoInsteadOfAxes) {
   EXPECT_EQ(count(svg, "class=\"skipped\""), 3u);
 }
 
+// The number after `attribute="` in the element that holds `marker`, searching back from it.
+double number_before(const std::string& svg, const std::string& marker, const std::string& attribute) {
+  const auto at = svg.rfind(attribute + "=\"", svg.find(marker));
+  return std::stod(svg.substr(at + attribute.size() + 2));
+}
+
+TEST(Chart, ALegendTallerThanThePlotPushesTheNotesBelowIt) {
+  std::vector<MeasuredRun> rows;
+  for (int b = 0; b < 21; ++b) {
+    for (const char* a : {"1", "2"}) {
+      const bool none = b == 20 && std::string(a) == "2";
+      rows.push_back(row({{"a", a}, {"b", std::to_string(b)}}, 1,
+                         none ? std::nullopt : std::optional<double>(b), b != 3));
+    }
+  }
+  const std::string svg = chart_svg(rows, "exp", "failoverTime", "a");
+  expect_well_formed(svg);
+  EXPECT_EQ(count(svg, "class=\"skipped\""), 1u);
+  const double legend_end = number_before(svg, ">seeds failed / seeds</text>", "y");
+  EXPECT_GT(legend_end, 420);  // 21 series reach past the plot
+  EXPECT_GT(number_before(svg, ">not drawn: a=2, b=20", "y"), legend_end + 10) << svg;
+  EXPECT_GT(number_before(svg, "viewBox", "height"), number_before(svg, ">not drawn: a=2, b=20", "y"));
+}
+
 TEST(Chart, ManySkippedPointsAreCounted) {
   std::vector<MeasuredRun> rows;
   for (int n = 1; n <= 9; ++n) rows.push_back(row({{"n", std::to_string(n)}}, 1, std::nullopt));
