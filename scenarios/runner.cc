@@ -66,7 +66,7 @@ SeedResult run_seed(const Scenario& scenario, const Registry& registry, const Ru
     if (options.capture != nullptr) capture_generated_names(*world, *options.capture);
     world->checker->set_first_failure_hook([&tail] { tail.freeze(); });
     world->start();
-    world->loop.run_until(world->end);
+    world->run_until(world->end);
     world->checker->finish();
   } catch (...) {
     result.error = describe(std::current_exception());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <stdexcept>
 
 #include "kubesim/api/resources.h"
@@ -311,12 +312,10 @@ void World::make_lanes() {
   }
 }
 
-namespace {
-
-// Samples every running controller's queue depth, each second, while the run lasts.
-void sample_queues(World* world) {
-  if (world->closing) return;
-  for (const auto& r : world->replicas) {
+// The depth of every replica whose process is up and runs a controller: the sum of its running
+// controllers' queues.
+void World::sample_queues() {
+  for (const auto& r : replicas) {
     Incarnation* inc = r->current();
     if (!r->has_controllers() || inc == nullptr || !r->process->alive()) continue;
     double depth = 0;
@@ -326,13 +325,25 @@ void sample_queues(World* world) {
       any = true;
       depth += static_cast<double>(inc->controllers[c]->queue_depth());
     }
-    if (any) world->picture.sample("queue " + r->name, world->loop.now(), depth);
+    if (any) picture.sample("queue " + r->name, loop.now(), depth);
   }
-  const sim::Time next = world->loop.now() + std::chrono::seconds(1);
-  if (next <= world->end) world->loop.add_timer(next, [world] { sample_queues(world); });
 }
 
-}  // namespace
+// A timer for the samples would change the run: in shuffle mode (the default) the Loop draws
+// from the seed's generator to order every instant with more than one item ready, and a sample
+// falling on the instant of another timer (the workload's `every:` ticks fall on whole seconds)
+// would add an item, hence a draw, and reorder that instant and everything after it. Stopping
+// the Loop between instants instead changes nothing: run_until(a) then run_until(b) runs the
+// same items in the same order as run_until(b).
+void World::run_until(sim::Time deadline) {
+  while (next_sample_ && *next_sample_ <= deadline) {
+    loop.run_until(*next_sample_);
+    sample_queues();
+    const sim::Time next = *next_sample_ + std::chrono::seconds(1);
+    next_sample_ = next <= end ? std::optional<sim::Time>(next) : std::nullopt;
+  }
+  loop.run_until(deadline);
+}
 
 void World::start() {
   for (auto& r : replicas) {
@@ -345,10 +356,9 @@ void World::start() {
   }
   if (workload) start_workload(*this);
   checker->begin();
-  if (picture.enabled()) {
-    const bool any = std::any_of(replicas.begin(), replicas.end(), [](const auto& r) { return r->has_controllers(); });
-    World* self = this;
-    if (any) loop.add_timer(loop.now() + std::chrono::seconds(1), [self] { sample_queues(self); });
+  const bool any = std::any_of(replicas.begin(), replicas.end(), [](const auto& r) { return r->has_controllers(); });
+  if (picture.enabled() && any && loop.now() + std::chrono::seconds(1) <= end) {
+    next_sample_ = loop.now() + std::chrono::seconds(1);
   }
 }
 

@@ -4,8 +4,8 @@
 // leadership record, the checks and the timeline picture.
 //
 // Life of a World: construct (loop, server, trace), setup() (the cluster's resources and objects
-// at t=0, the replicas, the checks, the timeline), start() (every process), drive the Loop to
-// the scenario's end, finish the checks, then teardown(): every process is crashed and the Loop
+// at t=0, the replicas, the checks, the timeline), start() (every process), run_until() the
+// scenario's end, finish the checks, then teardown(): every process is crashed and the Loop
 // runs until every coroutine the run started has unwound, so that the World's members can be
 // destroyed in reverse order (clients, factories and processes before the server, the server
 // before the Loop). After teardown nothing the run scheduled acts any more (`closing`).
@@ -185,6 +185,10 @@ struct World {
   void setup();
   // Starts every process and the checks.
   void start();
+  // Drives the Loop to `deadline` (Loop::run_until). With the picture on, samples the queue
+  // depths at each whole second of the run on the way, once all the work of that instant has
+  // run, and schedules nothing for it: the Loop runs exactly what it would have run unobserved.
+  void run_until(sim::Time deadline);
   // Crashes everything and lets the Loop unwind it; true when every coroutine of the run
   // finished (the World may then be destroyed).
   bool teardown();
@@ -225,7 +229,10 @@ struct World {
   void make_objects();
   void make_replicas();
   void make_lanes();
+  void sample_queues();
   bool unwound() const;
+
+  std::optional<sim::Time> next_sample_;  // the picture's next queue-depth sample
 };
 
 sim::LoopOptions loop_options(const Scenario& scenario, std::uint64_t seed);

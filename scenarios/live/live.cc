@@ -94,7 +94,7 @@ SeedResult run_live(const Scenario& scenario, const Registry& registry, const Ru
     world.checker->set_first_failure_hook([&tail] { tail.freeze(); });
     world.start();
     while (world.loop.now() < world.end && run.error().empty() && signals.signal() == 0) {
-      world.loop.run_until(std::min(world.end, world.loop.now() + std::chrono::milliseconds(50)));
+      world.run_until(std::min(world.end, world.loop.now() + std::chrono::milliseconds(50)));
     }
     if (run.error().empty() && signals.signal() == 0) world.checker->finish();
   } catch (const std::exception& e) {

@@ -79,6 +79,35 @@ TEST(DeterminismTest, TheHashDoesNotDependOnWhetherTheTraceIsWritten) {
   EXPECT_EQ(b.result.trace_tail.size(), 20u);
 }
 
+// Observing a run never changes it: the timeline picture (`--report`, an experiment's
+// `measure:`) and the capture (explore, experiments) leave the trace alone, so `kubesim run FILE
+// --seed N` replays the run a report or an experiment showed. Seeds of a scenario whose
+// controllers run their queues under faults, crashes and partitions.
+TEST(DeterminismTest, TheTimelineAndTheCaptureLeaveTheRunAlone) {
+  const Scenario scenario = parse(kBusy);
+  for (std::uint64_t seed : {1, 2, 3, 4, 5}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const Outcome plain = run(scenario, seed);
+    ASSERT_TRUE(plain.result.error.empty()) << plain.result.error;
+    const Outcome pictured = run(scenario, seed, /*timeline=*/true);
+    EXPECT_EQ(pictured.result.trace_hash, plain.result.trace_hash);
+    EXPECT_TRUE(pictured.trace == plain.trace);
+    ASSERT_TRUE(pictured.result.timeline.has_value());
+    EXPECT_FALSE(pictured.result.timeline->samples.empty());  // the queue-depth lane was drawn
+    for (bool timeline : {false, true}) {
+      RunCapture capture;
+      RunOptions options;
+      options.seed = seed;
+      options.timeline = timeline;
+      options.capture = &capture;
+      const SeedResult captured = run_seed(scenario, registry(), options);
+      EXPECT_EQ(captured.trace_hash, plain.result.trace_hash) << "timeline " << timeline;
+      EXPECT_EQ(captured.trace_events, plain.result.trace_events) << "timeline " << timeline;
+      EXPECT_FALSE(capture.work.empty());
+    }
+  }
+}
+
 TEST(DeterminismTest, TheTraceTailIsTheLastLinesBeforeTheEnd) {
   const Scenario scenario = parse(kBusy);
   const Outcome r = run(scenario, 4);

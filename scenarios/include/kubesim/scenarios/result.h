@@ -47,6 +47,7 @@ struct TimelineMark {
   std::string label;
   sim::Time at{};
 };
+// A sample: a replica's queue depth at a whole second, after that instant's work (runner.h).
 struct TimelineSample {
   std::string series;  // "queue manager-0"
   sim::Time at{};

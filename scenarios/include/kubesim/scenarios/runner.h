@@ -59,12 +59,17 @@ struct RunOptions {
   // The run's trace as JSON lines, with a last line {"traceHash": "…"}; null: not written (the
   // hash is still computed).
   std::ostream* trace = nullptr;
-  // Collect the timeline picture's data (SeedResult::timeline).
+  // Collect the timeline picture's data (SeedResult::timeline). Each queue-depth sample is read
+  // at a whole second of the run (1 s, 2 s, … up to the end) once all the work of that instant
+  // has run, for every replica whose process is up and runs a controller.
   bool timeline = false;
   // How many trace lines before the first failure a SeedResult keeps.
   std::size_t trace_tail = 20;
   // Filled when set (off by default: a run pays nothing for it).
   RunCapture* capture = nullptr;
+  // Neither `trace`, `timeline`, `trace_tail` nor `capture` changes the run: they schedule
+  // nothing on its Loop and draw nothing from its seed, so the trace hash is the same with or
+  // without them, and `kubesim run FILE --seed N` replays what a report or an experiment showed.
 };
 
 // Runs `scenario` with `options.seed`. The scenario must come from the parser with the same
