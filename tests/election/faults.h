@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "kubesim/api/resources.h"
 #include "tests/election/harness.h"
 
 namespace kubesim::election::testing {
@@ -96,7 +97,7 @@ inline void plan_errors(Cluster& cl, const FaultPlan& plan) {
       api::new_internal_error("etcdserver: request timed out"),
       api::new_too_many_requests("the server is busy", 1),
       api::new_timeout("request did not complete within the allowed duration", 1),
-      api::new_conflict(api::GroupResource("coordination.k8s.io", "leases"), kLockName,
+      api::new_conflict(api::kLeases.group_resource(), kLockName,
                         api::kOptimisticLockErrorMsg),
   };
   for (const auto& status : statuses) {

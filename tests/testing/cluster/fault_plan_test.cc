@@ -12,6 +12,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/informer/indexer.h"
@@ -31,7 +32,7 @@ using fakeapi::testutil::config_map;
 using fakeapi::testutil::EventLog;
 using sim::Time;
 
-const api::GroupVersionResource kConfigMaps = api::kConfigMaps;
+using api::kConfigMaps;
 const api::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
 
 class FaultPlanTest : public ::testing::Test {
