@@ -75,7 +75,7 @@ sim::Task<void> campaign(Manager* manager, sim::Context ctx) {
   terms->stop_election = election.cancel;
   election::LeaderElectionConfig config;
   config.lock = std::make_shared<election::LeaseLock>(manager->client(), options.ns, options.name,
-                                                      election::ResourceLockConfig(manager->process().name()));
+                                                      election::ResourceLockConfig{manager->process().name()});
   config.lease_duration = options.lease_duration;
   config.renew_deadline = options.renew_deadline;
   config.retry_period = options.retry_period;

@@ -28,6 +28,8 @@ template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;  // clang before 17 deduces no aggregate's arguments
 
 std::int64_t to_ms(sim::Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
@@ -112,7 +114,7 @@ api::Result<void> read_match(const Fields& f, FaultRule& rule) {
 template <std::size_t... I>
 FaultEffect effect_of(FaultKind kind, std::index_sequence<I...>) {
   FaultEffect effect;
-  ((static_cast<std::size_t>(kind) == I ? (effect.emplace<I>(), true) : false) || ...);
+  (void)((static_cast<std::size_t>(kind) == I ? (effect.emplace<I>(), true) : false) || ...);
   return effect;
 }
 

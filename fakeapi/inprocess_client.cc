@@ -400,7 +400,7 @@ sim::Task<api::Result<void>> InProcessClient::delete_collection(sim::Context ctx
                                                                 api::DeleteOptions options,
                                                                 api::ListOptions list_options) {
   auto req = make_request(Verb::kDeleteCollection, std::move(resource), std::move(ns), "");
-  req->options = DeleteCollectionOptions(std::move(options), std::move(list_options));
+  req->options = DeleteCollectionOptions{std::move(options), std::move(list_options)};
   return call<void>(shared_, std::move(ctx), std::move(req), nullptr);
 }
 

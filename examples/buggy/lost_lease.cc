@@ -64,7 +64,7 @@ class Sequencer final : public QueueController {
     while (!ctx.done()) {
       kubesim::election::LeaderElectionConfig config;
       config.lock = std::make_shared<kubesim::election::LeaseLock>(
-          client(), kOrders, "sequencer", kubesim::election::ResourceLockConfig(process().name()));
+          client(), kOrders, "sequencer", kubesim::election::ResourceLockConfig{process().name()});
       config.name = "leases/orders/sequencer";
       config.callbacks.on_started_leading = [this](Context leading) { return lead(this, std::move(leading)); };
       config.callbacks.on_stopped_leading = [] {};  // the bug's half: it only logs

@@ -98,7 +98,7 @@ void make_factories(Incarnation& inc, const Replica& r) {
 
 std::shared_ptr<election::ResourceLock> make_lock(api::Client& client, const LockRef& ref,
                                                   const std::string& identity) {
-  auto lock = election::new_lock(ref.kind, client, ref.ns, ref.name, election::ResourceLockConfig(identity));
+  auto lock = election::new_lock(ref.kind, client, ref.ns, ref.name, election::ResourceLockConfig{identity});
   if (!lock.ok()) throw std::runtime_error("lock " + ref.text() + ": " + lock.status().message);
   return std::move(lock).value();
 }

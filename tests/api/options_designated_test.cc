@@ -104,7 +104,7 @@ TEST(OptionsDesignatedTest, WorkqueueAndElectionOptions) {
   const auto lock = election::ResourceLockConfig{.epoch_unix_seconds = 0};
   EXPECT_EQ(lock.epoch_unix_seconds, 0);
   EXPECT_EQ(lock.identity, "");
-  EXPECT_EQ(election::ResourceLockConfig("node-1").identity, "node-1");
+  EXPECT_EQ(election::ResourceLockConfig{"node-1"}.identity, "node-1");
   const auto config = election::LeaderElectionConfig{
       .lease_duration = 20s, .callbacks = {.on_stopped_leading = [] {}}, .name = "lock"};
   EXPECT_EQ(config.lease_duration, 20s);

@@ -21,7 +21,7 @@ struct Fixture {
 
   LeaderElectionConfig valid(std::string identity = "a") {
     LeaderElectionConfig c;
-    c.lock = std::make_shared<LeaseLock>(client, "default", "l", ResourceLockConfig(std::move(identity)));
+    c.lock = std::make_shared<LeaseLock>(client, "default", "l", ResourceLockConfig{std::move(identity)});
     c.callbacks.on_started_leading = [](sim::Context ctx) { return idle(ctx); };
     c.callbacks.on_stopped_leading = [] {};
     return c;
@@ -76,17 +76,17 @@ TEST(ConfigTest, ElectorRefusesAnInvalidConfigWithTheReason) {
 TEST(ConfigTest, NewLockKnowsClientGosLockTypes) {
   Fixture f;
   for (const char* type : {"leases", "configmaps", "endpoints", "configmapsleases", "endpointsleases"}) {
-    auto lock = new_lock(type, f.client, "default", "l", ResourceLockConfig("a"));
+    auto lock = new_lock(type, f.client, "default", "l", ResourceLockConfig{"a"});
     ASSERT_TRUE(lock.ok()) << type;
     EXPECT_EQ(lock.value()->identity(), "a");
     EXPECT_EQ(lock.value()->describe(), "default/l");
   }
-  auto bad = new_lock("lease", f.client, "default", "l", ResourceLockConfig("a"));
+  auto bad = new_lock("lease", f.client, "default", "l", ResourceLockConfig{"a"});
   ASSERT_FALSE(bad.ok());
   EXPECT_TRUE(api::is_bad_request(bad.status()));
   EXPECT_NE(bad.status().message.find("must be one of leases"), std::string::npos);
-  EXPECT_FALSE(new_lock("leases", f.client, "default", "l", ResourceLockConfig("")).ok());
-  EXPECT_FALSE(new_lock("leases", f.client, "", "l", ResourceLockConfig("a")).ok());
+  EXPECT_FALSE(new_lock("leases", f.client, "default", "l", ResourceLockConfig{""}).ok());
+  EXPECT_FALSE(new_lock("leases", f.client, "", "l", ResourceLockConfig{"a"}).ok());
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ using LockFactory =
 
 inline LockFactory lease_locks() {
   return [](api::Client& client, const std::string& identity, int, int) {
-    return std::make_shared<LeaseLock>(client, kNamespace, kLockName, ResourceLockConfig(identity));
+    return std::make_shared<LeaseLock>(client, kNamespace, kLockName, ResourceLockConfig{identity});
   };
 }
 

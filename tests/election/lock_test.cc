@@ -81,18 +81,18 @@ TEST_P(AnyLockTest, CreateGetUpdateAndOnlyTheFirstOfRacingWritesWins) {
 INSTANTIATE_TEST_SUITE_P(
     Locks, AnyLockTest,
     ::testing::Values(
-        Kind{"Lease", [](api::Client& c, const std::string& id) { return std::make_shared<LeaseLock>(c, "default", "l", ResourceLockConfig(id)); }, api::kLeases},
-        Kind{"ConfigMap", [](api::Client& c, const std::string& id) { return std::make_shared<ConfigMapLock>(c, "default", "l", ResourceLockConfig(id)); }, api::kConfigMaps},
-        Kind{"Endpoints", [](api::Client& c, const std::string& id) { return std::make_shared<EndpointsLock>(c, "default", "l", ResourceLockConfig(id)); }, api::kEndpoints},
+        Kind{"Lease", [](api::Client& c, const std::string& id) { return std::make_shared<LeaseLock>(c, "default", "l", ResourceLockConfig{id}); }, api::kLeases},
+        Kind{"ConfigMap", [](api::Client& c, const std::string& id) { return std::make_shared<ConfigMapLock>(c, "default", "l", ResourceLockConfig{id}); }, api::kConfigMaps},
+        Kind{"Endpoints", [](api::Client& c, const std::string& id) { return std::make_shared<EndpointsLock>(c, "default", "l", ResourceLockConfig{id}); }, api::kEndpoints},
         Kind{"MultiLock", [](api::Client& c, const std::string& id) {
-               return std::make_shared<MultiLock>(std::make_shared<ConfigMapLock>(c, "default", "l", ResourceLockConfig(id)),
-                                                  std::make_shared<LeaseLock>(c, "default", "l", ResourceLockConfig(id)));
+               return std::make_shared<MultiLock>(std::make_shared<ConfigMapLock>(c, "default", "l", ResourceLockConfig{id}),
+                                                  std::make_shared<LeaseLock>(c, "default", "l", ResourceLockConfig{id}));
              }, api::kLeases}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(LeaseLockTest, WritesCoordinationV1FieldsAndItsLabels) {
   Fixture f;
-  LeaseLock lock(f.client, "default", "l", ResourceLockConfig("a"), {{"app", "ctl"}});
+  LeaseLock lock(f.client, "default", "l", ResourceLockConfig{"a"}, {{"app", "ctl"}});
   ASSERT_TRUE(f.run(lock.create(sim::Context(), held_by("a", 4))).ok());
   auto lease = f.stored(api::kLeases);
   ASSERT_TRUE(lease);
@@ -111,7 +111,7 @@ TEST(LeaseLockTest, WritesCoordinationV1FieldsAndItsLabels) {
 
 TEST(AnnotationLockTest, RecordLivesInTheLeaderAnnotation) {
   Fixture f;
-  ConfigMapLock lock(f.client, "default", "l", ResourceLockConfig("a"));
+  ConfigMapLock lock(f.client, "default", "l", ResourceLockConfig{"a"});
   ASSERT_TRUE(f.run(lock.create(sim::Context(), held_by("a"))).ok());
   auto cm = f.stored(api::kConfigMaps);
   EXPECT_EQ(cm->annotation(kLeaderElectionRecordAnnotationKey), to_raw(held_by("a"), sim::kDefaultEpochUnixSeconds));
@@ -124,7 +124,7 @@ TEST(AnnotationLockTest, MissingAnnotationIsAnEmptyRecordAndABadOneChangesNothin
   Fixture f;
   nlohmann::json cm = {{"apiVersion", "v1"}, {"kind", "Endpoints"}, {"metadata", {{"name", "l"}, {"namespace", "default"}}}};
   ASSERT_TRUE(f.server.create(api::kEndpoints, "default", api::make_object(cm), api::CreateOptions()).ok());
-  EndpointsLock lock(f.client, "default", "l", ResourceLockConfig("a"));
+  EndpointsLock lock(f.client, "default", "l", ResourceLockConfig{"a"});
   auto empty = f.run(lock.get(sim::Context()));
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(empty->record, LeaderElectionRecord());
@@ -143,11 +143,11 @@ TEST(AnnotationLockTest, MissingAnnotationIsAnEmptyRecordAndABadOneChangesNothin
 
 TEST(MultiLockTest, OldStyleHolderWithoutSecondaryReadsAsThePrimary) {
   Fixture f;
-  ConfigMapLock old(f.client, "default", "l", ResourceLockConfig("old"));
+  ConfigMapLock old(f.client, "default", "l", ResourceLockConfig{"old"});
   ASSERT_TRUE(f.run(old.create(sim::Context(), held_by("old"))).ok());
   auto make = [&](const std::string& id) {
-    return MultiLock(std::make_shared<ConfigMapLock>(f.client, "default", "l", ResourceLockConfig(id)),
-                     std::make_shared<LeaseLock>(f.client, "default", "l", ResourceLockConfig(id)));
+    return MultiLock(std::make_shared<ConfigMapLock>(f.client, "default", "l", ResourceLockConfig{id}),
+                     std::make_shared<LeaseLock>(f.client, "default", "l", ResourceLockConfig{id}));
   };
   MultiLock multi = make("new");
   auto got = f.run(multi.get(sim::Context()));
@@ -167,12 +167,12 @@ TEST(MultiLockTest, OldStyleHolderWithoutSecondaryReadsAsThePrimary) {
 
 TEST(MultiLockTest, DisagreeingHoldersReadAsUnknownAndEitherRenewalIsAChange) {
   Fixture f;
-  ConfigMapLock cm(f.client, "default", "l", ResourceLockConfig("x"));
-  LeaseLock lease(f.client, "default", "l", ResourceLockConfig("y"));
+  ConfigMapLock cm(f.client, "default", "l", ResourceLockConfig{"x"});
+  LeaseLock lease(f.client, "default", "l", ResourceLockConfig{"y"});
   ASSERT_TRUE(f.run(cm.create(sim::Context(), held_by("x"))).ok());
   ASSERT_TRUE(f.run(lease.create(sim::Context(), held_by("y"))).ok());
-  MultiLock multi(std::make_shared<ConfigMapLock>(f.client, "default", "l", ResourceLockConfig("m")),
-                  std::make_shared<LeaseLock>(f.client, "default", "l", ResourceLockConfig("m")));
+  MultiLock multi(std::make_shared<ConfigMapLock>(f.client, "default", "l", ResourceLockConfig{"m"}),
+                  std::make_shared<LeaseLock>(f.client, "default", "l", ResourceLockConfig{"m"}));
   auto first = f.run(multi.get(sim::Context()));
   ASSERT_TRUE(first.ok());
   EXPECT_EQ(first->record.holder_identity, kUnknownLeader);
@@ -187,12 +187,12 @@ TEST(MultiLockTest, DisagreeingHoldersReadAsUnknownAndEitherRenewalIsAChange) {
 // A MultiLock candidate reads both locks; a Lease-only candidate then takes the Lease; the
 // MultiLock renews. Returns the result of that renewal.
 api::Result<void> renewal_over_a_taken_secondary(Fixture& f, bool keep_precondition) {
-  MultiLock multi(std::make_shared<ConfigMapLock>(f.client, "default", "l", ResourceLockConfig("m")),
-                  std::make_shared<LeaseLock>(f.client, "default", "l", ResourceLockConfig("m")));
+  MultiLock multi(std::make_shared<ConfigMapLock>(f.client, "default", "l", ResourceLockConfig{"m"}),
+                  std::make_shared<LeaseLock>(f.client, "default", "l", ResourceLockConfig{"m"}));
   multi.set_keep_secondary_precondition(keep_precondition);
   EXPECT_TRUE(f.run(multi.create(sim::Context(), held_by("m"))).ok());
   EXPECT_TRUE(f.run(multi.get(sim::Context())).ok());
-  LeaseLock other(f.client, "default", "l", ResourceLockConfig("z"));
+  LeaseLock other(f.client, "default", "l", ResourceLockConfig{"z"});
   EXPECT_TRUE(f.run(other.get(sim::Context())).ok());
   EXPECT_TRUE(f.run(other.update(sim::Context(), held_by("z", 1))).ok());
   return f.run(multi.update(sim::Context(), held_by("m", 1)));

@@ -46,7 +46,7 @@ std::unique_ptr<Request> to_request(ApiCall& call) {
       req->options = call.del;
       break;
     case Verb::kDeleteCollection:
-      req->options = DeleteCollectionOptions(call.del, call.list);
+      req->options = DeleteCollectionOptions{call.del, call.list};
       break;
   }
   req->object = call.object;
