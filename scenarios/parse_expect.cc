@@ -56,11 +56,12 @@ std::optional<CountQuery> parse_count(ParseContext& ctx, const Field& field) {
   return q;
 }
 
-std::optional<std::variant<std::int64_t, CountQuery>> parse_count_equals(ParseContext& ctx,
-                                                                         const Field& field) {
+// The number or {count: …} a count is compared with.
+std::optional<std::variant<std::int64_t, CountQuery>> parse_count_operand(ParseContext& ctx,
+                                                                          const Field& field) {
   if (!field) return std::nullopt;
   if (field.is_map()) {
-    MapFields f(ctx.reader, field, "equals", {"count"});
+    MapFields f(ctx.reader, field, field.label, {"count"});
     auto q = parse_count(ctx, f.require("count"));
     if (!q) return std::nullopt;
     return *q;
@@ -72,6 +73,29 @@ std::optional<std::variant<std::int64_t, CountQuery>> parse_count_equals(ParseCo
   auto n = ctx.reader.integer_at_least(field, 0);
   if (!n) return std::nullopt;
   return *n;
+}
+
+const std::vector<std::string> kCountOps = {"equals", "atMost", "atLeast"};
+
+std::optional<CountCompare> parse_count_check(ParseContext& ctx, const MapFields& f, const Field& c) {
+  auto q = parse_count(ctx, c);
+  const auto given = f.present(kCountOps);
+  if (given.empty()) {
+    ctx.reader.error(f.mark(), "a count check needs one of equals, atMost, atLeast (a number or "
+                               "{count: …})");
+    return std::nullopt;
+  }
+  if (given.size() > 1) {
+    ctx.reader.error(given[1].key_mark, "a count check compares once, not " + given[0].label +
+                                            " and " + given[1].label + "; write two checks");
+    return std::nullopt;
+  }
+  auto than = parse_count_operand(ctx, given[0]);
+  if (!q || !than) return std::nullopt;
+  const auto op = given[0].label == "equals"   ? CountCompare::Op::kEquals
+                  : given[0].label == "atMost" ? CountCompare::Op::kAtMost
+                                               : CountCompare::Op::kAtLeast;
+  return CountCompare{*q, op, *than};
 }
 
 std::optional<Match> parse_match(ParseContext& ctx, const Field& field, bool negate) {
@@ -119,12 +143,7 @@ std::optional<Condition> parse_condition(ParseContext& ctx, const MapFields& f, 
     if (!b || !*b) return std::nullopt;
     return InformersConverged{};
   }
-  if (c.label == "count") {
-    auto q = parse_count(ctx, c);
-    auto equals = parse_count_equals(ctx, f.require("equals", "a number or {count: …}"));
-    if (!q || !equals) return std::nullopt;
-    return CountEquals{*q, *equals};
-  }
+  if (c.label == "count") return parse_count_check(ctx, f, c);
   if (c.label == "object") {
     auto path = ctx.object_path(c);
     const Field path_field = f.require("path", "a dotted path such as data.k");
@@ -166,7 +185,7 @@ void check_after(ParseContext& ctx, const Field& field, sim::Duration after) {
 void parse_check(ParseContext& ctx, const Section& section, const Field& field) {
   std::vector<std::string> keys = section.timing;
   keys.insert(keys.end(), kConditions.begin(), kConditions.end());
-  keys.insert(keys.end(), {"equals", "path"});
+  keys.insert(keys.end(), {"equals", "atMost", "atLeast", "path"});
   MapFields f(ctx.reader, field, section.what, keys);
   if (!f.ok()) return;
   Check check;
@@ -186,6 +205,11 @@ void parse_check(ParseContext& ctx, const Section& section, const Field& field) 
   ctx.conditions_written.push_back(name);
   if (f.has("equals") && name != "count" && name != "object") {
     ctx.reader.error(f.get("equals").key_mark, "equals: only count and object checks take it");
+  }
+  for (const char* key : {"atMost", "atLeast"}) {
+    if (f.has(key) && name != "count") {
+      ctx.reader.error(f.get(key).key_mark, std::string(key) + ": only count checks take it");
+    }
   }
   if (f.has("path") && name != "object") {
     ctx.reader.error(f.get("path").key_mark, "path: only object checks take it");

@@ -11,7 +11,7 @@ std::string condition_name(const Condition& condition) {
         if constexpr (std::is_same_v<T, AtMostOneLeader>) return "atMostOneLeader";
         if constexpr (std::is_same_v<T, LeaderElected>) return "leaderElected";
         if constexpr (std::is_same_v<T, InformersConverged>) return "informersConverged";
-        if constexpr (std::is_same_v<T, CountEquals>) return "count";
+        if constexpr (std::is_same_v<T, CountCompare>) return "count";
         if constexpr (std::is_same_v<T, ObjectPathEquals>) return "object";
         if constexpr (std::is_same_v<T, MaxLeaderTransitions>) return "maxLeaderTransitions";
         if constexpr (std::is_same_v<T, Match>) return c.negate ? "noMatch" : "match";

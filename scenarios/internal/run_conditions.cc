@@ -194,19 +194,38 @@ api::Result<std::int64_t> count(World& w, const CountQuery& q) {
   return static_cast<std::int64_t>(listed.value().items.size());
 }
 
-std::optional<std::string> count_equals(World& w, const CountEquals& c) {
+bool compares(CountCompare::Op op, std::int64_t have, std::int64_t than) {
+  switch (op) {
+    case CountCompare::Op::kEquals: return have == than;
+    case CountCompare::Op::kAtMost: return have <= than;
+    case CountCompare::Op::kAtLeast: return have >= than;
+  }
+  return false;
+}
+
+std::string want_text(CountCompare::Op op) {
+  switch (op) {
+    case CountCompare::Op::kEquals: return "want ";
+    case CountCompare::Op::kAtMost: return "want at most ";
+    case CountCompare::Op::kAtLeast: return "want at least ";
+  }
+  return "";
+}
+
+std::optional<std::string> count_compare(World& w, const CountCompare& c) {
   auto have = count(w, c.count);
   if (!have.ok()) return "cannot count " + describe(c.count) + ": " + have.status().message;
-  if (const auto* want = std::get_if<std::int64_t>(&c.equals)) {
-    if (have.value() == *want) return std::nullopt;
-    return "count of " + describe(c.count) + " is " + std::to_string(have.value()) + ", want " + std::to_string(*want);
+  if (const auto* than = std::get_if<std::int64_t>(&c.than)) {
+    if (compares(c.op, have.value(), *than)) return std::nullopt;
+    return "count of " + describe(c.count) + " is " + std::to_string(have.value()) + ", " +
+           want_text(c.op) + std::to_string(*than);
   }
-  const CountQuery& other = std::get<CountQuery>(c.equals);
-  auto want = count(w, other);
-  if (!want.ok()) return "cannot count " + describe(other) + ": " + want.status().message;
-  if (have.value() == want.value()) return std::nullopt;
-  return "count of " + describe(c.count) + " is " + std::to_string(have.value()) + "\ncount of " +
-         describe(other) + " is " + std::to_string(want.value());
+  const CountQuery& other = std::get<CountQuery>(c.than);
+  auto than = count(w, other);
+  if (!than.ok()) return "cannot count " + describe(other) + ": " + than.status().message;
+  if (compares(c.op, have.value(), than.value())) return std::nullopt;
+  return "count of " + describe(c.count) + " is " + std::to_string(have.value()) + ", " +
+         want_text(c.op) + "the count of " + describe(other) + ": " + std::to_string(than.value());
 }
 
 std::optional<std::string> object_path_equals(World& w, const ObjectPathEquals& c) {
@@ -302,9 +321,9 @@ Dependencies dependencies_of(World& w, const Condition& condition) {
     if (auto ref = parse_lock(c->lock)) d.resources.push_back(lock_resource(ref->kind));
   } else if (std::holds_alternative<InformersConverged>(condition)) {
     d.any_write = true;
-  } else if (const auto* c = std::get_if<CountEquals>(&condition)) {
+  } else if (const auto* c = std::get_if<CountCompare>(&condition)) {
     d.resources.push_back(c->count.resource.gvr.group_resource());
-    if (const auto* q = std::get_if<CountQuery>(&c->equals)) d.resources.push_back(q->resource.gvr.group_resource());
+    if (const auto* q = std::get_if<CountQuery>(&c->than)) d.resources.push_back(q->resource.gvr.group_resource());
   } else if (const auto* c = std::get_if<ObjectPathEquals>(&condition)) {
     d.resources.push_back(c->resource.gvr.group_resource());
   } else if (const auto* c = std::get_if<MaxLeaderTransitions>(&condition)) {
@@ -324,7 +343,7 @@ std::optional<std::string> evaluate_condition(World& w, const Condition& conditi
   if (const auto* c = std::get_if<AtMostOneLeader>(&condition)) return at_most_one_leader(w, *c);
   if (const auto* c = std::get_if<LeaderElected>(&condition)) return leader_elected(w, *c);
   if (std::holds_alternative<InformersConverged>(condition)) return informers_converged(w);
-  if (const auto* c = std::get_if<CountEquals>(&condition)) return count_equals(w, *c);
+  if (const auto* c = std::get_if<CountCompare>(&condition)) return count_compare(w, *c);
   if (const auto* c = std::get_if<ObjectPathEquals>(&condition)) return object_path_equals(w, *c);
   if (const auto* c = std::get_if<MaxLeaderTransitions>(&condition)) return max_leader_transitions(w, *c);
   return match(w, std::get<Match>(condition), write);

@@ -399,13 +399,17 @@ const Case kExpectCases[] = {
     {"Counts",
      kHead + "expect:\n  finally:\n    - {count: {resource: configmaps, labelSelector: \"a in "
              "(b\"}, equals: -1}\n"
-             "    - {count: {resource: namespaces, namespace: x}}\n",
+             "    - {count: {resource: namespaces, namespace: x}}\n"
+             "    - {count: {resource: configmaps}, atMost: 1, atLeast: 2}\n"
+             "    - {leaderElected: leases/a/m, atLeast: 1}\n",
      {"s.yaml:11:53: labelSelector: \"a in (b\" is not a label selector: position 7: found end of "
       "string, "
       "expected: ',' or ')'",
       "s.yaml:11:73: equals: must be at least 0, got -1",
-      "s.yaml:12:7: missing required key \"equals\" in a finally check (a number or {count: …})",
-      "s.yaml:12:49: namespace: namespaces are cluster-scoped: leave namespace out"}},
+      "s.yaml:12:7: a count check needs one of equals, atMost, atLeast (a number or {count: …})",
+      "s.yaml:12:49: namespace: namespaces are cluster-scoped: leave namespace out",
+      "s.yaml:13:50: a count check compares once, not atMost and atLeast; write two checks",
+      "s.yaml:14:35: atLeast: only count checks take it"}},
     {"ObjectPaths",
      kHead + "expect:\n  finally:\n    - {object: configmaps/seed, path: data.k, equals: v}\n"
              "    - {object: namespaces/a/b, path: data..k, equals: v}\n"
@@ -453,7 +457,7 @@ const Case kExpectCases[] = {
       "s.yaml:13:35: equals: only count and object checks take it",
       "s.yaml:14:8: unknown key \"after\" in an always check (valid keys: atMostOneLeader, "
       "leaderElected, informersConverged, count, object, maxLeaderTransitions, match, noMatch, "
-      "equals, path)"}},
+      "equals, atMost, atLeast, path)"}},
     {"MustFind",
      kHead + "expect:\n  always:\n    - atMostOneLeader: leases/a/m\n"
              "mustFind: [atMostOneLeadr, leaderElected, atMostOneLeader]\n",

@@ -245,10 +245,11 @@ TEST_F(FullExample, Checks) {
   EXPECT_EQ(consistently.after, 1min);
   EXPECT_EQ(consistently.length, 30s);
 
-  const auto& count = std::get<CountEquals>(s_->checks[6].condition);
+  const auto& count = std::get<CountCompare>(s_->checks[6].condition);
+  EXPECT_EQ(count.op, CountCompare::Op::kEquals);
   EXPECT_EQ(count.count.resource.gvr, api::kConfigMaps);
   EXPECT_EQ(count.count.ns, "team-b");
-  EXPECT_EQ(std::get<CountQuery>(count.equals).ns, "team-a");
+  EXPECT_EQ(std::get<CountQuery>(count.than).ns, "team-a");
 
   const auto& object = std::get<ObjectPathEquals>(s_->checks[7].condition);
   EXPECT_EQ(object.resource.gvr, api::kConfigMaps);

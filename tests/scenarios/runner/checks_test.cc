@@ -61,7 +61,7 @@ TEST(ChecksTest, BrokenChecksAreReportedAtTheirFirstBreakWithTheirValues) {
   EXPECT_EQ(f[2].detail, "count of configmaps in team is 3, want 2");
   EXPECT_EQ(f[3].condition, "count");
   EXPECT_EQ(f[3].at, at(30s));
-  EXPECT_EQ(f[3].detail, "count of configmaps in team is 4\ncount of configmaps in default is 0");
+  EXPECT_EQ(f[3].detail, "count of configmaps in team is 4, want the count of configmaps in default: 0");
   EXPECT_EQ(f[4].condition, "object");
   EXPECT_EQ(f[4].detail, "configmaps/team/c-3 data.k is \"3\", want \"4\"");
   EXPECT_EQ(f[5].condition, "object");
@@ -76,6 +76,41 @@ TEST(ChecksTest, BrokenChecksAreReportedAtTheirFirstBreakWithTheirValues) {
   int marks = 0;
   for (const auto& m : r.result.timeline->marks) marks += m.kind == "failure" && m.lane == "apiserver" ? 1 : 0;
   EXPECT_EQ(marks, 6);
+}
+
+// A ConfigMap in team every 5 s from 5 s: 2 at 5 s, 3 at 10 s, 4 at 15 s.
+constexpr const char* kCounts = R"(
+name: counts
+duration: 20s
+cluster:
+  objects:
+    - {apiVersion: v1, kind: Namespace, metadata: {name: team}}
+    - {apiVersion: v1, kind: ConfigMap, metadata: {name: seed, namespace: team}}
+workload:
+  - every: 5s
+    from: 5s
+    until: 16s
+    action: {create: {apiVersion: v1, kind: ConfigMap, metadata: {name: "c-{{n}}", namespace: team}}}
+expect:
+  always:
+    - {count: {resource: configmaps, namespace: team}, atMost: 3}
+    - {count: {resource: configmaps, namespace: team}, atLeast: 1}
+  consistently:
+    - {after: 11s, for: 9s, count: {resource: configmaps, namespace: team}, atLeast: 3}
+  finally:
+    - {count: {resource: configmaps, namespace: team}, atLeast: {count: {resource: configmaps, namespace: default}}}
+    - {count: {resource: configmaps, namespace: default}, atLeast: {count: {resource: configmaps, namespace: team}}}
+)";
+
+TEST(ChecksTest, CountsCompareAtMostAndAtLeast) {
+  const Outcome r = run(parse(kCounts), 1, true);
+  ASSERT_TRUE(r.result.error.empty()) << r.result.error;
+  const auto& f = r.result.failures;
+  ASSERT_EQ(f.size(), 2u) << failures_of(r.result);
+  EXPECT_EQ(f[0].at, at(15s));  // the fourth ConfigMap
+  EXPECT_EQ(f[0].detail, "count of configmaps in team is 4, want at most 3");
+  EXPECT_EQ(f[1].detail,
+            "count of configmaps in default is 0, want at least the count of configmaps in team: 4");
 }
 
 TEST(ChecksTest, AMatchAgainstAKindNobodyServesNamesIt) {

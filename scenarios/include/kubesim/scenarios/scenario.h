@@ -232,9 +232,13 @@ struct CountQuery {
 struct AtMostOneLeader { std::string lock; };
 struct LeaderElected { std::string lock; };
 struct InformersConverged {};
-struct CountEquals {
+// count: the number of objects a query lists, compared with a number or with another count
+// (`equals`, `atMost`, `atLeast`).
+struct CountCompare {
+  enum class Op { kEquals, kAtMost, kAtLeast };
   CountQuery count;
-  std::variant<std::int64_t, CountQuery> equals;
+  Op op = Op::kEquals;
+  std::variant<std::int64_t, CountQuery> than;
 };
 struct ObjectPathEquals {
   ResourceRef resource;
@@ -250,7 +254,7 @@ struct Match {
   nlohmann::json tree;  // partial object: maps by key, lists element-wise, scalars equal
   bool negate = false;  // noMatch
 };
-using Condition = std::variant<AtMostOneLeader, LeaderElected, InformersConverged, CountEquals,
+using Condition = std::variant<AtMostOneLeader, LeaderElected, InformersConverged, CountCompare,
                                ObjectPathEquals, MaxLeaderTransitions, Match>;
 
 // The name of a condition's kind as the file writes it ("atMostOneLeader", "noMatch", …), the
