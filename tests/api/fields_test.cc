@@ -16,7 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 using Fields = std::map<std::string, std::string>;
 
-FieldSelector must_parse(std::string_view text) {
+FieldSelector must_parse_fields(std::string_view text) {
   ParseResult<FieldSelector> r = parse_field_selector(text);
   EXPECT_TRUE(r.ok()) << "'" << text << "': " << (r.ok() ? "" : r.error().message);
   return r.ok() ? r.value() : FieldSelector::nothing();
@@ -84,13 +84,13 @@ TEST(FieldSelectorParseTest, RejectsBadTermsAndEscapes) {
 }
 
 TEST(FieldSelectorParseTest, ExposesRequirements) {
-  FieldSelector s = must_parse("status.phase!=Running,metadata.name==web\\,1");
+  FieldSelector s = must_parse_fields("status.phase!=Running,metadata.name==web\\,1");
   ASSERT_EQ(s.requirements().size(), 2u);
   EXPECT_EQ(s.requirements()[0],
             (FieldRequirement{"metadata.name", FieldOperator::kEquals, "web,1"}));
   EXPECT_EQ(s.requirements()[1],
             (FieldRequirement{"status.phase", FieldOperator::kNotEquals, "Running"}));
-  EXPECT_EQ(must_parse("a = b").requirements()[0],
+  EXPECT_EQ(must_parse_fields("a = b").requirements()[0],
             (FieldRequirement{"a ", FieldOperator::kEquals, " b"}));
 }
 
@@ -143,7 +143,7 @@ TEST(FieldSelectorMatchTest, ComparesFieldValues) {
       {"foo=bar,foobar=bar,baz=blah", set, false},
   };
   for (const Case& c : cases) {
-    FieldSelector s = must_parse(c.selector);
+    FieldSelector s = must_parse_fields(c.selector);
     EXPECT_EQ(s.matches(c.fields), c.matches) << c.selector;
     std::function<std::optional<std::string>(std::string_view)> lookup =
         [&c](std::string_view field) -> std::optional<std::string> {
@@ -168,13 +168,13 @@ TEST(FieldSelectorTest, BuildersAndSpecialSelectors) {
   EXPECT_TRUE(field_selector_from_set({}).empty());
   EXPECT_EQ(field_selector_from_set({{"b", "2"}, {"a", "="}}).to_string(), R"(a=\=,b=2)");
   EXPECT_FALSE(field_selector_from_set({{"foo", "=blah"}}).matches(Fields{{"foo", "bar"}}));
-  FieldSelector s = must_parse("b=2").add({"a", FieldOperator::kNotEquals, "1"});
+  FieldSelector s = must_parse_fields("b=2").add({"a", FieldOperator::kNotEquals, "1"});
   EXPECT_EQ(s.to_string(), "a!=1,b=2");
   EXPECT_TRUE(FieldSelector::nothing().add({"a", FieldOperator::kEquals, "1"}).matches_nothing());
 }
 
 TEST(FieldSelectorTest, RequiresExactMatch) {
-  FieldSelector s = must_parse("metadata.name=web,status.phase!=Failed,spec.x=");
+  FieldSelector s = must_parse_fields("metadata.name=web,status.phase!=Failed,spec.x=");
   EXPECT_EQ(s.requires_exact_match("metadata.name"), "web");
   EXPECT_EQ(s.requires_exact_match("spec.x"), "");
   EXPECT_EQ(s.requires_exact_match("status.phase"), std::nullopt);
@@ -251,7 +251,7 @@ RC_GTEST_PROP(FieldSelectorProperty, MatchingAgreesWithReferenceModel, ()) {
   RC_ASSERT(got == expected);
 }
 
-void check_accepted_or_explained(const std::string& text) {
+void check_fields_accepted_or_explained(const std::string& text) {
   ParseResult<FieldSelector> r = parse_field_selector(text);
   RC_TAG(r.ok());
   if (!r.ok()) {
@@ -273,12 +273,12 @@ RC_GTEST_PROP(FieldSelectorProperty, TokenSoupIsAcceptedOrExplained, ()) {
        *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(pieces))) {
     text += p;
   }
-  check_accepted_or_explained(text);
+  check_fields_accepted_or_explained(text);
 }
 
 RC_GTEST_PROP(FieldSelectorProperty, ArbitraryBytesAreAcceptedOrExplained,
               (const std::string& text)) {
-  check_accepted_or_explained(text);
+  check_fields_accepted_or_explained(text);
 }
 
 }  // namespace

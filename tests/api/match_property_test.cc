@@ -15,7 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kKeys = {"a", "b", "c"};
+const std::vector<std::string> kMatchKeys = {"a", "b", "c"};
 const std::vector<std::string> kStrings = {"", "x", "1"};
 
 // Small trees without nulls: few keys and values, so that two trees are often equal or close.
@@ -34,7 +34,7 @@ rc::Gen<json> gen_tree(int depth) {
       }
       default: {
         json map = json::object();
-        for (const std::string& key : kKeys) {
+        for (const std::string& key : kMatchKeys) {
           if (*rc::gen::arbitrary<bool>()) map[key] = *gen_tree(depth - 1);
         }
         return map;
@@ -71,7 +71,7 @@ RC_GTEST_PROP(MatchPropertyTest, MatchTreeIgnoresKeysTheExpectedTreeLeavesOut, (
   if (!actual.is_object()) actual = json{{"a", actual}};
   json expected = actual;
   // Drop some keys of the expected map; the rest still match.
-  for (const std::string& key : kKeys) {
+  for (const std::string& key : kMatchKeys) {
     if (*rc::gen::arbitrary<bool>()) expected.erase(key);
   }
   RC_ASSERT(match_tree(expected, actual).matched());

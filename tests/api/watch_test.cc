@@ -11,7 +11,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-ObjectPtr config_map(const std::string& name, const std::string& rv) {
+ObjectPtr config_map_at(const std::string& name, const std::string& rv) {
   return make_object({{"apiVersion", "v1"},
                       {"kind", "ConfigMap"},
                       {"metadata", {{"name", name}, {"namespace", "default"}, {"resourceVersion", rv}}}});
@@ -35,7 +35,7 @@ TEST(WatchTest, ErrorEventsCarryTheirStatus) {
   EXPECT_TRUE(is_gone(*s));
   EXPECT_EQ(s->code, 410);
   EXPECT_EQ(s->message, "too old resource version: 1 (5)");
-  const WatchEvent added{EventType::kAdded, config_map("a", "1")};
+  const WatchEvent added{EventType::kAdded, config_map_at("a", "1")};
   EXPECT_FALSE(added.status().has_value());
 }
 
@@ -56,10 +56,10 @@ sim::Task<void> consume(sim::Loop* loop, WatchStream* stream, sim::Context ctx, 
 }
 
 sim::Task<void> produce(sim::Loop* loop, WatchFeed feed) {
-  feed.send({EventType::kAdded, config_map("a", "1")});
+  feed.send({EventType::kAdded, config_map_at("a", "1")});
   (void)co_await sim::sleep_for(sim::Context(), *loop, 1s);
-  feed.send({EventType::kModified, config_map("a", "2")});
-  feed.send({EventType::kDeleted, config_map("a", "3")});
+  feed.send({EventType::kModified, config_map_at("a", "2")});
+  feed.send({EventType::kDeleted, config_map_at("a", "3")});
   (void)co_await sim::sleep_for(sim::Context(), *loop, 1s);
   feed.close();
 }
@@ -81,14 +81,14 @@ TEST(WatchTest, ConsumerStopIsSeenByTheProducer) {
   auto [stream, feed] = make_watch_pipe(loop);
   int stops = 0;
   feed.on_stop([&] { ++stops; });
-  EXPECT_TRUE(feed.send({EventType::kAdded, config_map("a", "1")}));
+  EXPECT_TRUE(feed.send({EventType::kAdded, config_map_at("a", "1")}));
   EXPECT_EQ(feed.backlog(), 1u);
   stream->stop();
   stream->stop();
   EXPECT_EQ(stops, 1);
   EXPECT_TRUE(feed.stopped());
   EXPECT_EQ(feed.backlog(), 0u);
-  EXPECT_FALSE(feed.send({EventType::kAdded, config_map("b", "2")}));
+  EXPECT_FALSE(feed.send({EventType::kAdded, config_map_at("b", "2")}));
 }
 
 TEST(WatchTest, DestroyingTheStreamStopsIt) {
@@ -97,7 +97,7 @@ TEST(WatchTest, DestroyingTheStreamStopsIt) {
   WatchFeed feed = pipe.second;
   pipe.first.reset();
   EXPECT_TRUE(feed.stopped());
-  EXPECT_FALSE(feed.send({EventType::kAdded, config_map("a", "1")}));
+  EXPECT_FALSE(feed.send({EventType::kAdded, config_map_at("a", "1")}));
 }
 
 TEST(WatchTest, NextReturnsNulloptWhenTheContextIsDone) {
@@ -117,8 +117,8 @@ TEST(WatchTest, TryNextTakesWhatIsQueued) {
   sim::Loop loop;
   auto [stream, feed] = make_watch_pipe(loop);
   EXPECT_FALSE(stream->try_next(sim::Context()).has_value());  // nothing queued: next would wait
-  feed.send({EventType::kAdded, config_map("a", "1")});
-  feed.send({EventType::kModified, config_map("a", "2")});
+  feed.send({EventType::kAdded, config_map_at("a", "1")});
+  feed.send({EventType::kModified, config_map_at("a", "2")});
   auto cancel = sim::with_cancel(sim::Context());
   cancel.cancel();
   EXPECT_FALSE(stream->try_next(cancel.ctx).has_value());  // a done context: next ends
