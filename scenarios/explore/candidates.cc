@@ -28,23 +28,6 @@ YAML::Node rules(YAML::Node rule) {
   return list;
 }
 
-namespace {
-
-using namespace std::chrono_literals;
-
-// The explorer's own seed: fixed, so the same command makes the same candidates.
-constexpr std::uint64_t kExplorerSeed = 0x6b756265'7369'6d21ULL;
-constexpr int kMaxRandomFaults = 3;
-
-std::string text(sim::Duration d) { return duration_text(d); }
-
-sim::Rng rng_for(std::size_t index) {
-  std::uint64_t z = kExplorerSeed + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return sim::Rng(z ^ (z >> 31));
-}
-
 YAML::Node trigger(const WritePoint& p) {
   YAML::Node when;
   when["process"] = p.replica;
@@ -62,6 +45,23 @@ YAML::Node entry_after(const WritePoint& p, const std::string& action, const YAM
   e["when"] = trigger(p);
   e[action] = value;
   return e;
+}
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// The explorer's own seed: fixed, so the same command makes the same candidates.
+constexpr std::uint64_t kExplorerSeed = 0x6b756265'7369'6d21ULL;
+constexpr int kMaxRandomFaults = 3;
+
+std::string text(sim::Duration d) { return duration_text(d); }
+
+sim::Rng rng_for(std::size_t index) {
+  std::uint64_t z = kExplorerSeed + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return sim::Rng(z ^ (z >> 31));
 }
 
 YAML::Node crash_of(const std::string& replica, sim::Duration restart_after) {
@@ -356,6 +356,9 @@ Candidate make_candidate(const Space& space, std::size_t index) {
       break;
     case Family::kRecur:
       recur_candidate(space, j, rng, c);
+      break;
+    case Family::kRelist:
+      relist_candidate(space, j, rng, c);
       break;
   }
   for (const YAML::Node& e : c.timeline) c.text += (c.text.empty() ? "" : "; ") + one_line(e);

@@ -118,7 +118,8 @@ std::string coalesce_unavailable(const Search& search, const Space& space) {
 }
 
 // A family with nothing to work on in any seed (no write points; for the recur family, no object
-// a replica wrote three times) is left out of the turns, and the table says so.
+// a replica wrote three times; for the relist family, no deletion of what a replica watches) is
+// left out of the turns, and the table says so.
 void drop_idle_families(Space& space, ExploreReport& report) {
   std::vector<Family> on;
   for (Family f : space.families) {
@@ -131,7 +132,9 @@ void drop_idle_families(Space& space, ExploreReport& report) {
       continue;
     }
     report.families[static_cast<std::size_t>(f)].note =
-        f == Family::kRecur ? "not tried: no replica wrote one object three times" : "not tried: nothing to work on";
+        f == Family::kRecur    ? "not tried: no replica wrote one object three times"
+        : f == Family::kRelist ? "not tried: no deletion of an object another replica watches"
+                               : "not tried: nothing to work on";
   }
   space.families = std::move(on);
 }
@@ -226,6 +229,7 @@ ExploreReport explore(const std::string& path, const Registry& registry, const E
     }
     space.points[seed] = learn_points(refs[i].capture.calls, space.replicas, limit);
     space.first_list[seed] = learn_first_lists(refs[i].capture.calls, space.listing_replicas);
+    space.relists[seed] = learn_relists(refs[i].capture.calls, space.replicas, limit);
     search.references[seed] = std::move(refs[i].capture);
   }
   if (report.found) {

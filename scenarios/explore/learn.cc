@@ -31,8 +31,21 @@ std::string family_name(Family family) {
       return "random";
     case Family::kRecur:
       return "recur";
+    case Family::kRelist:
+      return "relist";
   }
   return "?";
+}
+
+WritePoint point_of(const fakeapi::RecordedCall& call, int count) {
+  WritePoint p;
+  p.replica = call.process;
+  p.verb = call.verb;
+  p.resource = resource_text(call.resource);
+  p.count = count;
+  p.at = call.answered;
+  p.object = call.ns.empty() ? call.name : call.ns + "/" + call.name;
+  return p;
 }
 
 std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& calls,
@@ -50,14 +63,7 @@ std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& c
     if (call.answered >= before) continue;
     auto [it, fresh] = group_of.emplace(counted, groups.size());
     if (fresh) groups.emplace_back();
-    WritePoint p;
-    p.replica = call.process;
-    p.verb = call.verb;
-    p.resource = resource_text(call.resource);
-    p.count = count;
-    p.at = call.answered;
-    p.object = call.ns.empty() ? call.name : call.ns + "/" + call.name;
-    groups[it->second].push_back(std::move(p));
+    groups[it->second].push_back(point_of(call, count));
   }
   std::vector<WritePoint> out;
   for (std::size_t round = 0;; ++round) {

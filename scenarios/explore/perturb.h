@@ -9,7 +9,8 @@
 // seeds take turns, and the crash, coalesce and stale families walk the points in order (the
 // points are interleaved across replica, verb and resource, so the first write of each kind
 // comes first), then draw them at random; the recur family walks the objects a replica wrote
-// three times or more.
+// three times or more; the relist family walks the deletions another made of what a replica
+// watches.
 #ifndef KUBESIM_SCENARIOS_EXPLORE_PERTURB_H_
 #define KUBESIM_SCENARIOS_EXPLORE_PERTURB_H_
 
@@ -46,6 +47,9 @@ struct WritePoint {
   bool operator==(const WritePoint&) const = default;
 };
 
+// The point of `call`, the count-th of its kind.
+WritePoint point_of(const fakeapi::RecordedCall& call, int count);
+
 // The write points (create, update, patch, delete, deletecollection) of `replicas` in `calls`
 // answered before `before`, interleaved: the first point of each (replica, verb, resource) in
 // the order they first appear, then the second of each, and so on.
@@ -57,9 +61,30 @@ std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& c
 std::map<std::string, sim::Duration> learn_first_lists(const std::vector<fakeapi::RecordedCall>& calls,
                                                        const std::vector<std::string>& replicas);
 
-enum class Family { kCrash, kCoalesce, kStale, kRandom, kRecur };
+// A deletion a replica's informer would see only by re-listing (relist.cc): `deletion` is the
+// delete (its `replica` the deleter: another replica, or "workload"), and `replica` watched the
+// object's resource, in all namespaces or in the object's, before it.
+struct RelistTarget {
+  std::string replica;
+  // From when the replica could have the object: its first watch of the resource reached the
+  // server, and the object's create (when the log has it) was answered.
+  sim::Time seen{};
+  WritePoint deletion;
+  // "sync-0 cut off over workload delete configmaps #3"
+  std::string text() const;
+  bool operator==(const RelistTarget&) const = default;
+};
+
+// The RelistTargets in `calls`: each delete answered with success before `before` by any process
+// but the watcher, paired with each of `replicas` that watched its resource before it, in the
+// order of the deletions (then of `replicas`). A delete's count is as a trigger counts it.
+// Targets whose deletion comes too soon after `seen` (or too late) are the candidates' to skip.
+std::vector<RelistTarget> learn_relists(const std::vector<fakeapi::RecordedCall>& calls,
+                                        const std::vector<std::string>& replicas, sim::Time before);
+
+enum class Family { kCrash, kCoalesce, kStale, kRandom, kRecur, kRelist };
 inline constexpr Family kFamilies[] = {Family::kCrash, Family::kCoalesce, Family::kStale,
-                                       Family::kRandom, Family::kRecur};
+                                       Family::kRandom, Family::kRecur, Family::kRelist};
 std::string family_name(Family family);
 
 // What the candidates are made from.
@@ -68,6 +93,7 @@ struct Space {
   std::map<std::uint64_t, std::vector<WritePoint>> points;  // per seed, learn_points' order
   // Per seed, when each replica's first list reached the server (learn_first_lists).
   std::map<std::uint64_t, std::map<std::string, sim::Duration>> first_list;
+  std::map<std::uint64_t, std::vector<RelistTarget>> relists;  // per seed, learn_relists' order
   std::vector<std::string> replicas;  // every replica of the scenario's processes
   // The replicas whose informers list at resourceVersion "0" (their process has watchList:
   // false): the only ones a lagging view makes stale, so the stale family's targets.
@@ -96,14 +122,22 @@ struct Candidate {
 // and one more error on the write after it.
 void recur_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c);
 
+// The relist family's candidate for its j-th turn (relist.cc): a replica cut off from the server
+// over a deletion of an object it watches, and the history compacted behind the deletion, so
+// that its informer re-lists and learns the deletion as a tombstone.
+void relist_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c);
+
 // What the families share: a duration as a file writes it; the end of the perturbations
 // (duration − settle); a window from `from` lasting `wanted`, cut to end by that limit (at least
-// 1ms); a node in flow style; a one-rule `faults:` list.
+// 1ms); a node in flow style; a one-rule `faults:` list; a `when:` trigger right after a point
+// and an entry holding one action there.
 std::string duration_text(sim::Duration d);
 sim::Time limit_of(const Space& space);
 sim::Duration window(const Space& space, sim::Time from, sim::Duration wanted);
 YAML::Node flow(YAML::Node node);
 YAML::Node rules(YAML::Node rule);
+YAML::Node trigger(const WritePoint& p);
+YAML::Node entry_after(const WritePoint& p, const std::string& action, const YAML::Node& value);
 
 // The index-th candidate; `timeline` is empty when the family has no point to work on for its
 // seed (such a candidate is not run).

@@ -1,6 +1,6 @@
-// The explorer's candidates from a learned log: the points in interleaved order, each family's
-// first candidates exactly, determinism, every candidate a valid scenario whose perturbations end
-// by duration − settle.
+// The explorer's candidates from a learned log: the points in interleaved order, the deletions a
+// replica would learn from a re-list, each family's first candidates exactly, determinism, every
+// candidate a valid scenario whose perturbations end by duration − settle.
 #include "scenarios/explore/perturb.h"
 
 #include <gtest/gtest.h>
@@ -144,6 +144,96 @@ TEST(Candidates, TheRecurFamilyFailsOneObjectsWritesThenOneMore) {
   EXPECT_TRUE(make_candidate(twice, 0).timeline.empty());
 }
 
+// ctl-0 watches configmaps in every namespace from 1 s, ctl-1 only in dst from 2 s; the workload
+// deletes src/x at 10 s (after a delete that failed), ctl-1 deletes src/y (made at 5 s) at 20 s,
+// ctl-0 src/z at 25 s, the workload src/w at 39 s.
+std::vector<fakeapi::RecordedCall> deletions_log() {
+  using fakeapi::Verb;
+  fakeapi::RecordedCall watch_all = call("ctl-0", Verb::kWatch, api::kConfigMaps, 1s, "");
+  watch_all.ns = "";
+  watch_all.received = watch_all.answered;
+  fakeapi::RecordedCall watch_dst = call("ctl-1", Verb::kWatch, api::kConfigMaps, 2s, "");
+  watch_dst.ns = "dst";
+  watch_dst.received = watch_dst.answered;
+  fakeapi::RecordedCall missing = call("workload", Verb::kDelete, api::kConfigMaps, 9s, "gone");
+  missing.code = 404;
+  // The watches are logged last: a watch is logged when its answer leaves, and may stay open.
+  return {call("workload", Verb::kCreate, api::kConfigMaps, 5s, "y"),
+          missing,
+          call("workload", Verb::kDelete, api::kConfigMaps, 10s, "x"),
+          call("ctl-0", Verb::kUpdate, api::kConfigMaps, 15s, "a"),
+          call("ctl-1", Verb::kDelete, api::kConfigMaps, 20s, "y"),
+          call("ctl-0", Verb::kDelete, api::kConfigMaps, 25s, "z"),
+          call("workload", Verb::kDelete, api::kConfigMaps, 39s, "w"),
+          call("workload", Verb::kDelete, api::kConfigMaps, 45s, "late"),
+          watch_all,
+          watch_dst};
+}
+
+TEST(LearnRelists, PairsEachDeletionByAnotherWithTheReplicasWatchingIt) {
+  const auto targets = learn_relists(deletions_log(), {"ctl-0", "ctl-1"}, sim::Time{} + 40s);
+  std::vector<std::string> texts;
+  for (const auto& t : targets) texts.push_back(t.text());
+  // ctl-1 watches dst only, ctl-0 does not cut itself off over its own delete, the failed delete
+  // is counted (#2 is the first that succeeded) and the late one is past the limit.
+  EXPECT_EQ(texts, (std::vector<std::string>{"ctl-0 cut off over workload delete configmaps #2",
+                                             "ctl-0 cut off over ctl-1 delete configmaps #1",
+                                             "ctl-0 cut off over workload delete configmaps #3"}));
+  EXPECT_EQ(targets[0].seen, sim::Time{} + 1s);  // the watch opened
+  EXPECT_EQ(targets[0].deletion.object, "src/x");
+  EXPECT_EQ(targets[0].deletion.at, sim::Time{} + 10s);
+  EXPECT_EQ(targets[1].seen, sim::Time{} + 5s);  // the object was made
+  // A replica that did not watch before the deletion is no target.
+  EXPECT_TRUE(learn_relists(deletions_log(), {"ctl-1"}, sim::Time{} + 40s).empty());
+}
+
+Space relist_space(sim::Duration duration) {
+  Space space = make_space(parsed(kScenario), {1});
+  space.duration = duration;
+  space.settle = 20s;
+  space.relists[1] = learn_relists(deletions_log(), space.replicas, sim::Time{} + 40s);
+  space.families = {Family::kRelist};
+  return space;
+}
+
+TEST(Candidates, TheRelistFamilyCutsTheWatcherOffOverADeletionAndCompactsBehindIt) {
+  // With room before duration − settle: a partition from a second before the deletion, long
+  // enough to end the watch, and a compaction a second after the workload's delete.
+  const Space roomy = relist_space(180s);
+  const Candidate first = make_candidate(roomy, 0);
+  EXPECT_EQ(first.family, Family::kRelist);
+  EXPECT_EQ(first.text, "{at: 9s, partition: {process: ctl-0, for: 40s}}; {at: 11s, compact: {}}");
+  EXPECT_EQ(first.points, std::vector<std::string>{"ctl-0 cut off over workload delete configmaps #2"});
+  // A replica's delete: the compaction follows it on a trigger.
+  EXPECT_EQ(make_candidate(roomy, 1).text,
+            "{at: 19s, partition: {process: ctl-0, for: 40s}}; {when: {process: ctl-1, after: {verb: delete, resource: "
+            "configmaps, count: 1}}, compact: {}}");
+  // The second pass: a partition until 3 s after the deletion, and an API server restart to cut
+  // the watch.
+  EXPECT_EQ(make_candidate(roomy, 3).text,
+            "{at: 7s, partition: {process: ctl-0, for: 6s}}; {at: 7s, apiserver: restart}; {at: 11s, compact: {}}");
+  // Without room for the long partition (the limit is 40 s), the restart at once; the deletion at
+  // 39 s leaves no room at all.
+  const Space tight = relist_space(60s);
+  EXPECT_EQ(make_candidate(tight, 0).text,
+            "{at: 9s, partition: {process: ctl-0, for: 4s}}; {at: 9s, apiserver: restart}; {at: 11s, compact: {}}");
+  for (std::size_t i = 0; i < 40; ++i) {
+    EXPECT_EQ(make_candidate(tight, i).points.back().find("#3"), std::string::npos) << i;
+  }
+  // No deletion of what a replica watches, or only one within a second of the replica's first
+  // chance to have the object in its cache: nothing to try.
+  Space none = tight;
+  none.relists[1].resize(1);
+  none.relists[1][0].seen = none.relists[1][0].deletion.at - 999ms;
+  EXPECT_TRUE(make_candidate(none, 0).timeline.empty());
+  // A second before: the partition starts with the deletion.
+  none.relists[1][0].seen = none.relists[1][0].deletion.at - 1s;
+  EXPECT_EQ(make_candidate(none, 0).text,
+            "{at: 10s, partition: {process: ctl-0, for: 3s}}; {at: 10s, apiserver: restart}; {at: 11s, compact: {}}");
+  none.relists[1].clear();
+  EXPECT_TRUE(make_candidate(none, 0).timeline.empty());
+}
+
 TEST(Candidates, AreAFunctionOfTheirIndex) {
   const Space space = space_of(parsed(kScenario));
   for (std::size_t i = 0; i < 200; ++i) {
@@ -154,7 +244,8 @@ TEST(Candidates, AreAFunctionOfTheirIndex) {
 TEST(Candidates, AreScenariosWhosePerturbationsEndBeforeTheSettleTime) {
   Space space = space_of(parsed(kScenario));
   // The coalesce fault is not the parser's yet everywhere: judged by the explorer's probe.
-  space.families = {Family::kCrash, Family::kStale, Family::kRandom, Family::kRecur};
+  space.families = {Family::kCrash, Family::kStale, Family::kRandom, Family::kRecur, Family::kRelist};
+  for (std::uint64_t seed : {1, 2}) space.relists[seed] = learn_relists(deletions_log(), space.replicas, sim::Time{} + 40s);
   for (auto& [seed, points] : space.points) {  // src/a written a third time, for the recur family
     WritePoint third = points[1];
     third.count = 2;
