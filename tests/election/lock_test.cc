@@ -22,7 +22,7 @@ LeaderElectionRecord held_by(const std::string& holder, int transitions = 0) {
   return r;
 }
 
-struct Fixture {
+struct LockFixture {
   sim::Loop loop;
   fakeapi::ApiServer server{loop};
   fakeapi::InProcessClient client{server};
@@ -45,7 +45,7 @@ struct Kind {
 class AnyLockTest : public ::testing::TestWithParam<Kind> {};
 
 TEST_P(AnyLockTest, CreateGetUpdateAndOnlyTheFirstOfRacingWritesWins) {
-  Fixture f;
+  LockFixture f;
   auto a = GetParam().make(f.client, "a");
   auto b = GetParam().make(f.client, "b");
   auto missing = f.run(a->get(sim::Context()));
@@ -91,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(LeaseLockTest, WritesCoordinationV1FieldsAndItsLabels) {
-  Fixture f;
+  LockFixture f;
   LeaseLock lock(f.client, "default", "l", ResourceLockConfig{"a"}, {{"app", "ctl"}});
   ASSERT_TRUE(f.run(lock.create(sim::Context(), held_by("a", 4))).ok());
   auto lease = f.stored(api::kLeases);
@@ -110,7 +110,7 @@ TEST(LeaseLockTest, WritesCoordinationV1FieldsAndItsLabels) {
 }
 
 TEST(AnnotationLockTest, RecordLivesInTheLeaderAnnotation) {
-  Fixture f;
+  LockFixture f;
   ConfigMapLock lock(f.client, "default", "l", ResourceLockConfig{"a"});
   ASSERT_TRUE(f.run(lock.create(sim::Context(), held_by("a"))).ok());
   auto cm = f.stored(api::kConfigMaps);
@@ -121,7 +121,7 @@ TEST(AnnotationLockTest, RecordLivesInTheLeaderAnnotation) {
 }
 
 TEST(AnnotationLockTest, MissingAnnotationIsAnEmptyRecordAndABadOneChangesNothing) {
-  Fixture f;
+  LockFixture f;
   nlohmann::json cm = {{"apiVersion", "v1"}, {"kind", "Endpoints"}, {"metadata", {{"name", "l"}, {"namespace", "default"}}}};
   ASSERT_TRUE(f.server.create(api::kEndpoints, "default", api::make_object(cm), api::CreateOptions()).ok());
   EndpointsLock lock(f.client, "default", "l", ResourceLockConfig{"a"});
@@ -142,7 +142,7 @@ TEST(AnnotationLockTest, MissingAnnotationIsAnEmptyRecordAndABadOneChangesNothin
 }
 
 TEST(MultiLockTest, OldStyleHolderWithoutSecondaryReadsAsThePrimary) {
-  Fixture f;
+  LockFixture f;
   ConfigMapLock old(f.client, "default", "l", ResourceLockConfig{"old"});
   ASSERT_TRUE(f.run(old.create(sim::Context(), held_by("old"))).ok());
   auto make = [&](const std::string& id) {
@@ -166,7 +166,7 @@ TEST(MultiLockTest, OldStyleHolderWithoutSecondaryReadsAsThePrimary) {
 }
 
 TEST(MultiLockTest, DisagreeingHoldersReadAsUnknownAndEitherRenewalIsAChange) {
-  Fixture f;
+  LockFixture f;
   ConfigMapLock cm(f.client, "default", "l", ResourceLockConfig{"x"});
   LeaseLock lease(f.client, "default", "l", ResourceLockConfig{"y"});
   ASSERT_TRUE(f.run(cm.create(sim::Context(), held_by("x"))).ok());
@@ -186,7 +186,7 @@ TEST(MultiLockTest, DisagreeingHoldersReadAsUnknownAndEitherRenewalIsAChange) {
 
 // A MultiLock candidate reads both locks; a Lease-only candidate then takes the Lease; the
 // MultiLock renews. Returns the result of that renewal.
-api::Result<void> renewal_over_a_taken_secondary(Fixture& f, bool keep_precondition) {
+api::Result<void> renewal_over_a_taken_secondary(LockFixture& f, bool keep_precondition) {
   MultiLock multi(std::make_shared<ConfigMapLock>(f.client, "default", "l", ResourceLockConfig{"m"}),
                   std::make_shared<LeaseLock>(f.client, "default", "l", ResourceLockConfig{"m"}));
   multi.set_keep_secondary_precondition(keep_precondition);
@@ -201,13 +201,13 @@ api::Result<void> renewal_over_a_taken_secondary(Fixture& f, bool keep_precondit
 TEST(MultiLockTest, SecondaryIsReReadAndOverwrittenAsInClientGo) {
   // client-go's MultiLock.Update: after the primary it gets the secondary afresh and updates
   // over that read, so the Lease-only candidate's acquisition is overwritten: both lead.
-  Fixture f;
+  LockFixture f;
   EXPECT_TRUE(renewal_over_a_taken_secondary(f, false).ok());
   EXPECT_EQ(f.stored(api::kLeases)->json()["spec"]["holderIdentity"], "m");
 }
 
 TEST(MultiLockTest, KeepingTheSecondaryPreconditionRefusesTheOverwrite) {
-  Fixture f;
+  LockFixture f;
   auto overwrite = renewal_over_a_taken_secondary(f, true);
   ASSERT_FALSE(overwrite.ok());
   EXPECT_TRUE(api::is_conflict(overwrite.status()));

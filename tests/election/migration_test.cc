@@ -35,7 +35,7 @@ std::shared_ptr<ResourceLock> lock_for(Step step, api::Client& client, const std
   return nullptr;
 }
 
-constexpr std::uint64_t kSeeds = 8;
+constexpr std::uint64_t kMigrationSeeds = 8;
 constexpr Duration kRun = 5min;
 
 struct Upgrade {
@@ -45,7 +45,7 @@ struct Upgrade {
 
 Upgrade rolling_upgrade(Step from, Step to, bool keep_precondition) {
   Upgrade out;
-  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+  for (std::uint64_t seed = 1; seed <= kMigrationSeeds; ++seed) {
     // No pauses: the lock migration's own hazard is what these seeds look for.
     Scenario s = safe_scenario(500 + seed, kRun, /*pauses=*/false);
     s.options.candidates = 4;
@@ -80,13 +80,13 @@ Upgrade rolling_upgrade(Step from, Step to, bool keep_precondition) {
 TEST(ElectionMigrationTest, ConfigMapToMultiLockNeverTwoLeaders) {
   const Upgrade u = rolling_upgrade(Step::kConfigMap, Step::kMulti, true);
   EXPECT_FALSE(u.double_leader.has_value()) << *u.double_leader;
-  EXPECT_GT(u.new_step_leaderships, static_cast<int>(kSeeds));
+  EXPECT_GT(u.new_step_leaderships, static_cast<int>(kMigrationSeeds));
 }
 
 TEST(ElectionMigrationTest, MultiLockToLeaseNeverTwoLeadersWhenTheSecondaryKeepsItsPrecondition) {
   const Upgrade u = rolling_upgrade(Step::kMulti, Step::kLease, true);
   EXPECT_FALSE(u.double_leader.has_value()) << *u.double_leader;
-  EXPECT_GT(u.new_step_leaderships, static_cast<int>(kSeeds));
+  EXPECT_GT(u.new_step_leaderships, static_cast<int>(kMigrationSeeds));
 }
 
 TEST(ElectionMigrationTest, ClientGoMultiLockBesideLeaseOnlyCandidatesGivesTwoLeaders) {
