@@ -53,8 +53,6 @@ TlsClientOptions verified() {
   return t;
 }
 
-constexpr char kCms[] = "/api/v1/namespaces/default/configmaps";
-
 TEST(HttpAuthTest, TokensOverTlsVerifiedAgainstTheGeneratedCa) {
   TestServer server(tls_options());
   EXPECT_TRUE(server.http().tls());

@@ -9,7 +9,6 @@
 namespace kubesim::fakeapi::http::testing {
 namespace {
 
-constexpr char kCms[] = "/api/v1/namespaces/default/configmaps";
 const std::string kAuth = std::string("Authorization: Bearer ") + kToken + "\r\n";
 
 struct Case {

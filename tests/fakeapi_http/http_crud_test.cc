@@ -16,8 +16,6 @@ json configmap(const std::string& name, json data = json::object()) {
   return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}}, {"data", data}};
 }
 
-constexpr char kCms[] = "/api/v1/namespaces/default/configmaps";
-
 TEST(HttpCrudTest, CreateGetUpdateDeleteOnOneKeptAliveConnection) {
   TestServer server;
   Client c(server.port());

@@ -17,8 +17,6 @@ namespace {
 using namespace std::chrono_literals;
 using nlohmann::json;
 
-constexpr char kCms[] = "/api/v1/namespaces/default/configmaps";
-
 // Polls until the server has closed `c`'s connection; false if it is still open after 10 s.
 bool closed_by_server(Client& c) {
   for (int i = 0; i < 1000; ++i) {
@@ -27,8 +25,6 @@ bool closed_by_server(Client& c) {
   }
   return false;
 }
-
-std::size_t http_watches(Client& c) { return c.get("/kubesim/v1/stats").json()["http_watches"]; }
 
 // Polls the admin stats until no watch is open; false if one still is after 10 s.
 bool no_watches_left(Client& c) {

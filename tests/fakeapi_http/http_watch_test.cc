@@ -12,19 +12,15 @@ namespace {
 
 using nlohmann::json;
 
-json configmap(const std::string& name, const std::string& value) {
+json configmap_with(const std::string& name, const std::string& value) {
   return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}}, {"data", {{"k", value}}}};
 }
-
-constexpr char kCms[] = "/api/v1/namespaces/default/configmaps";
 
 json event(Client& w) {
   auto line = w.next_line();
   if (!line) return json();
   return json::parse(*line);
 }
-
-std::size_t http_watches(Client& c) { return c.get("/kubesim/v1/stats").json()["http_watches"]; }
 
 TEST(HttpWatchTest, HeadersComeFirstThenOneEventPerLineAsItHappens) {
   TestServer server;
@@ -38,7 +34,7 @@ TEST(HttpWatchTest, HeadersComeFirstThenOneEventPerLineAsItHappens) {
   EXPECT_EQ(head.header("transfer-encoding"), "chunked");
   EXPECT_EQ(head.header("content-type"), "application/json");
 
-  ASSERT_EQ(c.post(kCms, configmap("a", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("a", "1")).code, 201);
   json added = event(w);
   EXPECT_EQ(added["type"], "ADDED");
   EXPECT_EQ(added["object"]["metadata"]["name"], "a");
@@ -56,7 +52,7 @@ TEST(HttpWatchTest, HeadersComeFirstThenOneEventPerLineAsItHappens) {
 TEST(HttpWatchTest, WatchWithoutResourceVersionStartsWithTheCurrentState) {
   TestServer server;
   Client c(server.port());
-  ASSERT_EQ(c.post(kCms, configmap("a", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("a", "1")).code, 201);
   Client w(server.port());
   ASSERT_EQ(w.start_watch(std::string(kCms) + "?watch=1").code, 200);
   json first = event(w);
@@ -67,8 +63,8 @@ TEST(HttpWatchTest, WatchWithoutResourceVersionStartsWithTheCurrentState) {
 TEST(HttpWatchTest, TooOldResourceVersionIsAnErrorEventThenTheEnd) {
   TestServer server;
   Client c(server.port());
-  ASSERT_EQ(c.post(kCms, configmap("a", "1")).code, 201);
-  ASSERT_EQ(c.post(kCms, configmap("b", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("a", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("b", "1")).code, 201);
   ASSERT_EQ(c.request("POST", "/kubesim/v1/compact").code, 200);
   Client w(server.port());
   ASSERT_EQ(w.start_watch(std::string(kCms) + "?watch=true&resourceVersion=1").code, 200);
@@ -104,8 +100,8 @@ TEST(HttpWatchTest, TimeoutRestartAndStopEndStreamsCleanly) {
 TEST(HttpWatchTest, AWatchThatEndsCleanlyLeavesTheConnectionUsable) {
   TestServer server;
   Client c(server.port());
-  ASSERT_EQ(c.post(kCms, configmap("a", "1")).code, 201);
-  ASSERT_EQ(c.post(kCms, configmap("b", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("a", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("b", "1")).code, 201);
   ASSERT_EQ(c.request("POST", "/kubesim/v1/compact").code, 200);
   Client w(server.port());
   // A 410 ends the stream at once; the same connection then serves more requests.
@@ -120,7 +116,7 @@ TEST(HttpWatchTest, AWatchThatEndsCleanlyLeavesTheConnectionUsable) {
   ASSERT_EQ(c.request("POST", "/kubesim/v1/restart").code, 200);
   EXPECT_FALSE(w.next_line().has_value());
   EXPECT_TRUE(w.stream_ended());
-  EXPECT_EQ(w.post(kCms, configmap("c", "1")).code, 201);
+  EXPECT_EQ(w.post(kCms, configmap_with("c", "1")).code, 201);
   EXPECT_TRUE(w.open());
 }
 
@@ -178,8 +174,8 @@ TEST(HttpWatchTest, FaultRuleDropsAWatchAbruptly) {
                       {{"content-type", "application/json"}}).code, 201);
   Client w(server.port());
   ASSERT_EQ(w.start_watch(std::string(kCms) + "?watch=true").code, 200);
-  ASSERT_EQ(c.post(kCms, configmap("a", "1")).code, 201);
-  ASSERT_EQ(c.post(kCms, configmap("b", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("a", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("b", "1")).code, 201);
   EXPECT_EQ(event(w)["type"], "ADDED");
   EXPECT_ANY_THROW(w.next_line());  // cut without the terminating chunk
   EXPECT_FALSE(w.stream_ended());
@@ -200,7 +196,7 @@ TEST(HttpWatchTest, ACoalesceRuleMergesTheEventsOfAnObjectOnTheWire) {
   const std::string rv = c.get(kCms).json()["metadata"]["resourceVersion"];
   Client w(server.port());
   ASSERT_EQ(w.start_watch(std::string(kCms) + "?watch=true&resourceVersion=" + rv).code, 200);
-  ASSERT_EQ(c.post(kCms, configmap("a", "1")).code, 201);
+  ASSERT_EQ(c.post(kCms, configmap_with("a", "1")).code, 201);
   for (const char* value : {"2", "3"}) {
     ASSERT_EQ(c.request("PATCH", std::string(kCms) + "/a", std::string(R"({"data":{"k":")") + value + "\"}}",
                         {{"content-type", "application/merge-patch+json"}}).code, 200);

@@ -230,4 +230,6 @@ std::string Client::raw(const std::string& bytes) {
   return out;
 }
 
+std::size_t http_watches(Client& c) { return c.get("/kubesim/v1/stats").json()["http_watches"]; }
+
 }  // namespace kubesim::fakeapi::http::testing

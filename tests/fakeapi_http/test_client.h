@@ -24,6 +24,8 @@
 namespace kubesim::fakeapi::http::testing {
 
 inline constexpr char kToken[] = "test-token";
+// The ConfigMaps of namespace "default".
+inline constexpr char kCms[] = "/api/v1/namespaces/default/configmaps";
 
 // The default options of the tests: plain HTTP on 127.0.0.1, one admin token.
 HttpServerOptions plain_options();
@@ -97,6 +99,9 @@ class Client {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// The number of open HTTP watches, from the admin stats.
+std::size_t http_watches(Client& c);
 
 }  // namespace kubesim::fakeapi::http::testing
 

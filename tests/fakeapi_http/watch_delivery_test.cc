@@ -22,7 +22,7 @@ namespace {
 using namespace std::chrono_literals;
 using internal::OfflineServer;
 
-struct Case {
+struct DeliveryCase {
   std::string name{};
   int existing = 0;      // ConfigMaps before the watch
   bool from_now = true;  // resourceVersion: the current one; otherwise none (initial events)
@@ -34,14 +34,14 @@ struct Case {
 
 class Cluster {
  public:
-  explicit Cluster(const Case& c) : server_(loop_, options()) {
+  explicit Cluster(const DeliveryCase& c) : server_(loop_, options()) {
     for (int i = 0; i < c.existing; ++i) create("old-" + std::to_string(i));
     if (c.rule) server_.faults().add(*c.rule);
     revision_ = server_.revision();
   }
 
   // The case's writes, 1 ms apart from 1 ms on; the watch must be open before the first.
-  void write_later(const Case& c) {
+  void write_later(const DeliveryCase& c) {
     for (int i = 0; i < c.writes; ++i) {
       loop_.add_timer(loop_.now() + (i + 1) * 1ms, [this, i] { create("new-" + std::to_string(i)); });
     }
@@ -72,7 +72,7 @@ struct Watched {
 };
 
 // Through the in-process client, read only once the writes are over.
-Watched in_process(const Case& c) {
+Watched in_process(const DeliveryCase& c) {
   Cluster cluster(c);
   sim::Process process(cluster.loop(), "slow");
   process.set_link(std::make_shared<sim::NetworkLink>(cluster.loop(), 1ms));
@@ -92,7 +92,7 @@ Watched in_process(const Case& c) {
 
 // Over HTTP: the session takes the events once the loop is idle. The watch is served at once,
 // before the writes.
-Watched over_http(const Case& c) {
+Watched over_http(const DeliveryCase& c) {
   Cluster cluster(c);
   cluster.write_later(c);
   OfflineServer offline(cluster.loop(), cluster.server(), fuzz_options());
@@ -114,7 +114,7 @@ Watched over_http(const Case& c) {
 }
 
 TEST(WatchDeliveryTransportsTest, BothCutTheSameWatchesAfterTheSameEvents) {
-  const std::vector<Case> cases = {
+  const std::vector<DeliveryCase> cases = {
       {.name = "a client max_backlog behind", .writes = 5, .events = 5},
       {.name = "a client more than max_backlog behind", .writes = 20, .events = 6, .cut = true},
       {.name = "unread initial events do not count",
@@ -126,7 +126,7 @@ TEST(WatchDeliveryTransportsTest, BothCutTheSameWatchesAfterTheSameEvents) {
       {.name = "only initial events", .existing = 12, .from_now = false, .events = 12},
       {.name = "a dropWatch rule", .writes = 5, .rule = FaultRule::drop_watch(2), .events = 2, .cut = true},
   };
-  for (const Case& c : cases) {
+  for (const DeliveryCase& c : cases) {
     SCOPED_TRACE(c.name);
     const Watched local = in_process(c);
     const Watched remote = over_http(c);
