@@ -10,7 +10,7 @@ namespace {
 
 using WatchTest = BothTransportsTest;
 
-std::string describe(const WatchEvent& e) {
+std::string describe_event(const WatchEvent& e) {
   return std::string(to_string(e.type)) + " " + std::string(e.object->name()) + "@" +
          std::string(e.object->resource_version());
 }
@@ -31,9 +31,9 @@ TEST_P(WatchTest, EventsFromAListsResourceVersionInOrder) {
   const std::string deletion_rv = std::to_string(api_->revision());
   auto events = take(*w.value(), 3);
   ASSERT_EQ(events.size(), 3u);
-  EXPECT_EQ(describe(events[0]), "ADDED a@" + std::string(a->resource_version()));
-  EXPECT_EQ(describe(events[1]), "MODIFIED a@" + std::string(updated.value()->resource_version()));
-  EXPECT_EQ(describe(events[2]), "DELETED a@" + deletion_rv);
+  EXPECT_EQ(describe_event(events[0]), "ADDED a@" + std::string(a->resource_version()));
+  EXPECT_EQ(describe_event(events[1]), "MODIFIED a@" + std::string(updated.value()->resource_version()));
+  EXPECT_EQ(describe_event(events[2]), "DELETED a@" + deletion_rv);
   EXPECT_EQ(events[1].object->json()["data"]["k"], "2");
   w.value()->stop();
   EXPECT_FALSE(run(w.value()->next(ctx())).has_value());
@@ -73,7 +73,7 @@ TEST_P(WatchTest, InitialEventsEndWithAnAnnotatedBookmark) {
   EXPECT_EQ(events[1].type, EventType::kAdded);
   ASSERT_EQ(events[2].type, EventType::kBookmark);
   EXPECT_EQ(events[2].object->annotation("k8s.io/initial-events-end"), "true");
-  EXPECT_EQ(describe(events[3]).substr(0, 7), "ADDED c");
+  EXPECT_EQ(describe_event(events[3]).substr(0, 7), "ADDED c");
 }
 
 TEST_P(WatchTest, LabelSelectorWatchSeesObjectsEnterAndLeave) {
@@ -90,8 +90,8 @@ TEST_P(WatchTest, LabelSelectorWatchSeesObjectsEnterAndLeave) {
   ASSERT_TRUE(green.ok());
   auto events = take(*w.value(), 2);
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(describe(events[0]), "ADDED x@" + std::string(blue.value()->resource_version()));
-  EXPECT_EQ(describe(events[1]), "DELETED x@" + std::string(green.value()->resource_version()));
+  EXPECT_EQ(describe_event(events[0]), "ADDED x@" + std::string(blue.value()->resource_version()));
+  EXPECT_EQ(describe_event(events[1]), "DELETED x@" + std::string(green.value()->resource_version()));
 }
 
 TEST_P(WatchTest, ManyEventsArriveInOrder) {

@@ -105,7 +105,7 @@ std::string normalized(const ObjectPtr& o) {
 }
 
 template <class T>
-std::string outcome(const Result<T>& r);
+std::string front_door_outcome(const Result<T>& r);
 
 std::string failure(const Status& s) {
   std::ostringstream out;
@@ -114,18 +114,18 @@ std::string failure(const Status& s) {
 }
 
 template <>
-std::string outcome(const Result<ObjectPtr>& r) {
+std::string front_door_outcome(const Result<ObjectPtr>& r) {
   return r.ok() ? normalized(r.value()) : failure(r.status());
 }
 template <>
-std::string outcome(const Result<ObjectList>& r) {
+std::string front_door_outcome(const Result<ObjectList>& r) {
   if (!r.ok()) return failure(r.status());
   std::string s = "list@" + r.value().resource_version + " continue=" + r.value().continue_token;
   for (const auto& item : r.value().items) s += " " + normalized(item);
   return s;
 }
 template <>
-std::string outcome(const Result<void>& r) {
+std::string front_door_outcome(const Result<void>& r) {
   return r.ok() ? "ok" : failure(r.status());
 }
 
@@ -160,39 +160,39 @@ std::string apply(Env& e, const Op& op) {
                          {"data", {{"k", op.value}}}});
   switch (op.kind) {
     case 0:
-      return outcome(e.run(c.create(ctx.ctx, kConfigMaps, "default", cm, CreateOptions())));
+      return front_door_outcome(e.run(c.create(ctx.ctx, kConfigMaps, "default", cm, CreateOptions())));
     case 1:
-      return outcome(e.run(c.get(ctx.ctx, kConfigMaps, "default", op.name, GetOptions())));
+      return front_door_outcome(e.run(c.get(ctx.ctx, kConfigMaps, "default", op.name, GetOptions())));
     case 2: {
       ListOptions o;
       o.limit = op.stale ? 2 : 0;
-      return outcome(e.run(c.list(ctx.ctx, kConfigMaps, "default", o)));
+      return front_door_outcome(e.run(c.list(ctx.ctx, kConfigMaps, "default", o)));
     }
     case 3: {
       ObjectPtr body = stored.ok() ? stored.value()->edited([&](nlohmann::json& j) { j["data"]["k"] = op.value; })
                                    : cm;
       if (op.stale) body = body->with_resource_version("2");
-      return outcome(e.run(c.update(ctx.ctx, kConfigMaps, "default", body, UpdateOptions())));
+      return front_door_outcome(e.run(c.update(ctx.ctx, kConfigMaps, "default", body, UpdateOptions())));
     }
     case 4:
-      return outcome(e.run(c.patch(ctx.ctx, kConfigMaps, "default", op.name, PatchType::kMergePatch,
+      return front_door_outcome(e.run(c.patch(ctx.ctx, kConfigMaps, "default", op.name, PatchType::kMergePatch,
                                    nlohmann::json{{"data", {{"p", op.value}}}}.dump(), PatchOptions())));
     case 5:
-      return outcome(e.run(c.delete_(ctx.ctx, kConfigMaps, "default", op.name, DeleteOptions())));
+      return front_door_outcome(e.run(c.delete_(ctx.ctx, kConfigMaps, "default", op.name, DeleteOptions())));
     case 6:
-      return outcome(e.run(c.create(ctx.ctx, kDeployments, "default", deployment("default", op.name, 1),
+      return front_door_outcome(e.run(c.create(ctx.ctx, kDeployments, "default", deployment("default", op.name, 1),
                                     CreateOptions())));
     case 7: {
       if (!stored_d.ok()) {
-        return outcome(e.run(c.update_status(ctx.ctx, kDeployments, "default",
+        return front_door_outcome(e.run(c.update_status(ctx.ctx, kDeployments, "default",
                                              deployment("default", op.name, 1), UpdateOptions())));
       }
       auto body = stored_d.value()->edited(
           [&](nlohmann::json& j) { j["status"]["replicas"] = static_cast<int>(op.value.size()); });
-      return outcome(e.run(c.update_status(ctx.ctx, kDeployments, "default", body, UpdateOptions())));
+      return front_door_outcome(e.run(c.update_status(ctx.ctx, kDeployments, "default", body, UpdateOptions())));
     }
     case 8:
-      return outcome(e.run(c.patch(ctx.ctx, kDeployments, "default", op.name, PatchType::kMergePatch,
+      return front_door_outcome(e.run(c.patch(ctx.ctx, kDeployments, "default", op.name, PatchType::kMergePatch,
                                    R"({"status":{"readyReplicas":1}})", status_patch())));
     case 9: {
       fakeapi::FaultRule rule;
@@ -206,7 +206,7 @@ std::string apply(Env& e, const Op& op) {
     default: {
       ListOptions selector;
       selector.label_selector = op.stale ? "app=x" : "";
-      return outcome(e.run(c.delete_collection(ctx.ctx, kConfigMaps, "default", DeleteOptions(), selector)));
+      return front_door_outcome(e.run(c.delete_collection(ctx.ctx, kConfigMaps, "default", DeleteOptions(), selector)));
     }
   }
 }
