@@ -168,7 +168,7 @@ TEST(ResultJsonTest, MalformedResultsSayWhereAndWhat) {
   EXPECT_EQ(seed_result_from_json(json{{"seed", 1}}).status().message, "failures: missing");
 }
 
-SeedResult broke(std::uint64_t seed, const std::string& condition) {
+SeedResult broken_seed(std::uint64_t seed, const std::string& condition) {
   SeedResult r;
   r.seed = seed;
   Failure f = sample_failure(seed);
@@ -192,15 +192,15 @@ TEST(ResultTest, PassedMeansNothingBrokeOrTheMustFindCheckWasFound) {
   const Case cases[] = {
       {"all clean", {}, {clean, clean}, true},
       {"no seeds", {}, {}, true},
-      {"one broke", {}, {clean, broke(2, "count")}, false},
+      {"one broke", {}, {clean, broken_seed(2, "count")}, false},
       {"one errored", {}, {clean, errored}, false},
-      {"mustFind found", {"atMostOneLeader"}, {clean, broke(2, "atMostOneLeader")}, true},
+      {"mustFind found", {"atMostOneLeader"}, {clean, broken_seed(2, "atMostOneLeader")}, true},
       {"mustFind found nothing", {"atMostOneLeader"}, {clean, clean}, false},
       {"mustFind and another check broke", {"atMostOneLeader"},
-       {broke(2, "atMostOneLeader"), broke(3, "count")}, false},
-      {"mustFind and a run failed", {"atMostOneLeader"}, {broke(2, "atMostOneLeader"), errored}, false},
+       {broken_seed(2, "atMostOneLeader"), broken_seed(3, "count")}, false},
+      {"mustFind and a run failed", {"atMostOneLeader"}, {broken_seed(2, "atMostOneLeader"), errored}, false},
       {"mustFind of two, one found", {"atMostOneLeader", "leaderElected"},
-       {broke(5, "leaderElected")}, true},
+       {broken_seed(5, "leaderElected")}, true},
   };
   for (const auto& c : cases) {
     ScenarioResult r{"f.yaml", "s", "", c.must_find, c.seeds};

@@ -100,7 +100,7 @@ RunSet shard_set(const std::vector<int>& counts, Shard shard) {
 }
 
 // The set with its wall times zeroed: the one part two runs of a plan do not share.
-json comparable(const RunSet& set) {
+json comparable_runs(const RunSet& set) {
   json j = to_json(set);
   for (auto& s : j["scenarios"]) {
     for (auto& w : s["wallSeconds"]) w = 0;
@@ -116,7 +116,7 @@ TEST(MergeTest, ThreeShardsMergeIntoTheWholeRun) {
   for (int k : {2, 0, 1}) shards.push_back(shard_set(counts, Shard{k, 3}));
   auto merged = merge_run_sets(shards, {"kubesim", "merge"});
   ASSERT_TRUE(merged.ok()) << merged.status().message;
-  EXPECT_EQ(comparable(merged.value()), comparable(whole));
+  EXPECT_EQ(comparable_runs(merged.value()), comparable_runs(whole));
   EXPECT_EQ(merged->command, (std::vector<std::string>{"kubesim", "merge"}));
 }
 

@@ -47,7 +47,7 @@ TEST(ChartAxis, StepsAndTicksAtExactBoundaries) {
       {5, 5, 0, 2, -1, {4.4, 4.6, 4.8, 5, 5.2, 5.4, 5.6}},
   };
   for (const AxisCase& c : cases) {
-    SCOPED_TRACE(testing::Message() << c.lo << "–" << c.hi << " room " << c.room);
+    SCOPED_TRACE(::testing::Message() << c.lo << "–" << c.hi << " room " << c.room);
     const Axis a = nice_axis(c.lo, c.hi, c.room);
     EXPECT_EQ(a.mantissa, c.mantissa);
     EXPECT_EQ(a.exponent, c.exponent);
@@ -67,7 +67,7 @@ TEST(ChartAxis, ARangeOfWholeStepsKeepsItsStepOneUlpEitherSide) {
                                         : mantissa / std::pow(10.0, -exponent);
       const double hi = step * kAxisTicks;
       for (double h : {hi, std::nextafter(hi, 0.0), std::nextafter(hi, 2 * hi)}) {
-        SCOPED_TRACE(testing::Message() << "0–" << h);
+        SCOPED_TRACE(::testing::Message() << "0–" << h);
         const Axis a = nice_axis(0, h);
         EXPECT_EQ(a.mantissa, mantissa);
         EXPECT_EQ(a.exponent, exponent);

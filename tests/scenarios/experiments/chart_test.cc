@@ -251,7 +251,7 @@ TEST(Chart, FileNamesArePlain) {
 }
 
 TEST(Chart, WritesAFilePerChartAndSaysWhatCannotBeWritten) {
-  const fs::path dir = fs::path(testing::TempDir()) / "charts-test" / "nested";
+  const fs::path dir = fs::path(::testing::TempDir()) / "charts-test" / "nested";
   fs::remove_all(dir.parent_path());
   std::string error;
   const auto written = write_chart_files(one_parameter(), dir.string(), error);
@@ -263,7 +263,7 @@ TEST(Chart, WritesAFilePerChartAndSaysWhatCannotBeWritten) {
   text << in.rdbuf();
   EXPECT_EQ(text.str(), chart_svg(one_parameter(), "exp", "failoverTime", "leaseDuration"));
 
-  const fs::path file = fs::path(testing::TempDir()) / "charts-test" / "a-file";
+  const fs::path file = fs::path(::testing::TempDir()) / "charts-test" / "a-file";
   std::ofstream(file) << "x";
   error.clear();
   EXPECT_TRUE(write_chart_files(one_parameter(), file.string(), error).empty());

@@ -14,19 +14,19 @@ namespace {
 namespace fs = std::filesystem;
 using testing::kExample;
 
-struct Outcome : testing::Outcome {
+struct CliOutcome : testing::Outcome {
   std::string csv;
 };
 
 // args with the program; with a csv_name, --csv writes TempDir/csv_name, read back into csv.
-Outcome run(std::vector<std::string> args, const std::string& csv_name = "") {
+CliOutcome run(std::vector<std::string> args, const std::string& csv_name = "") {
   const fs::path csv = fs::path(::testing::TempDir()) / (csv_name.empty() ? "x.csv" : csv_name);
   if (!csv_name.empty()) {
     args.push_back("--csv");
     args.push_back(csv.string());
   }
   args.erase(args.begin());
-  Outcome o{testing::kubesim(args), ""};
+  CliOutcome o{testing::kubesim(args), ""};
   if (!csv_name.empty()) o.csv = testing::read_file(csv);
   return o;
 }
@@ -39,7 +39,7 @@ std::vector<std::string> lines(const std::string& text) {
 }
 
 TEST(ExperimentCli, TheExampleRunsEveryPointAndSeedWithFailoversWithinTheLeaseBounds) {
-  const Outcome o = run({"kubesim", "run", kExample.string()}, "one.csv");
+  const CliOutcome o = run({"kubesim", "run", kExample.string()}, "one.csv");
   ASSERT_EQ(o.code, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("failover-vs-lease.yaml: sweep: 3 points × 3 seeds = 9 runs\n"), std::string::npos)
       << o.out;
@@ -73,8 +73,8 @@ TEST(ExperimentCli, TheExampleRunsEveryPointAndSeedWithFailoversWithinTheLeaseBo
 }
 
 TEST(ExperimentCli, TheCsvDoesNotDependOnJobs) {
-  const Outcome one = run({"kubesim", "run", kExample.string(), "--jobs", "1", "--seeds", "2"}, "j1.csv");
-  const Outcome two = run({"kubesim", "run", kExample.string(), "--jobs", "2", "--seeds", "2"}, "j2.csv");
+  const CliOutcome one = run({"kubesim", "run", kExample.string(), "--jobs", "1", "--seeds", "2"}, "j1.csv");
+  const CliOutcome two = run({"kubesim", "run", kExample.string(), "--jobs", "2", "--seeds", "2"}, "j2.csv");
   ASSERT_EQ(one.code, 0) << one.err;
   EXPECT_EQ(lines(one.csv).size(), 7u);
   EXPECT_EQ(one.csv, two.csv);
@@ -85,7 +85,7 @@ TEST(ExperimentCli, ABrokenSweepRunsNothing) {
   const fs::path file = fs::path(::testing::TempDir()) / "bad-sweep.yaml";
   std::ofstream(file) << "name: bad\nduration: 1m\nsweep: {lease: {from: 9s, to: 1s, steps: 2}}\n"
                          "measure: [speed]\n";
-  const Outcome o = run({"kubesim", "run", file.string()}, "bad.csv");
+  const CliOutcome o = run({"kubesim", "run", file.string()}, "bad.csv");
   EXPECT_EQ(o.code, 2);
   EXPECT_EQ(o.out, "");
   EXPECT_EQ(o.err, file.string() + ":3:9: sweep: parameter lease is never used as {{lease}}\n" +

@@ -102,7 +102,7 @@ TEST(Interrupt, ARunNotStoppedIsNotMarked) {
   EXPECT_FALSE(run_plan(two_by_three(), Registry{}, run.function(), options).interrupted);
 }
 
-const auto read = testing::read_file;
+const auto read_text = testing::read_file;
 
 std::size_t lines_of(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
@@ -131,11 +131,11 @@ TEST(Interrupt, KubesimRunWritesEveryOutputFromTheRunsThatFinishedAndExits130) {
       << o.out;
   EXPECT_NE(o.out.find("failover-vs-lease[leaseDuration=10s]  (1/1 seeds passed)"), std::string::npos)
       << o.out;
-  EXPECT_EQ(lines_of(read(dir / "x.csv")), 5u);  // the header and four rows
-  const auto results = nlohmann::json::parse(read(dir / "r.json"));
+  EXPECT_EQ(lines_of(read_text(dir / "x.csv")), 5u);  // the header and four rows
+  const auto results = nlohmann::json::parse(read_text(dir / "r.json"));
   EXPECT_EQ(results["interrupted"], (nlohmann::json{{"finished", 4}, {"planned", 9}}));
-  EXPECT_NE(read(dir / "j.xml").find("<testsuites"), std::string::npos);
-  EXPECT_NE(read(dir / "r.html").find("<h2>Experiments</h2>"), std::string::npos);
+  EXPECT_NE(read_text(dir / "j.xml").find("<testsuites"), std::string::npos);
+  EXPECT_NE(read_text(dir / "r.html").find("<h2>Experiments</h2>"), std::string::npos);
   EXPECT_TRUE(fs::exists(dir / "charts" / "failover-vs-lease--failoverTime--leaseDuration.svg"));
 }
 

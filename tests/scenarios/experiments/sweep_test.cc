@@ -36,7 +36,7 @@ std::vector<std::string> texts(const ExpandResult& r) {
 
 TEST(Sweep, EveryPointOfTheGridIsAScenarioNamedByItsValues) {
   const ExpandResult r = expand("sweep:\n  lease: [5s, 10s]\n  replicas: [1, 3]\n");
-  ASSERT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  ASSERT_TRUE(r.experiment) << ::testing::PrintToString(texts(r));
   const Experiment& e = *r.experiment;
   ASSERT_EQ(e.scenarios.size(), 4u);
   EXPECT_EQ(e.name, "lease");
@@ -53,7 +53,7 @@ TEST(Sweep, EveryPointOfTheGridIsAScenarioNamedByItsValues) {
 
 TEST(Sweep, InsideLongerTextTheValueIsTextAndNStaysTheWorkloadsPlaceholder) {
   const ExpandResult r = expand("sweep:\n  lease: [5s]\n  replicas: [1]\n");
-  ASSERT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  ASSERT_TRUE(r.experiment) << ::testing::PrintToString(texts(r));
   const auto& workload = r.experiment->scenarios[0].workload;
   ASSERT_EQ(workload.size(), 1u);
   const nlohmann::json& object = std::get<CreateAction>(workload[0].action).object;
@@ -67,7 +67,7 @@ TEST(Sweep, RangesOfDurationsAndNumbersSplitEvenly) {
   ASSERT_FALSE(r.errors.empty());
   EXPECT_EQ(r.errors[0].message.rfind("in the point lease=5s, replicas=1.5: ", 0), 0u) << r.errors[0].message;
   r = expand("sweep:\n  lease: {from: 5s, to: 20s, steps: 4}\n  replicas: {from: 1, to: 3, steps: 3}\n");
-  ASSERT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  ASSERT_TRUE(r.experiment) << ::testing::PrintToString(texts(r));
   std::vector<std::string> names;
   for (const auto& s : r.experiment->scenarios) names.push_back(s.name);
   ASSERT_EQ(names.size(), 12u);
@@ -76,7 +76,7 @@ TEST(Sweep, RangesOfDurationsAndNumbersSplitEvenly) {
   EXPECT_EQ(names[8], "lease[lease=15s,replicas=3]");
   EXPECT_EQ(names[11], "lease[lease=20s,replicas=3]");
   r = expand("sweep:\n  lease: {from: 5s, to: 6s, steps: 3}\n  replicas: [1]\n");
-  ASSERT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  ASSERT_TRUE(r.experiment) << ::testing::PrintToString(texts(r));
   EXPECT_EQ(r.experiment->scenarios[1].name, "lease[lease=5.5s,replicas=1]");
 }
 
@@ -87,7 +87,7 @@ nlohmann::json data_value(const std::string& values) {
       "{create: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}, data: {k: "
       "\"{{v}}\"}}}\n",
       "t.yaml", Registry{});
-  EXPECT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  EXPECT_TRUE(r.experiment) << ::testing::PrintToString(texts(r));
   if (!r.experiment) return nullptr;
   return std::get<CreateAction>(r.experiment->scenarios[0].workload[0].action).object["data"]["k"];
 }
@@ -119,7 +119,7 @@ TEST(Sweep, APointsChecksCarryTheFilesPlaces) {
           "expect:\n  always:\n    - atMostOneLeader: leases/default/ctl\n  finally:\n"
           "    - {count: {resource: configmaps}, equals: 2}\n",
       "s.yaml", Registry{});
-  ASSERT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  ASSERT_TRUE(r.experiment) << ::testing::PrintToString(texts(r));
   for (const auto& scenario : r.experiment->scenarios) {
     ASSERT_EQ(scenario.checks.size(), 2u);
     EXPECT_EQ(scenario.checks[0].mark.line, 17);
@@ -132,7 +132,7 @@ TEST(Sweep, APointsChecksCarryTheFilesPlaces) {
 TEST(Sweep, MeasureAloneIsOnePointUnderTheFilesName) {
   const ExpandResult r = expand_experiment(
       "name: plain\nduration: 1m\nmeasure: [apiCalls, failoverTime]\n", "p.yaml", Registry{});
-  ASSERT_TRUE(r.experiment) << testing::PrintToString(texts(r));
+  ASSERT_TRUE(r.experiment) << ::testing::PrintToString(texts(r));
   ASSERT_EQ(r.experiment->scenarios.size(), 1u);
   EXPECT_EQ(r.experiment->scenarios[0].name, "plain");
   EXPECT_EQ(r.experiment->measures, (std::vector<std::string>{"apiCalls", "failoverTime"}));
@@ -164,7 +164,7 @@ struct BadCase {
   std::vector<std::string> errors;
 };
 
-class BadSweep : public testing::TestWithParam<BadCase> {};
+class BadSweep : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(BadSweep, EveryErrorAtItsPlaceAndNoPoints) {
   const ExpandResult r = expand(GetParam().head);
@@ -206,7 +206,7 @@ const BadCase kBadCases[] = {
       "relists, queueDepth, workDuration, checksBroken)",
       "s.yaml:10:15: {{replicas}} is not a swept parameter (sweep: extra, lease)"}},
 };
-INSTANTIATE_TEST_SUITE_P(Experiments, BadSweep, testing::ValuesIn(kBadCases),
+INSTANTIATE_TEST_SUITE_P(Experiments, BadSweep, ::testing::ValuesIn(kBadCases),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-json fields_of(const std::string& line) { return json::parse(line)["f"]; }
+json workload_fields_of(const std::string& line) { return json::parse(line)["f"]; }
 
 TEST(WorkloadTest, SubstitutesTheActionCountInEveryString) {
   const json in = {{"metadata", {{"name", "w-{{n}}"}, {"labels", {{"n", "{{n}}{{n}}"}}}}},
@@ -119,7 +119,7 @@ TEST(WorkloadTest, CreatesUpdatesAndDeletesOnItsSchedule) {
   EXPECT_TRUE(lines_of(r.trace, "workload.create").empty());
   const auto skipped = lines_of(r.trace, "workload.update");
   ASSERT_EQ(skipped.size(), 3u);  // secrets at 25, 27 and 29 s
-  EXPECT_EQ(fields_of(skipped[0]), json::parse(R"({"entry":3,"n":1,"skipped":"nothing to pick","verb":"update"})"));
+  EXPECT_EQ(workload_fields_of(skipped[0]), json::parse(R"({"entry":3,"n":1,"skipped":"nothing to pick","verb":"update"})"));
   // The workload's requests went through the front door, as a process of their own.
   EXPECT_EQ(r.result.requests, 4u + 2u + 2u);
 }
@@ -143,13 +143,13 @@ timeline:
   EXPECT_FALSE(r.result.broke_any()) << failures_of(r.result);
   const auto failed = lines_of(r.trace, "workload.create");
   ASSERT_EQ(failed.size(), 9u + 5u);
-  EXPECT_EQ(fields_of(failed[0])["n"], 2);
-  EXPECT_EQ(fields_of(failed[0])["code"], 409);
-  EXPECT_EQ(fields_of(failed[0])["error"], "configmaps \"same\" already exists");
+  EXPECT_EQ(workload_fields_of(failed[0])["n"], 2);
+  EXPECT_EQ(workload_fields_of(failed[0])["code"], 409);
+  EXPECT_EQ(workload_fields_of(failed[0])["error"], "configmaps \"same\" already exists");
   int unavailable = 0;
   int not_found = 0;
   for (const auto& line : failed) {
-    const json f = fields_of(line);
+    const json f = workload_fields_of(line);
     unavailable += f.value("code", 0) == 503 ? 1 : 0;
     not_found += f.value("code", 0) == 404 ? 1 : 0;
   }
