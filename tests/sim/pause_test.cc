@@ -19,7 +19,7 @@ namespace {
 using namespace std::chrono_literals;
 
 // What happened, with the true time it happened at.
-struct Log {
+struct PauseLog {
   std::vector<std::string> lines;
   void add(const Loop& loop, const std::string& what) {
     const auto ms =
@@ -29,18 +29,18 @@ struct Log {
 };
 
 // Touches the Process only before it suspends: the Process may be gone when it resumes.
-Task<void> sleeper(Process* p, Context ctx, Duration d, std::string name, Log* log) {
+Task<void> pause_sleeper(Process* p, Context ctx, Duration d, std::string name, PauseLog* log) {
   Loop* loop = &p->loop();
   const bool slept = co_await sleep_for(ctx, p->clock(), d);
   log->add(*loop, name + (slept ? " woke" : " cut"));
 }
 
-Task<void> receiver(Loop* loop, Channel<int>* ch, Context ctx, Log* log) {
+Task<void> pause_receiver(Loop* loop, Channel<int>* ch, Context ctx, PauseLog* log) {
   std::optional<int> v = co_await ch->recv(ctx);
   log->add(*loop, v ? "got " + std::to_string(*v) : std::string("recv cut"));
 }
 
-Task<void> send_at(Loop* loop, Channel<int>* ch, Time when, int v) {
+Task<void> send_at_time(Loop* loop, Channel<int>* ch, Time when, int v) {
   co_await sleep_until(Context(), *loop, when);
   co_await ch->send(Context(), v);
 }
@@ -49,19 +49,19 @@ Task<void> send_at(Loop* loop, Channel<int>* ch, Time when, int v) {
 // may still write to it.
 struct Traced {
   Traced() { loop.trace().enable(&trace); }
-  Log log;
+  PauseLog log;
   Loop loop;
   std::ostringstream trace;
   Process p{loop, "p"};
 };
 
 TEST(PauseTest, ASleepThatComesDueDuringAPauseEndsWithIt) {
-  Log log;
+  PauseLog log;
   Loop loop;
   Process paused(loop, "paused");
   Process other(loop, "other");
-  loop.spawn(sleeper(&paused, paused.context(), 1s, "paused", &log));
-  loop.spawn(sleeper(&other, other.context(), 1s, "other", &log));
+  loop.spawn(pause_sleeper(&paused, paused.context(), 1s, "paused", &log));
+  loop.spawn(pause_sleeper(&other, other.context(), 1s, "other", &log));
   loop.add_timer(Time{} + 500ms, [&] { paused.pause(10s); });
   loop.run_until(Time{} + 5s);
   EXPECT_TRUE(paused.paused());
@@ -72,16 +72,16 @@ TEST(PauseTest, ASleepThatComesDueDuringAPauseEndsWithIt) {
 }
 
 TEST(PauseTest, HeldResumesRunInTheOrderTheyCameAndDerivedContextsAreFrozenToo) {
-  Log log;
+  PauseLog log;
   Loop loop;
   Process p(loop, "p");
   Channel<int> ch(loop);
   auto deadline = with_timeout(p.context(), loop, 3s);
-  loop.spawn(sleeper(&p, p.context(), 2s, "two", &log));
-  loop.spawn(sleeper(&p, deadline.ctx, 1h, "deadline", &log));
-  loop.spawn(receiver(&loop, &ch, p.context(), &log));
-  loop.spawn(sleeper(&p, p.context(), 1s, "one", &log));
-  loop.spawn(send_at(&loop, &ch, Time{} + 4s, 7));
+  loop.spawn(pause_sleeper(&p, p.context(), 2s, "two", &log));
+  loop.spawn(pause_sleeper(&p, deadline.ctx, 1h, "deadline", &log));
+  loop.spawn(pause_receiver(&loop, &ch, p.context(), &log));
+  loop.spawn(pause_sleeper(&p, p.context(), 1s, "one", &log));
+  loop.spawn(send_at_time(&loop, &ch, Time{} + 4s, 7));
   loop.add_timer(Time{} + 500ms, [&] { p.pause(5s); });
   loop.run_until_idle();
   EXPECT_EQ(log.lines, (std::vector<std::string>{"5500ms one woke", "5500ms two woke",
@@ -90,10 +90,10 @@ TEST(PauseTest, HeldResumesRunInTheOrderTheyCameAndDerivedContextsAreFrozenToo) 
 
 TEST(PauseTest, OverlappingPausesEndAtTheLatestEnd) {
   Traced t;
-  Log& log = t.log;
+  PauseLog& log = t.log;
   Loop& loop = t.loop;
   Process& p = t.p;
-  loop.spawn(sleeper(&p, p.context(), 2s, "sleeper", &log));
+  loop.spawn(pause_sleeper(&p, p.context(), 2s, "sleeper", &log));
   loop.add_timer(Time{} + 1s, [&] { p.pause(10s); });  // until 11 s
   loop.add_timer(Time{} + 5s, [&] { p.pause(2s); });   // inside it: no change
   loop.add_timer(Time{} + 8s, [&] { p.pause(10s); });  // extends it to 18 s
@@ -109,10 +109,10 @@ TEST(PauseTest, OverlappingPausesEndAtTheLatestEnd) {
 
 TEST(PauseTest, ACrashEndsThePauseAndUnwindsAtOnce) {
   Traced t;
-  Log& log = t.log;
+  PauseLog& log = t.log;
   Loop& loop = t.loop;
   Process& p = t.p;
-  p.start([&log, &p](Context ctx) { return sleeper(&p, ctx, 1h, "main", &log); });
+  p.start([&log, &p](Context ctx) { return pause_sleeper(&p, ctx, 1h, "main", &log); });
   loop.add_timer(Time{} + 1s, [&] { p.pause(100s); });
   loop.add_timer(Time{} + 5s, [&] { p.crash(); });
   loop.add_timer(Time{} + 6s, [&] { p.restart(); });
@@ -127,17 +127,17 @@ TEST(PauseTest, ACrashEndsThePauseAndUnwindsAtOnce) {
             "{\"f\":{\"incarnation\":0},\"k\":\"process.crash\",\"p\":\"p\",\"t\":5000000000}\n"
             "{\"f\":{\"incarnation\":1},\"k\":\"process.restart\",\"p\":\"p\",\"t\":6000000000}\n");
   loop.add_timer(Time{} + 7s, [&] { p.pause(1s); });  // a new incarnation pauses like the first
-  loop.spawn(sleeper(&p, p.context(), 500ms, "again", &log));
+  loop.spawn(pause_sleeper(&p, p.context(), 500ms, "again", &log));
   loop.run_until(Time{} + 10s);
   EXPECT_EQ(log.lines.back(), "8000ms again woke");
 }
 
 TEST(PauseTest, DestroyingAPausedProcessLeavesNothingHeld) {
-  Log log;
+  PauseLog log;
   Loop loop;
   {
     Process p(loop, "p");
-    loop.spawn(sleeper(&p, p.context(), 1s, "main", &log));
+    loop.spawn(pause_sleeper(&p, p.context(), 1s, "main", &log));
     p.pause(10s);
     loop.run_until(Time{} + 2s);
   }

@@ -73,7 +73,7 @@ Process::Main replica(Process* p, Channel<int>* inbox, Journal* j) {
   return [p, inbox, j](Context ctx) { return replica_main(p, inbox, ctx, j); };
 }
 
-Task<void> send_at(Loop* loop, Channel<int>* ch, Duration when, int v) {
+Task<void> process_send_at(Loop* loop, Channel<int>* ch, Duration when, int v) {
   co_await sleep_until(Context(), *loop, Time{} + when);
   const bool ok = ch->try_send(v);
   EXPECT_TRUE(ok);
@@ -88,7 +88,7 @@ TEST(ProcessTest, StartRunsMainWithTheRootContext) {
   EXPECT_EQ(p.incarnation(), 0);
   Channel<int> inbox(loop);
   p.start(replica(&p, &inbox, &j));
-  loop.spawn(send_at(&loop, &inbox, 1s, 7));
+  loop.spawn(process_send_at(&loop, &inbox, 1s, 7));
   loop.run_until(Time{} + 2s);
   EXPECT_TRUE(p.alive());
   EXPECT_FALSE(p.context().done());
@@ -138,7 +138,7 @@ TEST(ProcessTest, RestartRunsAFreshIncarnation) {
   EXPECT_EQ(p.incarnation(), 1);
   EXPECT_TRUE(dead.done());
   EXPECT_FALSE(p.context().done());
-  loop.spawn(send_at(&loop, &inbox, 4s, 9));
+  loop.spawn(process_send_at(&loop, &inbox, 4s, 9));
   loop.run_until(Time{} + 5s);
   EXPECT_EQ(j.lines, (std::vector<std::string>{
                          "0ms main#0 starts",

@@ -31,21 +31,21 @@ struct Wake {
   Wake(int id_, bool ok_, Time at_, ContextError err_) : id(id_), ok(ok_), at(at_), err(err_) {}
 };
 
-struct Log {
+struct SyncLog {
   std::vector<Wake> wakes;
 };
 
-Task<void> wait_event(Loop* loop, Event* ev, Context ctx, int id, Log* log) {
+Task<void> wait_event(Loop* loop, Event* ev, Context ctx, int id, SyncLog* log) {
   const bool set = co_await ev->wait(ctx);
   log->wakes.emplace_back(id, set, loop->now(), ctx.err());
 }
 
-Task<void> wait_group(Loop* loop, WaitGroup* wg, Context ctx, int id, Log* log) {
+Task<void> wait_group(Loop* loop, WaitGroup* wg, Context ctx, int id, SyncLog* log) {
   const bool zero = co_await wg->wait(ctx);
   log->wakes.emplace_back(id, zero, loop->now(), ctx.err());
 }
 
-Task<void> wait_tasks(Loop* loop, TaskGroup* tg, Context ctx, int id, Log* log) {
+Task<void> wait_tasks(Loop* loop, TaskGroup* tg, Context ctx, int id, SyncLog* log) {
   const bool joined = co_await tg->wait(ctx);
   log->wakes.emplace_back(id, joined, loop->now(), ctx.err());
 }
@@ -60,7 +60,7 @@ Task<void> done_at(Loop* loop, WaitGroup* wg, Duration delay) {
   wg->done();
 }
 
-Task<void> cancel_at(Loop* loop, CancelFunc cancel, Duration delay) {
+Task<void> cancel_after(Loop* loop, CancelFunc cancel, Duration delay) {
   co_await sleep_for(Context(), *loop, delay);
   cancel();
 }
@@ -72,7 +72,7 @@ TEST(EventTest, SetBeforeWaitReturnsAtOnce) {
   Event ev(loop);
   ev.set();
   EXPECT_TRUE(ev.is_set());
-  Log log;
+  SyncLog log;
   loop.spawn(wait_event(&loop, &ev, Context(), 1, &log));
   loop.run_until_idle();
   ASSERT_EQ(log.wakes.size(), 1u);
@@ -83,7 +83,7 @@ TEST(EventTest, SetBeforeWaitReturnsAtOnce) {
 TEST(EventTest, SetWakesEveryWaiterInTheOrderTheyStartedWaiting) {
   Loop loop;
   Event ev(loop);
-  Log log;
+  SyncLog log;
   for (int id = 0; id < 4; ++id) loop.spawn(wait_event(&loop, &ev, Context(), id, &log));
   loop.spawn(set_at(&loop, &ev, 5s));
   loop.run_until_idle();
@@ -105,7 +105,7 @@ TEST(EventTest, SetWakesEveryWaiterInTheOrderTheyStartedWaiting) {
 TEST(EventTest, DeadlineEndsTheWaitWithoutDisturbingOthers) {
   Loop loop;
   Event ev(loop);
-  Log log;
+  SyncLog log;
   auto t = with_timeout(Context(), loop, 1s);
   loop.spawn(wait_event(&loop, &ev, t.ctx, 1, &log));
   loop.spawn(wait_event(&loop, &ev, Context(), 2, &log));
@@ -128,7 +128,7 @@ TEST(EventTest, ADoneContextLosesToASetEventButNotToAnUnsetOne) {
   set.set();
   auto done = with_cancel(Context());
   done.cancel();
-  Log log;
+  SyncLog log;
   loop.spawn(wait_event(&loop, &unset, done.ctx, 1, &log));
   loop.spawn(wait_event(&loop, &set, done.ctx, 2, &log));
   loop.run_until_idle();
@@ -143,7 +143,7 @@ TEST(EventTest, ADoneContextLosesToASetEventButNotToAnUnsetOne) {
 TEST(WaitGroupTest, ZeroCountDoesNotWait) {
   Loop loop;
   WaitGroup wg(loop);
-  Log log;
+  SyncLog log;
   loop.spawn(wait_group(&loop, &wg, Context(), 1, &log));
   loop.run_until_idle();
   ASSERT_EQ(log.wakes.size(), 1u);
@@ -155,7 +155,7 @@ TEST(WaitGroupTest, WaitersWakeWhenTheLastActivityIsDone) {
   Loop loop;
   WaitGroup wg(loop);
   wg.add(3);
-  Log log;
+  SyncLog log;
   loop.spawn(wait_group(&loop, &wg, Context(), 1, &log));
   loop.spawn(wait_group(&loop, &wg, Context(), 2, &log));
   loop.spawn(done_at(&loop, &wg, 2s));
@@ -178,7 +178,7 @@ TEST(WaitGroupTest, AddTakesNegativeCounts) {
   Loop loop;
   WaitGroup wg(loop);
   wg.add(5);
-  Log log;
+  SyncLog log;
   loop.spawn(wait_group(&loop, &wg, Context(), 1, &log));
   loop.run_until_idle();
   wg.add(-4);
@@ -194,13 +194,13 @@ TEST(WaitGroupTest, CancellationEndsTheWaitButNotTheCount) {
   Loop loop;
   WaitGroup wg(loop);
   wg.add(1);
-  Log log;
+  SyncLog log;
   auto t = with_timeout(Context(), loop, 500ms);
   auto c = with_cancel(Context());
   loop.spawn(wait_group(&loop, &wg, t.ctx, 1, &log));
   loop.spawn(wait_group(&loop, &wg, c.ctx, 2, &log));
   loop.spawn(wait_group(&loop, &wg, Context(), 3, &log));
-  loop.spawn(cancel_at(&loop, c.cancel, 700ms));
+  loop.spawn(cancel_after(&loop, c.cancel, 700ms));
   loop.spawn(done_at(&loop, &wg, 1s));
   loop.run_until(Time{} + 900ms);
   ASSERT_EQ(log.wakes.size(), 2u);
@@ -223,7 +223,7 @@ TEST(WaitGroupTest, CancellationEndsTheWaitButNotTheCount) {
 TEST(WaitGroupTest, CanBeReusedAfterReachingZero) {
   Loop loop;
   WaitGroup wg(loop);
-  Log log;
+  SyncLog log;
   for (int round = 1; round <= 3; ++round) {
     wg.add(2);
     loop.spawn(wait_group(&loop, &wg, Context(), round, &log));
@@ -255,7 +255,7 @@ TEST(TaskGroupTest, WaitJoinsEveryTask) {
   tg.spawn(nap(&loop, 1s, &finished), "a");
   tg.spawn(nap(&loop, 2s, &finished), "b");
   EXPECT_EQ(tg.size(), 3);
-  Log log;
+  SyncLog log;
   loop.spawn(wait_tasks(&loop, &tg, Context(), 1, &log));
   loop.run_until(Time{} + 1s);
   EXPECT_EQ(tg.size(), 2);
@@ -271,7 +271,7 @@ TEST(TaskGroupTest, WaitJoinsEveryTask) {
 TEST(TaskGroupTest, AnEmptyGroupIsJoinedAtOnce) {
   Loop loop;
   TaskGroup tg(loop);
-  Log log;
+  SyncLog log;
   loop.spawn(wait_tasks(&loop, &tg, Context(), 1, &log));
   loop.run_until_idle();
   ASSERT_EQ(log.wakes.size(), 1u);
@@ -283,7 +283,7 @@ TEST(TaskGroupTest, WaitEndsAtTheContextDeadline) {
   TaskGroup tg(loop);
   std::vector<Time> finished;
   tg.spawn(nap(&loop, 10s, &finished));
-  Log log;
+  SyncLog log;
   auto t = with_timeout(Context(), loop, 4s);
   loop.spawn(wait_tasks(&loop, &tg, t.ctx, 1, &log));
   loop.run_until_idle();
@@ -300,7 +300,7 @@ TEST(TaskGroupTest, AFailingTaskIsReportedThroughTheLoopAndStillCounted) {
   std::vector<Time> finished;
   tg.spawn(nap(&loop, 5s, &finished), "sleeper");
   tg.spawn(fail_after(&loop, 2s, "boom"), "failer");
-  Log log;
+  SyncLog log;
   loop.spawn(wait_tasks(&loop, &tg, Context(), 1, &log));
   try {
     loop.run_until_idle();
@@ -386,7 +386,7 @@ struct Primitives {
   TaskGroup tasks;
   ContextWithCancel cancel;
   Process process;
-  Log log;
+  SyncLog log;
 };
 
 void park_everything(Loop& loop, Primitives& p) {

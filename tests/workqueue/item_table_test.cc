@@ -10,7 +10,7 @@
 namespace kubesim::workqueue::internal {
 namespace {
 
-struct Op {
+struct TableOp {
   int kind;  // 0 insert-or-update, 1 erase, 2 find
   int key;
   int value;
@@ -19,14 +19,14 @@ struct Op {
 // Checks the table against std::map under random inserts, erases and lookups, with keys that
 // collide in their low bits (multiples of 4096) mixed with dense ones.
 RC_GTEST_PROP(ItemTableProperty, BehavesLikeAMap, ()) {
-  const auto ops = *rc::gen::container<std::vector<Op>>(rc::gen::construct<Op>(
+  const auto ops = *rc::gen::container<std::vector<TableOp>>(rc::gen::construct<TableOp>(
       rc::gen::inRange(0, 3), rc::gen::oneOf(rc::gen::inRange(0, 64), rc::gen::map(rc::gen::inRange(0, 64), [](int k) {
                                                 return k * 4096;
                                               })),
       rc::gen::inRange(0, 1000)));
   ItemTable<int, int> table;
   std::map<int, int> model;
-  for (const Op& op : ops) {
+  for (const TableOp& op : ops) {
     if (op.kind == 0) {
       auto [slot, inserted] = table.find_or_insert(op.key);
       RC_ASSERT(inserted == (model.count(op.key) == 0));

@@ -12,7 +12,7 @@ namespace {
 using sim::Duration;
 using sim::Time;
 
-struct Op {
+struct HeapOp {
   int kind;  // 0, 1: push; 2: pop; 3: erase entries whose slot is a multiple of 3
   int ready_ms;
 };
@@ -20,8 +20,8 @@ struct Op {
 // Checks the heap against a sorted vector under random pushes, pops and erasures, with many
 // equal ready times so that the sequence-number tie-break is exercised.
 RC_GTEST_PROP(ReadyHeapProperty, PopsInReadyThenSequenceOrder, ()) {
-  const auto ops = *rc::gen::container<std::vector<Op>>(
-      rc::gen::construct<Op>(rc::gen::inRange(0, 4), rc::gen::inRange(0, 20)));
+  const auto ops = *rc::gen::container<std::vector<HeapOp>>(
+      rc::gen::construct<HeapOp>(rc::gen::inRange(0, 4), rc::gen::inRange(0, 20)));
   ReadyHeap heap;
   std::vector<ReadyHeap::Entry> model;
   std::uint32_t seq = 0xFFFFFF00u;  // wraps around during the run
@@ -29,7 +29,7 @@ RC_GTEST_PROP(ReadyHeapProperty, PopsInReadyThenSequenceOrder, ()) {
   auto model_less = [](const ReadyHeap::Entry& a, const ReadyHeap::Entry& b) {
     return a.ready < b.ready || (a.ready == b.ready && static_cast<std::int32_t>(a.seq - b.seq) < 0);
   };
-  for (const Op& op : ops) {
+  for (const HeapOp& op : ops) {
     if (op.kind <= 1) {
       const ReadyHeap::Entry e{Time{} + std::chrono::milliseconds(op.ready_ms), slot++, seq++};
       heap.push(e);

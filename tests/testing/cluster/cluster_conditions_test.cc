@@ -21,7 +21,7 @@ using ::testing::StartsWith;
 
 sim::Time at(sim::Duration d) { return sim::Time{} + d; }
 
-nlohmann::json config_map(const std::string& ns, const std::string& name) {
+nlohmann::json ns_config_map(const std::string& ns, const std::string& name) {
   return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}, {"namespace", ns}}}};
 }
 
@@ -33,8 +33,8 @@ void at_time(SimCluster& c, sim::Duration when, std::function<void()> fn) {
 // default/a and default/b; in kube-public, widget w1 (2 wanted, 1 ready) controlling o1..o3 and
 // widget w2 (1 wanted, 1 ready).
 void make_state(SimCluster& c) {
-  c.apply(config_map("default", "a"));
-  c.apply(config_map("default", "b"));
+  c.apply(ns_config_map("default", "a"));
+  c.apply(ns_config_map("default", "b"));
   auto w1 = c.apply_yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1, namespace: kube-public}, "
                          "spec: {replicas: 2}}")[0];
   c.apply_yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w2, namespace: kube-public}, "
@@ -42,7 +42,7 @@ void make_state(SimCluster& c) {
   ASSERT_TRUE(c.patch(kWidgets, "kube-public", "w1", {{"status", {{"readyReplicas", 1}}}}, "status").ok());
   ASSERT_TRUE(c.patch(kWidgets, "kube-public", "w2", {{"status", {{"readyReplicas", 1}}}}, "status").ok());
   for (const char* name : {"o1", "o2", "o3"}) {
-    nlohmann::json cm = config_map("kube-public", name);
+    nlohmann::json cm = ns_config_map("kube-public", name);
     cm["metadata"]["ownerReferences"] = {{{"apiVersion", "example.com/v1"},
                                           {"kind", "Widget"},
                                           {"name", "w1"},
@@ -132,14 +132,14 @@ TEST(ConditionTest, ObjectMatchesSaysWhyNotAndShowsTheObject) {
 
 TEST(ConditionTest, GoneSaysTheObjectStillExists) {
   SimCluster c;
-  auto a = c.apply(config_map("default", "a"));
+  auto a = c.apply(ns_config_map("default", "a"));
   EXPECT_EQ(Gone(api::kConfigMaps, "default", "a").check(c),
             "configmaps default/a still exists (resourceVersion " + std::string(a->resource_version()) + ")");
 }
 
 TEST(ConditionTest, GoneSaysAnObjectIsBeingDeletedAndItsFinalizers) {
   SimCluster c;
-  nlohmann::json cm = config_map("default", "a");
+  nlohmann::json cm = ns_config_map("default", "a");
   cm["metadata"]["finalizers"] = {"example.com/keep"};
   c.apply(cm);
   auto deleted = c.remove(api::kConfigMaps, "default", "a");
@@ -152,7 +152,7 @@ TEST(ConditionTest, GoneSaysAnObjectIsBeingDeletedAndItsFinalizers) {
 
 TEST(EventuallyTest, StopsAtTheWriteThatMakesItHold) {
   SimCluster c;
-  at_time(c, std::chrono::milliseconds(5250), [&c] { c.apply(config_map("default", "late")); });
+  at_time(c, std::chrono::milliseconds(5250), [&c] { c.apply(ns_config_map("default", "late")); });
   EXPECT_THAT(c, Eventually(Exists(api::kConfigMaps, "default", "late"), 10s));
   EXPECT_EQ(c.now(), at(std::chrono::milliseconds(5250)));
 }
@@ -189,14 +189,14 @@ TEST(EventuallyTest, AFailedAssertionRunsTheLoopOnce) {
 
 TEST(ConsistentlyTest, RunsTheWholePeriodWhenItHolds) {
   SimCluster c;
-  c.apply(config_map("default", "a"));
+  c.apply(ns_config_map("default", "a"));
   EXPECT_THAT(c, Consistently(Exists(api::kConfigMaps, "default", "a"), 30s));
   EXPECT_EQ(c.now(), at(30s));
 }
 
 TEST(ConsistentlyTest, FailsAtTheWriteThatBreaksIt) {
   SimCluster c;
-  c.apply(config_map("default", "a"));
+  c.apply(ns_config_map("default", "a"));
   at_time(c, 7s, [&c] { (void)c.remove(api::kConfigMaps, "default", "a"); });
   const auto m = Consistently(Exists(api::kConfigMaps, "default", "a"), 30s);
   EXPECT_EQ(::testing::DescribeMatcher<const SimCluster&>(m),
@@ -209,10 +209,10 @@ TEST(ConsistentlyTest, FailsAtTheWriteThatBreaksIt) {
 
 TEST(AlwaysTest, ReportsTheFirstBreakOnceAndCountsTheRest) {
   SimCluster c;
-  c.apply(config_map("default", "a"));
+  c.apply(ns_config_map("default", "a"));
   c.always("a stays", Exists(api::kConfigMaps, "default", "a"));
   at_time(c, 3s, [&c] { (void)c.remove(api::kConfigMaps, "default", "a"); });
-  at_time(c, 4s, [&c] { c.apply(config_map("default", "a")); });
+  at_time(c, 4s, [&c] { c.apply(ns_config_map("default", "a")); });
   at_time(c, 5s, [&c] { (void)c.remove(api::kConfigMaps, "default", "a"); });
   EXPECT_NONFATAL_FAILURE(c.run_for(10s),
                           "always(\"a stays\") broke: configmaps default/a does not exist\nseed 1, t=3.000s\n");
@@ -236,7 +236,7 @@ TEST(AlwaysTest, IsCheckedWhenAdded) {
 // would make this test fail: nothing here expects one).
 TEST(AlwaysTest, RecordAlwaysRecordsWithoutFailing) {
   SimCluster c;
-  c.apply(config_map("default", "a"));
+  c.apply(ns_config_map("default", "a"));
   c.record_always("a stays", Exists(api::kConfigMaps, "default", "a"));
   at_time(c, 3s, [&c] { (void)c.remove(api::kConfigMaps, "default", "a"); });
   c.run_for(10s);
@@ -248,7 +248,7 @@ TEST(AlwaysTest, RecordAlwaysRecordsWithoutFailing) {
 
 TEST(FailureContextTest, ShowsTheSeedTimeAndTheLastTraceEvents) {
   SimCluster c(ClusterOptions().seed(3).failure_tail(2));
-  for (const char* name : {"a", "b", "c"}) c.apply(config_map("default", name));
+  for (const char* name : {"a", "b", "c"}) c.apply(ns_config_map("default", name));
   c.run_for(1500ms);
   const std::string context = c.failure_context();
   EXPECT_THAT(context, StartsWith("seed 3, t=1.500s\nlast 2 trace events:\n  {"));

@@ -27,7 +27,7 @@ std::ostream& operator<<(std::ostream& os, const Step& s) {
   return os << "{op " << static_cast<int>(s.op) << ", target " << s.target << ", amount " << s.amount << "}";
 }
 
-nlohmann::json config_map(int i) {
+nlohmann::json numbered_config_map(int i) {
   return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "c" + std::to_string(i)}}}};
 }
 
@@ -35,7 +35,7 @@ void run_step(SimCluster& c, const Step& s) {
   const std::string replica = "lease-" + std::to_string(s.target % 2);
   const sim::Duration d = std::chrono::milliseconds(100) * s.amount;
   switch (s.op) {
-    case Op::kApply: c.apply(config_map(s.target)); break;
+    case Op::kApply: c.apply(numbered_config_map(s.target)); break;
     case Op::kRemove: (void)c.remove(api::kConfigMaps, "default", "c" + std::to_string(s.target)); break;
     case Op::kRun: c.run_for(d); break;
     case Op::kCrash: c.crash(replica, d); break;

@@ -18,7 +18,7 @@ using namespace std::chrono_literals;
 using api::kConfigMaps;
 using api::kLeases;
 
-nlohmann::json config_map(const std::string& name) {
+nlohmann::json effects_config_map(const std::string& name) {
   return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}, {"namespace", "default"}}}};
 }
 
@@ -31,7 +31,7 @@ void watch_config_maps(Manager& mgr) { ControllerBuilder(mgr).for_(kConfigMaps).
 sim::Task<ReconcileResult> reconcile_copy(ReconcileContext rc, ReconcileRequest req) {
   if (req.name.ends_with("-copy") || !rc.get(kConfigMaps, req.ns, req.name)) co_return ReconcileResult::done();
   if (rc.get(kConfigMaps, req.ns, req.name + "-copy")) co_return ReconcileResult::done();
-  api::ObjectPtr copy = api::make_object(config_map(req.name + "-copy"));
+  api::ObjectPtr copy = api::make_object(effects_config_map(req.name + "-copy"));
   auto made = co_await rc.client().create(rc.ctx(), kConfigMaps, req.ns, copy, api::CreateOptions());
   if (!made.ok() && !api::is_already_exists(made.status())) co_return ReconcileResult::fail(made.status());
   co_return ReconcileResult::done();
@@ -45,14 +45,14 @@ bool tool_get(SimCluster& c, const std::string& name) {
   return c.loop().run_until_complete(client.get(sim::Context(), kConfigMaps, "default", name, api::GetOptions())).ok();
 }
 
-Condition has_leader() {
+Condition effects_has_leader() {
   return Holds("some replica leads", [](const SimCluster& c) { return c.leader().has_value(); });
 }
 
 TEST(FaultEffectsTest, ADeleteMissedWhileTheWatchWasDownArrivesAsATombstoneAfterTheRelist) {
   SimCluster c(ClusterOptions().seed(3));
-  c.apply(config_map("a"));
-  c.apply(config_map("b"));
+  c.apply(effects_config_map("a"));
+  c.apply(effects_config_map("b"));
   c.run_controller("cms", watch_config_maps);
   c.run_for(5s);
   // Every watch started in the next 10 s is cut at once: the informer relists, and a delete
@@ -73,7 +73,7 @@ TEST(FaultEffectsTest, ADeleteMissedWhileTheWatchWasDownArrivesAsATombstoneAfter
 TEST(FaultEffectsTest, ALeaderLosesItsLeaseToAnErrorRuleOnLeases) {
   SimCluster c(ClusterOptions().seed(1));
   c.run_controller("cms", watch_config_maps, Replicas(2), LeaderElection("kube-system"));
-  ASSERT_THAT(c, Eventually(has_leader(), 30s));
+  ASSERT_THAT(c, Eventually(effects_has_leader(), 30s));
   const std::string first = *c.leader();
   c.faults().on(Update(kLeases).by(first)).fail(InternalError()).during(0s, 20s);
   c.run_for(40s);
@@ -95,7 +95,7 @@ TEST(FaultEffectsTest, AnErrorRuleWhoseCallsTheControllerRetried) {
   SimCluster c(ClusterOptions().seed(1));
   c.run_controller("copier", copy_config_maps);
   c.faults().on(Create(kConfigMaps)).fail(Conflict()).times(2);
-  c.apply(config_map("a"));
+  c.apply(effects_config_map("a"));
   ASSERT_THAT(c, Eventually(Exists(kConfigMaps, "default", "a-copy"), 1min));
   EXPECT_EQ(c.faults().report(),
             "fault plan: 1 rule\n"
@@ -106,15 +106,15 @@ TEST(FaultEffectsTest, AnErrorRuleWhoseCallsTheControllerRetried) {
 
 TEST(FaultEffectsTest, RulesThatFiredWithoutTheirEffectSaySo) {
   SimCluster c(ClusterOptions().seed(1));
-  c.apply(config_map("a"));
+  c.apply(effects_config_map("a"));
   c.run_controller("cms", watch_config_maps, Replicas(2), LeaderElection("kube-system"));
-  ASSERT_THAT(c, Eventually(has_leader(), 30s));
+  ASSERT_THAT(c, Eventually(effects_has_leader(), 30s));
   c.run_for(5s);
   // Cut after one event: the informers resume from where they were, nothing is relisted.
   c.faults().drop_watches(kConfigMaps).after_events(1);
   // A short delay on Leases: renewals are late, never too late to keep the lease.
   c.faults().on(AnyCall(kLeases)).delay(100ms).times(3).id("slow");
-  c.apply(config_map("b"));
+  c.apply(effects_config_map("b"));
   c.run_for(30s);
   EXPECT_EQ(c.faults().report(),
             "fault plan: 2 rules\n"
@@ -127,8 +127,8 @@ TEST(FaultEffectsTest, RulesThatFiredWithoutTheirEffectSaySo) {
 
 TEST(FaultEffectsTest, SomeFailedCallsRetriedAndSomeNotOrNotRecorded) {
   SimCluster c(ClusterOptions().seed(1));
-  c.apply(config_map("a"));
-  c.apply(config_map("b"));
+  c.apply(effects_config_map("a"));
+  c.apply(effects_config_map("b"));
   c.faults().on(Get(kConfigMaps).named("a")).fail(ServiceUnavailable()).times(1).id("a");
   c.faults().on(Get(kConfigMaps).named("b")).fail(ServiceUnavailable()).times(2).id("b");
   c.faults().on(Get(kConfigMaps).named("c")).fail(NotFoundError()).id("unrecorded");
@@ -158,15 +158,15 @@ TEST(FaultEffectsTest, SomeFailedCallsRetriedAndSomeNotOrNotRecorded) {
 
 TEST(FaultEffectsTest, AnyRuleShowsTheLeadershipLostAfterIt) {
   SimCluster c(ClusterOptions().seed(1));
-  c.apply(config_map("a"));
+  c.apply(effects_config_map("a"));
   c.run_controller("cms", watch_config_maps, Replicas(2), LeaderElection("kube-system"));
-  ASSERT_THAT(c, Eventually(has_leader(), 30s));
+  ASSERT_THAT(c, Eventually(effects_has_leader(), 30s));
   c.faults().on(Get(kConfigMaps).by("tool")).fail(InternalError()).times(1);
   c.faults().on(Get(kConfigMaps).by("nobody")).fail(InternalError());
   EXPECT_FALSE(tool_get(c, "a"));
   c.run_for(1s);
   c.crash(*c.leader());
-  ASSERT_THAT(c, Eventually(has_leader(), 1min));
+  ASSERT_THAT(c, Eventually(effects_has_leader(), 1min));
   // The crash, not the rule, cost cms-1 its lease: the report says what followed, not why.
   EXPECT_EQ(c.faults().report(),
             "fault plan: 2 rules\n"
@@ -181,7 +181,7 @@ TEST(FaultEffectsTest, AnyRuleShowsTheLeadershipLostAfterIt) {
 
 TEST(FaultEffectsTest, AStalledWatchIsNoticedWhenItsClientWatchesAgain) {
   SimCluster c(ClusterOptions().seed(1));
-  c.apply(config_map("a"));
+  c.apply(effects_config_map("a"));
   c.faults().stall_watches(kConfigMaps);
   fakeapi::InProcessClient client(c.server(), "tool");
   api::ListOptions options;

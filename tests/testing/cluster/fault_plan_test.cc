@@ -33,7 +33,7 @@ using fakeapi::testutil::EventLog;
 using sim::Time;
 
 using api::kConfigMaps;
-const api::GroupVersionResource kWidgets{"example.com", "v1", "widgets"};
+const api::GroupVersionResource kPlanWidgets{"example.com", "v1", "widgets"};
 
 class FaultPlanTest : public ::testing::Test {
  protected:
@@ -108,7 +108,7 @@ TEST(FaultStatusesTest, AreWhatKubeApiserverAnswers) {
 
 TEST_F(FaultPlanTest, OnTurnsThePatternAndTheSettersIntoOneRule) {
   loop_.run_for(5s);
-  plan_.on(Update(kWidgets).status().in("default").named("w1").by("widgets-0"))
+  plan_.on(Update(kPlanWidgets).status().in("default").named("w1").by("widgets-0"))
       .fail(Conflict())
       .probability(0.5)
       .times(6)
@@ -160,9 +160,9 @@ TEST_F(FaultPlanTest, DelayAnyCallAndAutomaticIds) {
 
 TEST_F(FaultPlanTest, WatchFaultsAndStaleReadsAsRules) {
   plan_.drop_watches(kConfigMaps);
-  plan_.drop_watches(kWidgets).after_events(3).times(2).by("widgets-1");
-  plan_.stall_watches(kWidgets).during(0s, 30s);
-  plan_.stale_reads(kWidgets, 30s);
+  plan_.drop_watches(kPlanWidgets).after_events(3).times(2).by("widgets-1");
+  plan_.stall_watches(kPlanWidgets).during(0s, 30s);
+  plan_.stale_reads(kPlanWidgets, 30s);
   ASSERT_EQ(rules().size(), 4u);
   EXPECT_EQ(rules()[0].kind(), FaultKind::kDropWatch);
   EXPECT_EQ(rules()[0].verbs, std::vector<Verb>{Verb::kWatch});
@@ -233,15 +233,15 @@ TEST_F(FaultPlanTest, RefusedValuesThrowWithTheirMessageAndAddNothing) {
       {[&] { plan_.on(Get(kConfigMaps)).fail(api::Status{}); },
        "FaultPlan: fail(0): the status must have a code from 400 to 599"},
       {[&] { plan_.on(Get(kConfigMaps)).fail(Conflict()).id(""); }, "FaultPlan: id(\"\"): must not be empty"},
-      {[&] { plan_.stall_watches(kWidgets).after_events(2); },
+      {[&] { plan_.stall_watches(kPlanWidgets).after_events(2); },
        "FaultPlan: after_events(2): only drop_watches cuts a watch after events"},
-      {[&] { plan_.drop_watches(kWidgets).after_events(-1); }, "FaultPlan: after_events(-1): must not be negative"},
-      {[&] { plan_.drop_watches(kWidgets).by(""); }, "FaultPlan: by(\"\"): must name a process"},
-      {[&] { plan_.drop_watches(kWidgets).times(-2); }, "FaultPlan: times(-2): must be at least 1"},
-      {[&] { plan_.stale_reads(kWidgets, 0s); }, "FaultPlan: stale_reads(widgets, 0s): the lag must be positive"},
-      {[&] { plan_.coalesce_watches(kWidgets, 0s); },
+      {[&] { plan_.drop_watches(kPlanWidgets).after_events(-1); }, "FaultPlan: after_events(-1): must not be negative"},
+      {[&] { plan_.drop_watches(kPlanWidgets).by(""); }, "FaultPlan: by(\"\"): must name a process"},
+      {[&] { plan_.drop_watches(kPlanWidgets).times(-2); }, "FaultPlan: times(-2): must be at least 1"},
+      {[&] { plan_.stale_reads(kPlanWidgets, 0s); }, "FaultPlan: stale_reads(widgets, 0s): the lag must be positive"},
+      {[&] { plan_.coalesce_watches(kPlanWidgets, 0s); },
        "FaultPlan: coalesce_watches(widgets, 0s): the hold time must be positive"},
-      {[&] { plan_.on(Update(kWidgets).ok()).fail(Conflict()); },
+      {[&] { plan_.on(Update(kPlanWidgets).ok()).fail(Conflict()); },
        "FaultPlan: on(update widgets.example.com answered ok): a fault cannot depend on the answer (ok(), "
        "failed()); it decides the answer"},
       {[&] { plan_.on(AnyCall().failed()).delay(1s); },
@@ -403,7 +403,7 @@ TEST_F(FaultPlanTest, ADropForOneProcessLeavesTheOpenWatchesAlone) {
 TEST_F(FaultPlanTest, TheReportSaysWhichRulesNeverFired) {
   plan_.on(Get(kConfigMaps)).fail(ServiceUnavailable()).times(1).id("busy");
   plan_.on(Delete(kConfigMaps)).fail(InternalError());
-  plan_.stall_watches(kWidgets);
+  plan_.stall_watches(kPlanWidgets);
   EXPECT_FALSE(get("a").ok());
   EXPECT_EQ(plan_.report(),
             "fault plan: 3 rules\n"

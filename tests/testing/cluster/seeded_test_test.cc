@@ -23,15 +23,15 @@ namespace kubesim::testing {
 namespace {
 
 // Sets (or unsets, with nullopt) an environment variable for a scope; restores it after.
-class ScopedEnv {
+class SeededScopedEnv {
  public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
+  SeededScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
     if (const char* old = std::getenv(name)) old_ = old;
     set(value);
   }
-  ~ScopedEnv() { set(old_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
+  ~SeededScopedEnv() { set(old_); }
+  SeededScopedEnv(const SeededScopedEnv&) = delete;
+  SeededScopedEnv& operator=(const SeededScopedEnv&) = delete;
 
  private:
   void set(const std::optional<std::string>& value) {
@@ -139,8 +139,8 @@ TEST_P(FailsFirst, DISABLED_Body) {
 INSTANTIATE_TEST_SUITE_P(Seeds, FailsFirst, SeedRange(9, 9));
 
 TEST(NestedRunTest, AFailedFirstRunIsNotReplayed) {
-  ScopedEnv no_seed("KUBESIM_SEED", std::nullopt);
-  ScopedEnv no_report("GTEST_OUTPUT", std::nullopt);  // the nested run must not write this run's report
+  SeededScopedEnv no_seed("KUBESIM_SEED", std::nullopt);
+  SeededScopedEnv no_report("GTEST_OUTPUT", std::nullopt);  // the nested run must not write this run's report
   const std::string command = "'" + program() + "'" +
                               " --gtest_also_run_disabled_tests --gtest_filter='Seeds/FailsFirst.*' 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
@@ -164,22 +164,22 @@ class Traces : public SeededTest {};
 
 TEST_P(Traces, PathsOnlyWithKubesimSeed) {
   {
-    ScopedEnv seed("KUBESIM_SEED", std::nullopt);
+    SeededScopedEnv seed("KUBESIM_SEED", std::nullopt);
     EXPECT_EQ(trace_path(), "");
   }
-  ScopedEnv seed("KUBESIM_SEED", "11");
+  SeededScopedEnv seed("KUBESIM_SEED", "11");
   const std::string name = "kubesim-seed-" + std::to_string(this->seed()) + "-Seeds_Traces.PathsOnlyWithKubesimSeed_0-";
   const std::string run = replaying() ? ".replay.jsonl" : ".jsonl";
   {
-    ScopedEnv dir("KUBESIM_TRACE_DIR", std::nullopt);
+    SeededScopedEnv dir("KUBESIM_TRACE_DIR", std::nullopt);
     EXPECT_EQ(trace_path(), "./" + name + "1" + run);
   }
   {
-    ScopedEnv dir("KUBESIM_TRACE_DIR", "/tmp/traces");
+    SeededScopedEnv dir("KUBESIM_TRACE_DIR", "/tmp/traces");
     EXPECT_EQ(trace_path(), "/tmp/traces/" + name + "2" + run);
   }
   {
-    ScopedEnv dir("KUBESIM_TRACE_DIR", "out/");
+    SeededScopedEnv dir("KUBESIM_TRACE_DIR", "out/");
     EXPECT_EQ(trace_path(), "out/" + name + "3" + run);
   }
 }
@@ -205,8 +205,8 @@ TEST_P(ClusterSeeds, WriteTheirTracesUnderKubesimSeed) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
   }
-  ScopedEnv seed_variable("KUBESIM_SEED", std::to_string(seed()));
-  ScopedEnv dir_variable("KUBESIM_TRACE_DIR", dir.string());
+  SeededScopedEnv seed_variable("KUBESIM_SEED", std::to_string(seed()));
+  SeededScopedEnv dir_variable("KUBESIM_TRACE_DIR", dir.string());
   {
     SimCluster c(ClusterOptions().seed(seed()));
     c.apply_yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: default}}");
@@ -227,7 +227,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, ClusterSeeds, SeedRange(21, 21));
 
 TEST(SeedRangeTest, WithoutKubesimSeedEverySeedOfTheRange) {
   for (const std::optional<std::string>& unset : {std::optional<std::string>(), std::optional<std::string>("")}) {
-    ScopedEnv seed("KUBESIM_SEED", unset);
+    SeededScopedEnv seed("KUBESIM_SEED", unset);
     EXPECT_EQ(values(SeedRange(1, 5)), (std::vector<std::uint64_t>{1, 2, 3, 4, 5}));
     EXPECT_EQ(values(SeedRange(7, 7)), (std::vector<std::uint64_t>{7}));
     EXPECT_EQ(values(SeedRange(18446744073709551614u, 18446744073709551615u)),
@@ -236,15 +236,15 @@ TEST(SeedRangeTest, WithoutKubesimSeedEverySeedOfTheRange) {
 }
 
 TEST(SeedRangeTest, KubesimSeedIsTheOnlySeed) {
-  ScopedEnv seed("KUBESIM_SEED", "42");
+  SeededScopedEnv seed("KUBESIM_SEED", "42");
   EXPECT_EQ(values(SeedRange(1, 20)), (std::vector<std::uint64_t>{42}));
-  ScopedEnv zero("KUBESIM_SEED", "0");
+  SeededScopedEnv zero("KUBESIM_SEED", "0");
   EXPECT_EQ(values(SeedRange(1, 20)), (std::vector<std::uint64_t>{0}));
 }
 
 TEST(SeedRangeTest, RefusesAMalformedKubesimSeedAndAnEmptyRange) {
   for (const std::string text : {"7x", "-1", " 7", "0x10", "18446744073709551616", "1e3"}) {
-    ScopedEnv seed("KUBESIM_SEED", text);
+    SeededScopedEnv seed("KUBESIM_SEED", text);
     try {
       SeedRange(1, 20);
       ADD_FAILURE() << "no exception for " << text;
@@ -254,7 +254,7 @@ TEST(SeedRangeTest, RefusesAMalformedKubesimSeedAndAnEmptyRange) {
                                            "18446744073709551615");
     }
   }
-  ScopedEnv seed("KUBESIM_SEED", std::nullopt);
+  SeededScopedEnv seed("KUBESIM_SEED", std::nullopt);
   try {
     SeedRange(5, 1);
     ADD_FAILURE() << "no exception";
