@@ -59,7 +59,7 @@ sim::Task<void> increment(sim::Context ctx, InProcessClient* client, int k, Stat
   ++stats->finished;
 }
 
-struct Outcome {
+struct ConcurrencyOutcome {
   std::int64_t count = -1;
   Revision revision = 0;
   Stats stats;
@@ -68,14 +68,14 @@ struct Outcome {
 };
 
 // Runs n processes of k increments each on a loop seeded with `seed`.
-Outcome run_counter(std::uint64_t seed, int n, int k, bool shuffle, sim::Duration base, sim::Duration extra) {
+ConcurrencyOutcome run_counter(std::uint64_t seed, int n, int k, bool shuffle, sim::Duration base, sim::Duration extra) {
   sim::LoopOptions loop_options;
   loop_options.seed = seed;
   loop_options.shuffle = shuffle;
   sim::Loop loop(loop_options);
   loop.trace().enable();
   ApiServer server(loop);
-  Outcome out;
+  ConcurrencyOutcome out;
   auto created = server.create(kConfigMaps, "default", config_map("default", "counter", {{"count", "0"}}),
                                api::CreateOptions());
   if (!created.ok()) return out;
@@ -105,7 +105,7 @@ TEST(ConcurrencyTest, NoIncrementIsLostAndConflictsHappen) {
   constexpr int kIncrements = 10;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    const Outcome out = run_counter(seed, kProcesses, kIncrements, /*shuffle=*/false, 1ms, 19ms);
+    const ConcurrencyOutcome out = run_counter(seed, kProcesses, kIncrements, /*shuffle=*/false, 1ms, 19ms);
     EXPECT_TRUE(out.stats.errors.empty()) << out.stats.errors.front();
     EXPECT_EQ(out.stats.finished, kProcesses);
     EXPECT_EQ(out.count, kProcesses * kIncrements);
@@ -119,7 +119,7 @@ TEST(ConcurrencyTest, ShuffledSameInstantWorkLosesNothingEither) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     // A fixed latency makes many requests land at the same instant; shuffle orders them by seed.
-    const Outcome out = run_counter(seed, 4, 8, /*shuffle=*/true, 5ms, 0ms);
+    const ConcurrencyOutcome out = run_counter(seed, 4, 8, /*shuffle=*/true, 5ms, 0ms);
     EXPECT_TRUE(out.stats.errors.empty());
     EXPECT_EQ(out.count, 32);
     EXPECT_EQ(out.revision, 32);
@@ -128,13 +128,13 @@ TEST(ConcurrencyTest, ShuffledSameInstantWorkLosesNothingEither) {
 }
 
 TEST(ConcurrencyTest, TheSameSeedGivesTheSameRun) {
-  const Outcome a = run_counter(42, 4, 5, false, 1ms, 19ms);
-  const Outcome b = run_counter(42, 4, 5, false, 1ms, 19ms);
+  const ConcurrencyOutcome a = run_counter(42, 4, 5, false, 1ms, 19ms);
+  const ConcurrencyOutcome b = run_counter(42, 4, 5, false, 1ms, 19ms);
   EXPECT_EQ(a.stats.conflicts, b.stats.conflicts);
   EXPECT_EQ(a.count, b.count);
   EXPECT_EQ(a.finished_at, b.finished_at);
   EXPECT_EQ(a.trace_hash, b.trace_hash);
-  const Outcome c = run_counter(43, 4, 5, false, 1ms, 19ms);
+  const ConcurrencyOutcome c = run_counter(43, 4, 5, false, 1ms, 19ms);
   EXPECT_NE(c.trace_hash, a.trace_hash);
 }
 
@@ -143,7 +143,7 @@ RC_GTEST_PROP(ConcurrencyProperty, NoIncrementIsLostForAnySeed, ()) {
   const int n = *rc::gen::inRange(1, 6);
   const int k = *rc::gen::inRange(1, 6);
   const bool shuffle = *rc::gen::arbitrary<bool>();
-  const Outcome out = run_counter(seed, n, k, shuffle, 1ms, 19ms);
+  const ConcurrencyOutcome out = run_counter(seed, n, k, shuffle, 1ms, 19ms);
   RC_ASSERT(out.stats.errors.empty());
   RC_ASSERT(out.stats.finished == n);
   RC_ASSERT(out.count == n * k);

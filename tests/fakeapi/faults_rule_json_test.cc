@@ -14,7 +14,7 @@ namespace {
 using namespace std::chrono_literals;
 using sim::Time;
 
-FaultRule error_rule(int code, api::StatusReason reason, std::string message) {
+FaultRule json_error_rule(int code, api::StatusReason reason, std::string message) {
   api::Status status;
   status.code = code;
   status.reason = reason;
@@ -25,7 +25,7 @@ FaultRule error_rule(int code, api::StatusReason reason, std::string message) {
 TEST(FaultRuleJsonTest, EveryKindRoundTrips) {
   std::vector<FaultRule> rules;
   {
-    FaultRule r = error_rule(429, api::StatusReason::kTooManyRequests, "slow down");
+    FaultRule r = json_error_rule(429, api::StatusReason::kTooManyRequests, "slow down");
     r.as<ErrorFault>()->status.details.emplace();
     r.as<ErrorFault>()->status.details->retry_after_seconds = 3;
     r.id = "e";

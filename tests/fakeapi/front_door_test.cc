@@ -23,7 +23,7 @@ using namespace testutil;
 using sim::Time;
 
 template <class T>
-sim::Task<void> capture(sim::Task<T> call, std::optional<T>* out) {
+sim::Task<void> capture_front_door(sim::Task<T> call, std::optional<T>* out) {
   T r = co_await std::move(call);
   out->emplace(std::move(r));
 }
@@ -35,7 +35,7 @@ class FrontDoorTest : public ::testing::Test {
   template <class T>
   std::unique_ptr<std::optional<T>> start(sim::Task<T> call) {
     auto out = std::make_unique<std::optional<T>>();
-    loop_.spawn(capture(std::move(call), out.get()), "call");
+    loop_.spawn(capture_front_door(std::move(call), out.get()), "call");
     return out;
   }
   api::Result<api::ObjectPtr> create_cm(InProcessClient& c, const std::string& name) {

@@ -30,14 +30,14 @@ void expect_too_large(const api::Status& s, Revision asked, Revision current) {
 }
 
 template <class T>
-struct Outcome {
+struct RevisionOutcome {
   bool done = false;
   Time at{};
   std::optional<api::Result<T>> result;
 };
 
 template <class T>
-sim::Task<void> capture(sim::Task<api::Result<T>> call, sim::Loop* loop, Outcome<T>* out) {
+sim::Task<void> capture_revision(sim::Task<api::Result<T>> call, sim::Loop* loop, RevisionOutcome<T>* out) {
   auto r = co_await std::move(call);
   out->at = loop->now();
   out->result.emplace(std::move(r));
@@ -47,9 +47,9 @@ sim::Task<void> capture(sim::Task<api::Result<T>> call, sim::Loop* loop, Outcome
 class FutureRevisionTest : public ServerTest {
  protected:
   template <class T>
-  std::unique_ptr<Outcome<T>> start(sim::Task<api::Result<T>> call) {
-    auto out = std::make_unique<Outcome<T>>();
-    loop_.spawn(capture(std::move(call), &loop_, out.get()), "call");
+  std::unique_ptr<RevisionOutcome<T>> start(sim::Task<api::Result<T>> call) {
+    auto out = std::make_unique<RevisionOutcome<T>>();
+    loop_.spawn(capture_revision(std::move(call), &loop_, out.get()), "call");
     return out;
   }
   static api::ListOptions list_at(Revision rv, api::ResourceVersionMatch match, std::int64_t limit = 0) {

@@ -15,7 +15,7 @@ using nlohmann::json;
 using testutil::kCrds;
 using testutil::kWidgets;
 
-const json kSchema = json::parse(R"({
+const json kEmbeddedSchema = json::parse(R"({
   "type": "object",
   "properties": {
     "spec": {"type": "object", "properties": {
@@ -30,25 +30,25 @@ const json kSchema = json::parse(R"({
       "plain": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}}})");
 
 // The errors of `spec`, one per line.
-std::string errors_of(const json& spec) {
+std::string embedded_errors_of(const json& spec) {
   internal::validation::FieldErrors errs;
-  internal::validate_embedded_resources(kSchema, {{"spec", spec}}, errs);
+  internal::validate_embedded_resources(kEmbeddedSchema, {{"spec", spec}}, errs);
   std::string out;
   for (const api::StatusCause& c : errs.causes()) out += c.field + ": " + c.message + "\n";
   return out;
 }
 
 TEST(SchemaEmbeddedTest, TypeMetaIsRequiredAndChecked) {
-  EXPECT_EQ(errors_of({{"template", json::object()}}),
+  EXPECT_EQ(embedded_errors_of({{"template", json::object()}}),
             "spec.template.apiVersion: Required value\nspec.template.kind: Required value\n");
-  EXPECT_EQ(errors_of({{"template", {{"apiVersion", "a/b/c"}, {"kind", ""}}}}),
+  EXPECT_EQ(embedded_errors_of({{"template", {{"apiVersion", "a/b/c"}, {"kind", ""}}}}),
             "spec.template.apiVersion: Invalid value: \"a/b/c\": unexpected GroupVersion string: "
             "a/b/c\nspec.template.kind: Invalid value: \"\": must not be empty\n");
-  EXPECT_EQ(errors_of({{"template", {{"apiVersion", 1}, {"kind", true}}}}),
+  EXPECT_EQ(embedded_errors_of({{"template", {{"apiVersion", 1}, {"kind", true}}}}),
             "spec.template.apiVersion: Invalid value: 1: must be a string\n"
             "spec.template.kind: Invalid value: true: must be a string\n");
   const std::string bad_kind =
-      errors_of({{"template", {{"apiVersion", "v1"}, {"kind", "My_Kind"}}}});
+      embedded_errors_of({{"template", {{"apiVersion", "v1"}, {"kind", "My_Kind"}}}});
   EXPECT_EQ(bad_kind.rfind("spec.template.kind: Invalid value: \"My_Kind\": may have mixed case, "
                            "but should otherwise match: a DNS-1035 label must consist of lower "
                            "case alphanumeric characters",
@@ -56,11 +56,11 @@ TEST(SchemaEmbeddedTest, TypeMetaIsRequiredAndChecked) {
             0u)
       << bad_kind;
   // Mixed case is fine, and so are group/version pairs and a bare version.
-  EXPECT_EQ(errors_of({{"template", {{"apiVersion", "apps/v1"}, {"kind", "ReplicaSet"}}},
+  EXPECT_EQ(embedded_errors_of({{"template", {{"apiVersion", "apps/v1"}, {"kind", "ReplicaSet"}}},
                        {"resources", {{{"apiVersion", "v1"}, {"kind", "Pod"}}}}}),
             "");
   // Only embedded objects are checked.
-  EXPECT_EQ(errors_of({{"plain", {{"apiVersion", "a/b/c"}}}}), "");
+  EXPECT_EQ(embedded_errors_of({{"plain", {{"apiVersion", "a/b/c"}}}}), "");
 }
 
 TEST(SchemaEmbeddedTest, MetadataIsANewObjectsWithPathSegmentNames) {
@@ -71,7 +71,7 @@ TEST(SchemaEmbeddedTest, MetadataIsANewObjectsWithPathSegmentNames) {
                      {"labels", {{"bad key", "v"}}},
                      {"finalizers", {"orphan", "foregroundDeletion"}}};
   EXPECT_EQ(
-      errors_of({{"template", {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", meta}}}}),
+      embedded_errors_of({{"template", {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", meta}}}}),
       "spec.template.metadata.generateName: Invalid value: \"x%\": may not contain '%'\n"
       "spec.template.metadata.name: Invalid value: \"a/b\": may not contain '/'\n"
       "spec.template.metadata.namespace: Invalid value: \"Bad_NS\": a lowercase RFC 1123 label "
@@ -86,18 +86,18 @@ TEST(SchemaEmbeddedTest, MetadataIsANewObjectsWithPathSegmentNames) {
       "spec.template.metadata.finalizers: Invalid value: [\"orphan\",\"foregroundDeletion\"]: "
       "finalizer orphan and foregroundDeletion cannot be both set\n");
   // No name is fine (kube validates a made-up one); names need not be DNS names.
-  EXPECT_EQ(errors_of({{"template", {{"apiVersion", "v1"}, {"kind", "Pod"},
+  EXPECT_EQ(embedded_errors_of({{"template", {{"apiVersion", "v1"}, {"kind", "Pod"},
                                      {"metadata", {{"name", "Not_A_DNS:name"}}}}},
                        {"resources", {{{"apiVersion", "v1"}, {"kind", "Pod"},
                                        {"metadata", json::object()}}}}}),
             "");
-  EXPECT_EQ(errors_of({{"template", {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", "x"}}}}),
+  EXPECT_EQ(embedded_errors_of({{"template", {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", "x"}}}}),
             "spec.template.metadata: Invalid value: \"x\": json: cannot unmarshal string into Go "
             "value of type v1.ObjectMeta\n");
 }
 
 TEST(SchemaEmbeddedTest, ListsAndMapsOfEmbeddedObjects) {
-  EXPECT_EQ(errors_of({{"resources", {{{"apiVersion", "v1"}, {"kind", "Pod"}}, {{"kind", "Pod"}}}},
+  EXPECT_EQ(embedded_errors_of({{"resources", {{{"apiVersion", "v1"}, {"kind", "Pod"}}, {{"kind", "Pod"}}}},
                        {"byName", {{"a", {{"apiVersion", "v1"}}}}}}),
             "spec.byName[a].kind: Required value\nspec.resources[1].apiVersion: Required value\n");
 }
@@ -106,7 +106,7 @@ class SchemaEmbeddedServerTest : public testutil::ServerTest {};
 
 TEST_F(SchemaEmbeddedServerTest, TheServerRefusesBadEmbeddedObjectsOnCreateAndUpdate) {
   ApiServer& server = server_;
-  ASSERT_TRUE(server.create(kCrds, "", testutil::widget_crd_with_schema(kSchema),
+  ASSERT_TRUE(server.create(kCrds, "", testutil::widget_crd_with_schema(kEmbeddedSchema),
                             api::CreateOptions())
                   .ok());
   testutil::settle(loop_);

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kKeys = {"a", "b", "name", "spec", "status", "kind", "x.y"};
+const std::vector<std::string> kSchemaKeys = {"a", "b", "name", "spec", "status", "kind", "x.y"};
 
 json random_scalar() {
   switch (*rc::gen::inRange(0, 7)) {
@@ -33,11 +33,11 @@ json random_scalar() {
       return *rc::gen::element<std::string>("", "a", "abc", "2024-02-29", "10.0.0.1",
                                             "a@example.com", "\xff", std::string(40, 'x'));
     default:
-      return *rc::gen::elementOf(kKeys);
+      return *rc::gen::elementOf(kSchemaKeys);
   }
 }
 
-json random_value(int depth) {
+json random_json_value(int depth) {
   const int choice = *rc::gen::inRange(0, depth > 0 ? 9 : 7);
   if (choice < 7) return random_scalar();
   const int n = *rc::gen::inRange(0, 4);
@@ -45,12 +45,12 @@ json random_value(int depth) {
     json arr = json::array();
     for (int i = 0; i < n; ++i) {
       arr.push_back(*rc::gen::arbitrary<bool>() ? json{{"a", random_scalar()}}
-                                                : random_value(depth - 1));
+                                                : random_json_value(depth - 1));
     }
     return arr;
   }
   json obj = json::object();
-  for (int i = 0; i < n; ++i) obj[*rc::gen::elementOf(kKeys)] = random_value(depth - 1);
+  for (int i = 0; i < n; ++i) obj[*rc::gen::elementOf(kSchemaKeys)] = random_json_value(depth - 1);
   return obj;
 }
 
@@ -94,7 +94,7 @@ json random_schema(int depth) {
   if (maybe() || maybe()) {
     json props = json::object();
     const int n = *rc::gen::inRange(0, 4);
-    for (int i = 0; i < n; ++i) props[*rc::gen::elementOf(kKeys)] = random_schema(depth - 1);
+    for (int i = 0; i < n; ++i) props[*rc::gen::elementOf(kSchemaKeys)] = random_schema(depth - 1);
     s["properties"] = props;
   }
   if (maybe())
@@ -118,9 +118,9 @@ std::vector<std::string> causes(const internal::validation::FieldErrors& errs) {
 
 RC_GTEST_PROP(SchemaValidationProperty, NeverThrowsAndRatchetingOnlyDropsErrors, ()) {
   const json schema = random_schema(2);
-  const json now = random_value(3);
+  const json now = random_json_value(3);
   json old = now;
-  if (*rc::gen::arbitrary<bool>()) old = random_value(3);
+  if (*rc::gen::arbitrary<bool>()) old = random_json_value(3);
   internal::validation::FieldErrors created;
   internal::validation::FieldErrors updated;
   internal::validate_custom_resource(schema, now, nullptr, created);

@@ -40,7 +40,7 @@ const json kListSchema = json::parse(R"({
                      "items": {"type": "object", "properties": {
                        "type": {"type": "string"}, "status": {"type": "string"}}}}}}}})");
 
-api::ObjectPtr widget(const std::string& name, const json& spec) {
+api::ObjectPtr list_widget(const std::string& name, const json& spec) {
   return testutil::widget("default", name, 0)->edited([&](json& j) { j["spec"] = spec; });
 }
 
@@ -65,7 +65,7 @@ class ServerListTypeTest : public testutil::ServerTest {
     return r.status().message;
   }
   std::string refused_create(const json& spec) {
-    return refused([&] { return create(widget("w", spec)); });
+    return refused([&] { return create(list_widget("w", spec)); });
   }
 };
 
@@ -86,12 +86,12 @@ TEST_F(ServerListTypeTest, SetsRefuseTheSecondCopyOfAnItem) {
 
 TEST_F(ServerListTypeTest, SetItemsCompareWithTheirGoTypes) {
   // int64(1) and float64(1) differ as scalars; inside objects json.Marshal writes both as 1.
-  EXPECT_TRUE(must(create(widget("a", json::parse(R"({"numbers": [1, 1.0, 2.5]})")))));
+  EXPECT_TRUE(must(create(list_widget("a", json::parse(R"({"numbers": [1, 1.0, 2.5]})")))));
   EXPECT_EQ(refused_create(json::parse(R"({"pairs": [{"n": 1}, {"n": 1.0}]})")),
             "Widget.example.com \"w\" is invalid: spec.pairs[1]: Duplicate value: {\"n\":1}");
   // Lists without a list type may repeat items.
-  EXPECT_TRUE(must(create(widget("b", {{"free", {"x", "x"}}}))));
-  EXPECT_TRUE(must(create(widget("c", {{"tags", {"a", "b"}}}))));
+  EXPECT_TRUE(must(create(list_widget("b", {{"free", {"x", "x"}}}))));
+  EXPECT_TRUE(must(create(list_widget("c", {{"tags", {"a", "b"}}}))));
 }
 
 TEST_F(ServerListTypeTest, MapsRefuseRepeatedKeys) {
@@ -104,7 +104,7 @@ TEST_F(ServerListTypeTest, MapsRefuseRepeatedKeys) {
             "Widget.example.com \"w\" is invalid: spec.routes[2]: Duplicate value: "
             "{\"port\":80,\"protocol\":\"TCP\"}");
   // Keys of different Go types are different keys.
-  EXPECT_TRUE(must(create(widget("a", json::parse(R"({"ports": [{"name": 1}, {"name": "1"}]})")))));
+  EXPECT_TRUE(must(create(list_widget("a", json::parse(R"({"ports": [{"name": 1}, {"name": "1"}]})")))));
 }
 
 TEST_F(ServerListTypeTest, MapItemsMustBeObjects) {
@@ -116,7 +116,7 @@ TEST_F(ServerListTypeTest, MapItemsMustBeObjects) {
 }
 
 TEST_F(ServerListTypeTest, UpdatesAndPatchesAreChecked) {
-  auto w = must(create(widget("w", {{"tags", {"a"}}})));
+  auto w = must(create(list_widget("w", {{"tags", {"a"}}})));
   ASSERT_TRUE(w);
   EXPECT_EQ(refused([&] {
               return server_.update(kWidgets, "default", w->edited([](json& j) {
@@ -133,7 +133,7 @@ TEST_F(ServerListTypeTest, UpdatesAndPatchesAreChecked) {
 }
 
 TEST_F(ServerListTypeTest, StatusConditionsAreAMapByType) {
-  auto w = must(create(widget("w", {{"tags", {"a"}}})));
+  auto w = must(create(list_widget("w", {{"tags", {"a"}}})));
   ASSERT_TRUE(w);
   EXPECT_EQ(refused([&] {
               return server_.patch(kWidgets, "default", "w", api::PatchType::kMergePatch,
@@ -159,8 +159,8 @@ TEST_F(ServerListTypeTest, AStoredObjectThatBrokeTheRuleIsNotHeldToIt) {
   }),
                                   api::UpdateOptions())));
   testutil::settle(loop_);
-  ASSERT_TRUE(must(create(widget("old", {{"tags", {"a", "a"}}}))));
-  ASSERT_TRUE(must(create(widget("new", {{"tags", {"a"}}}))));
+  ASSERT_TRUE(must(create(list_widget("old", {{"tags", {"a", "a"}}}))));
+  ASSERT_TRUE(must(create(list_widget("new", {{"tags", {"a"}}}))));
   ASSERT_TRUE(must(server_.patch(kWidgets, "default", "new", api::PatchType::kMergePatch,
                                  R"({"status": {"conditions": [{"type": "A"}, {"type": "A"}]}})",
                                  testutil::status_patch())));

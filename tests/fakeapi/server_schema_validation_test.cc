@@ -14,7 +14,7 @@ using nlohmann::json;
 using testutil::kCrds;
 using testutil::kWidgets;
 
-const json kSchema = json::parse(R"({
+const json kWidgetSchema = json::parse(R"({
   "type": "object",
   "properties": {
     "spec": {"type": "object", "required": ["replicas"], "properties": {
@@ -23,14 +23,14 @@ const json kSchema = json::parse(R"({
       "name": {"type": "string"}}},
     "status": {"type": "object", "properties": {"ready": {"type": "integer", "minimum": 0}}}}})");
 
-api::ObjectPtr widget(const std::string& name, const json& spec) {
+api::ObjectPtr schema_widget(const std::string& name, const json& spec) {
   return testutil::widget("default", name, 0)->edited([&](json& j) { j["spec"] = spec; });
 }
 
 class ServerSchemaValidationTest : public testutil::ServerTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(must(server_.create(kCrds, "", testutil::widget_crd_with_schema(kSchema),
+    ASSERT_TRUE(must(server_.create(kCrds, "", testutil::widget_crd_with_schema(kWidgetSchema),
                                     api::CreateOptions())));
     testutil::settle(loop_);
   }
@@ -53,7 +53,7 @@ class ServerSchemaValidationTest : public testutil::ServerTest {
 
 TEST_F(ServerSchemaValidationTest, CreateAnswersKubeApiServers422AndStoresNothing) {
   const auto before = server_.revision();
-  const api::Status s = invalid(create(widget("w", {{"replicas", "three"}})));
+  const api::Status s = invalid(create(schema_widget("w", {{"replicas", "three"}})));
   EXPECT_EQ(s.code, 422);
   EXPECT_EQ(s.message,
             "Widget.example.com \"w\" is invalid: spec.replicas: Invalid value: \"string\": "
@@ -69,21 +69,21 @@ TEST_F(ServerSchemaValidationTest, CreateAnswersKubeApiServers422AndStoresNothin
       testutil::status_of(server_.get(kWidgets, "default", "w", api::GetOptions()))));
   // Dry runs are validated too.
   EXPECT_EQ(
-      invalid(create(widget("w", {{"mode", "fast"}}), /*dry_run=*/true)).message,
+      invalid(create(schema_widget("w", {{"mode", "fast"}}), /*dry_run=*/true)).message,
       "Widget.example.com \"w\" is invalid: [spec.mode: Unsupported value: \"fast\": supported "
       "values: \"auto\", \"manual\", spec.replicas: Required value]");
 }
 
 TEST_F(ServerSchemaValidationTest, ValidObjectsAreStoredWithTheirDefaults) {
-  auto created = must(create(widget("w", {{"replicas", 2}})));
+  auto created = must(create(schema_widget("w", {{"replicas", 2}})));
   ASSERT_TRUE(created);
   EXPECT_EQ(created->json()["spec"], json::parse(R"({"replicas": 2, "mode": "auto"})"));
   // A null the schema does not allow is dropped, as the decoder drops it, not refused.
-  auto nulled = must(create(widget("n", {{"replicas", 1}, {"name", nullptr}})));
+  auto nulled = must(create(schema_widget("n", {{"replicas", 1}, {"name", nullptr}})));
   ASSERT_TRUE(nulled);
   EXPECT_FALSE(nulled->json()["spec"].contains("name"));
   // The status a create carries is dropped before validation (there is a status subresource).
-  auto with_status = must(create(widget("s", {{"replicas", 1}})->edited([](json& j) {
+  auto with_status = must(create(schema_widget("s", {{"replicas", 1}})->edited([](json& j) {
     j["status"] = {{"ready", "no"}};
   })));
   ASSERT_TRUE(with_status);
@@ -91,7 +91,7 @@ TEST_F(ServerSchemaValidationTest, ValidObjectsAreStoredWithTheirDefaults) {
 }
 
 TEST_F(ServerSchemaValidationTest, ObjectMetaAndSchemaErrorsAreOne422InThatOrder) {
-  const api::Status s = invalid(create(widget("Bad_Name", {{"replicas", -1}})));
+  const api::Status s = invalid(create(schema_widget("Bad_Name", {{"replicas", -1}})));
   ASSERT_TRUE(s.details.has_value());
   ASSERT_EQ(s.details->causes.size(), 2u);
   EXPECT_EQ(s.details->causes[0].field, "metadata.name");
@@ -101,7 +101,7 @@ TEST_F(ServerSchemaValidationTest, ObjectMetaAndSchemaErrorsAreOne422InThatOrder
 }
 
 TEST_F(ServerSchemaValidationTest, UpdatesAndPatchesAreValidatedAfterTheConflictCheck) {
-  auto w = must(create(widget("w", {{"replicas", 1}})));
+  auto w = must(create(schema_widget("w", {{"replicas", 1}})));
   ASSERT_TRUE(w);
   const auto before = server_.revision();
   auto bad = w->edited([](json& j) { j["spec"]["replicas"] = -1; });
@@ -130,7 +130,7 @@ TEST_F(ServerSchemaValidationTest, UpdatesAndPatchesAreValidatedAfterTheConflict
 }
 
 TEST_F(ServerSchemaValidationTest, StatusWritesValidateTheStatusAlone) {
-  auto w = must(create(widget("w", {{"replicas", 1}})));
+  auto w = must(create(schema_widget("w", {{"replicas", 1}})));
   ASSERT_TRUE(w);
   const auto before = server_.revision();
   auto bad = w->edited([](json& j) { j["status"] = {{"ready", "yes"}}; });
@@ -157,7 +157,7 @@ TEST_F(ServerSchemaValidationTest, StatusWritesValidateTheStatusAlone) {
 
 TEST_F(ServerSchemaValidationTest, UpdatesRatchetValuesTheSchemaNowRefuses) {
   // Stored under a looser schema, then the CRD tightens replicas.
-  auto w = must(create(widget("w", {{"replicas", 1}, {"name", "a"}})));
+  auto w = must(create(schema_widget("w", {{"replicas", 1}, {"name", "a"}})));
   ASSERT_TRUE(w);
   auto crd = must(server_.get(kCrds, "", "widgets.example.com", api::GetOptions()));
   ASSERT_TRUE(must(server_.update(kCrds, "", crd->edited([](json& j) {
@@ -177,7 +177,7 @@ TEST_F(ServerSchemaValidationTest, UpdatesRatchetValuesTheSchemaNowRefuses) {
       "Widget.example.com \"w\" is invalid: spec.replicas: Invalid value: 2: spec.replicas in "
       "body should be greater than or equal to 3");
   // A new object gets no such grace.
-  invalid(create(widget("x", {{"replicas", 1}})));
+  invalid(create(schema_widget("x", {{"replicas", 1}})));
 }
 
 }  // namespace

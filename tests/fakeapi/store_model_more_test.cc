@@ -30,9 +30,9 @@ namespace {
 
 using namespace model_more;
 
-class Harness {
+class MoreHarness {
  public:
-  Harness() : server_(loop_, options()) {
+  MoreHarness() : server_(loop_, options()) {
     auto ns = server_.create(kNamespaces, "", namespace_object("other"), api::CreateOptions());
     RC_ASSERT(ns.ok());
     model_.rev = server_.revision();
@@ -482,7 +482,7 @@ class Harness {
 };
 
 RC_GTEST_PROP(ServerModelMoreTest, AgreesWithTheReferenceModel, ()) {
-  Harness h;
+  MoreHarness h;
   const int steps = *rc::gen::inRange(1, 200);
   for (int i = 0; i < steps; ++i) h.step();
 }

@@ -20,7 +20,7 @@
 namespace kubesim::fakeapi {
 namespace {
 
-const std::vector<std::string> kKeys = {"a",   "a/x", "a/y",  "a/y0", "ab/x", "ab/z",
+const std::vector<std::string> kStoreKeys = {"a",   "a/x", "a/y",  "a/y0", "ab/x", "ab/z",
                                         "b/x", "b/y", "b/z", "c",    "c/a"};
 const std::vector<std::string> kPrefixes = {"", "a", "a/", "ab/", "b/", "c/", "d/"};
 const std::vector<std::string> kStarts = {"",   "a/x",  std::string("a/y\0", 4), "a/y",
@@ -34,20 +34,20 @@ Revision revision_of(const api::ObjectPtr& obj) {
   return obj ? std::stoll(std::string(obj->resource_version())) : 0;
 }
 
-class Harness {
+class PropertyHarness {
  public:
-  Harness() : table_(store_.table({"", "configmaps"})) { store_.table({"", "secrets"}); }
+  PropertyHarness() : table_(store_.table({"", "configmaps"})) { store_.table({"", "secrets"}); }
 
   void step() {
     switch (*rc::gen::inRange(0, 10)) {
       case 0:
       case 1:
       case 2:
-        put(*rc::gen::elementOf(kKeys));
+        put(*rc::gen::elementOf(kStoreKeys));
         break;
       case 3:
       case 4:
-        remove(*rc::gen::elementOf(kKeys));
+        remove(*rc::gen::elementOf(kStoreKeys));
         break;
       case 5:
         compact();
@@ -57,7 +57,7 @@ class Harness {
         scan();
         break;
       case 8:
-        get_at(*rc::gen::elementOf(kKeys));
+        get_at(*rc::gen::elementOf(kStoreKeys));
         break;
       default:
         replay();
@@ -126,7 +126,7 @@ class Harness {
     const Revision at = retained_revision();
     const std::string prefix = *rc::gen::elementOf(kPrefixes);
     const std::string start = *rc::gen::elementOf(kStarts);
-    const std::size_t limit = *rc::gen::inRange<std::size_t>(1, kKeys.size() + 2);
+    const std::size_t limit = *rc::gen::inRange<std::size_t>(1, kStoreKeys.size() + 2);
     RC_LOG() << "scan @" << at << " prefix=" << prefix << " start=" << start
              << " limit=" << limit << "\n";
     std::vector<std::pair<std::string, Revision>> got;
@@ -166,7 +166,7 @@ class Harness {
   void check_now() {
     RC_ASSERT(store_.revision() == revision());
     RC_ASSERT(store_.size(table_) == now().size());
-    for (const std::string& key : kKeys) {
+    for (const std::string& key : kStoreKeys) {
       const auto it = now().find(key);
       RC_ASSERT(revision_of(store_.get(table_, key)) == (it == now().end() ? 0 : it->second));
     }
@@ -184,7 +184,7 @@ class Harness {
 };
 
 RC_GTEST_PROP(StorePropertyTest, AgreesWithTheModelAcrossCompactions, ()) {
-  Harness h;
+  PropertyHarness h;
   const int steps = *rc::gen::inRange(1, 300);
   for (int i = 0; i < steps; ++i) h.step();
 }

@@ -21,15 +21,15 @@ PatchSchema test_schema() {
       .merge_list("mixedList", "name");
 }
 
-struct Case {
+struct SmpCase {
   const char* name;
   const char* doc;
   const char* patch;
   const char* want;
 };
 
-void run_cases(const Case* begin, const Case* end, const PatchSchema& schema) {
-  for (const Case* c = begin; c != end; ++c) {
+void run_cases(const SmpCase* begin, const SmpCase* end, const PatchSchema& schema) {
+  for (const SmpCase* c = begin; c != end; ++c) {
     const json doc = json::parse(c->doc);
     auto r = apply_strategic_merge_patch(doc, c->patch, schema);
     ASSERT_TRUE(r.ok()) << c->name << ": " << r.status();
@@ -39,7 +39,7 @@ void run_cases(const Case* begin, const Case* end, const PatchSchema& schema) {
 }
 
 TEST(StrategicMergePatchTest, Maps) {
-  const Case cases[] = {
+  const SmpCase cases[] = {
       {"fields merge, null deletes", R"({"a":1,"b":{"c":1,"d":2}})", R"({"b":{"c":null,"e":3}})",
        R"({"a":1,"b":{"d":2,"e":3}})"},
       {"null for a missing field", R"({"a":1})", R"({"z":null})", R"({"a":1})"},
@@ -66,7 +66,7 @@ TEST(StrategicMergePatchTest, Maps) {
 }
 
 TEST(StrategicMergePatchTest, MergingListsOfMaps) {
-  const Case cases[] = {
+  const SmpCase cases[] = {
       {"merge by key and append",
        R"({"mergingList":[{"name":"a","value":1},{"name":"b","value":2}]})",
        R"({"mergingList":[{"name":"b","value":3},{"name":"c"}]})",
@@ -102,7 +102,7 @@ TEST(StrategicMergePatchTest, MergingListsOfMaps) {
 }
 
 TEST(StrategicMergePatchTest, PrimitiveListsAndDirectives) {
-  const Case cases[] = {
+  const SmpCase cases[] = {
       {"set union, new items lead", R"({"mergingIntList":[1,2]})", R"({"mergingIntList":[3]})",
        R"({"mergingIntList":[3,1,2]})"},
       {"known items keep the live order", R"({"mergingIntList":[1,2]})",
@@ -149,7 +149,7 @@ TEST(StrategicMergePatchTest, PrimitiveListsAndDirectives) {
 // Go visits the patch map in an order that, for a small map, is its document order most of the
 // time; the engine always takes that order.
 TEST(StrategicMergePatchTest, FieldsAreVisitedInDocumentOrder) {
-  const Case cases[] = {
+  const SmpCase cases[] = {
       {"add then delete", R"({})",
        R"({"mergingIntList":[1,2],"$deleteFromPrimitiveList/mergingIntList":[1]})",
        R"({"mergingIntList":[2]})"},
@@ -246,7 +246,7 @@ TEST(StrategicMergePatchTest, CustomResourcesAnswer415) {
 TEST(StrategicMergePatchTest, DirectiveLeftoversAreRemoved) {
   // Replaced lists and maps keep what the patch said verbatim in Go; the typed decode then drops
   // the directive keys and nulls. The result here is what a GET returns afterwards.
-  const Case cases[] = {
+  const SmpCase cases[] = {
       {"replaced list", R"({"l":[1]})", R"({"l":[{"$patch":"delete","k":"v","n":null}]})",
        R"({"l":[{"k":"v"}]})"},
       {"replaced map", R"({"replacingMap":{"a":1}})",

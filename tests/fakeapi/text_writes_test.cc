@@ -20,8 +20,8 @@ namespace {
 using nlohmann::json;
 using testutil::kConfigMaps;
 
-struct Side {
-  explicit Side(bool fast_paths) : server(loop) {
+struct TextSide {
+  explicit TextSide(bool fast_paths) : server(loop) {
     internal::FastPaths::set_enabled(server, fast_paths);
   }
   sim::Loop loop;
@@ -38,7 +38,7 @@ std::string describe(const api::Result<api::ObjectPtr>& r) {
 }
 
 // Sends the same update to both servers: the answers, warnings and revisions must agree.
-void update_both(Side& fast, Side& general, const api::GroupVersionResource& gvr,
+void update_both(TextSide& fast, TextSide& general, const api::GroupVersionResource& gvr,
                  const api::ObjectPtr& object, const api::UpdateOptions& options = {}) {
   const auto a = fast.server.update(gvr, "default", object, options);
   const auto b = general.server.update(gvr, "default", object, options);
@@ -183,8 +183,8 @@ json create_candidate() {
 }
 
 RC_GTEST_PROP(TextWritesProperty, CreatesAnswerAsTheGeneralPath, ()) {
-  Side fast(true);
-  Side general(false);
+  TextSide fast(true);
+  TextSide general(false);
   const int steps = *rc::gen::inRange(1, 6);
   for (int step = 0; step < steps; ++step) {
     auto built = api::internal::object_from_json(create_candidate(), *rc::gen::element(
@@ -210,11 +210,11 @@ RC_GTEST_PROP(TextWritesProperty, CreatesAnswerAsTheGeneralPath, ()) {
 }
 
 RC_GTEST_PROP(TextWritesProperty, UpdatesAnswerAsTheGeneralPath, ()) {
-  Side fast(true);
-  Side general(false);
+  TextSide fast(true);
+  TextSide general(false);
   const json initial = testutil::config_map_json(
       "default", "cm", {{"gen", "0"}, {"payload", "xyz"}}, {{"app", "bench"}});
-  for (Side* side : {&fast, &general}) {
+  for (TextSide* side : {&fast, &general}) {
     RC_ASSERT(side->server.create(kConfigMaps, "default", api::make_object(initial), {}).ok());
   }
   const int steps = *rc::gen::inRange(1, 12);
@@ -245,8 +245,8 @@ RC_GTEST_PROP(TextWritesProperty, UpdatesAnswerAsTheGeneralPath, ()) {
 
 // Leases: renewals change one spec string; everything else goes the general way.
 RC_GTEST_PROP(TextWritesProperty, LeaseUpdatesAnswerAsTheGeneralPath, ()) {
-  Side fast(true);
-  Side general(false);
+  TextSide fast(true);
+  TextSide general(false);
   json lease = {
       {"apiVersion", "coordination.k8s.io/v1"},
       {"kind", "Lease"},
@@ -261,7 +261,7 @@ RC_GTEST_PROP(TextWritesProperty, LeaseUpdatesAnswerAsTheGeneralPath, ()) {
     lease["spec"]["strategy"] = "OldestEmulationVersion";
     lease["spec"]["preferredHolder"] = "a";
   }
-  for (Side* side : {&fast, &general}) {
+  for (TextSide* side : {&fast, &general}) {
     RC_ASSERT(side->server.create(testutil::kLeases, "default", api::make_object(lease), {}).ok());
   }
   // MicroTimes as the server writes them, and others it rewrites (an offset, the zero time) or
@@ -295,8 +295,8 @@ RC_GTEST_PROP(TextWritesProperty, LeaseUpdatesAnswerAsTheGeneralPath, ()) {
 
 // Secrets: a data value changes, as base64 the decoder takes or not, in Secrets of several types.
 RC_GTEST_PROP(TextWritesProperty, SecretUpdatesAnswerAsTheGeneralPath, ()) {
-  Side fast(true);
-  Side general(false);
+  TextSide fast(true);
+  TextSide general(false);
   json secret = {{"apiVersion", "v1"},
                  {"kind", "Secret"},
                  {"metadata", {{"name", "s"}, {"namespace", "default"}}},
@@ -339,7 +339,7 @@ std::string case_name(const std::string& name, api::internal::Layout layout) {
   return name + (layout == api::internal::Layout::kTree ? " (tree)" : "");
 }
 
-void expect_alike(Side& fast, Side& general, const api::Result<api::ObjectPtr>& a,
+void expect_text_alike(TextSide& fast, TextSide& general, const api::Result<api::ObjectPtr>& a,
                   const api::Result<api::ObjectPtr>& b) {
   EXPECT_EQ(describe(a), describe(b));
   EXPECT_EQ(fast.server.warnings(), general.server.warnings());
@@ -400,11 +400,11 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
   for (const Case& c : cases) {
     for (const auto layout : {api::internal::Layout::kText, api::internal::Layout::kTree}) {
       SCOPED_TRACE(case_name(c.name, layout));
-      Side fast(true);
-      Side general(false);
+      TextSide fast(true);
+      TextSide general(false);
       json initial = testutil::config_map_json("default", "cm", {{"gen", "0"}}, {{"app", "x"}});
       if (c.stored_extra.is_object()) initial.update(c.stored_extra);
-      for (Side* side : {&fast, &general}) {
+      for (TextSide* side : {&fast, &general}) {
         ASSERT_TRUE(
             side->server.create(kConfigMaps, "default", api::make_object(initial), {}).ok());
       }
@@ -413,7 +413,7 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
       const api::ObjectPtr object = api::internal::make_object(desired, layout);
       const auto a = fast.server.update(kConfigMaps, "default", object, {});
       const auto b = general.server.update(kConfigMaps, "default", object, {});
-      expect_alike(fast, general, a, b);
+      expect_text_alike(fast, general, a, b);
     }
   }
 }
@@ -438,14 +438,14 @@ TEST(TextWritesTest, CreateEdgesAnswerAsTheGeneralPath) {
   for (const auto& [name, edit] : cases) {
     for (const auto layout : {api::internal::Layout::kTree, api::internal::Layout::kText}) {
       SCOPED_TRACE(case_name(name, layout));
-      Side fast(true);
-      Side general(false);
+      TextSide fast(true);
+      TextSide general(false);
       json j = testutil::config_map_json("default", "cm", {{"gen", "0"}}, {{"app", "x"}});
       edit(j);
       const api::ObjectPtr object = api::internal::make_object(j, layout);
       const auto a = fast.server.create(kConfigMaps, "default", object, {});
       const auto b = general.server.create(kConfigMaps, "default", object, {});
-      expect_alike(fast, general, a, b);
+      expect_text_alike(fast, general, a, b);
     }
   }
 }

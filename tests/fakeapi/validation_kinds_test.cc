@@ -19,7 +19,7 @@ struct KindCase {
   std::string message;  // "" when valid
 };
 
-void run_creates(const ResourceInfo& info, const std::vector<KindCase>& cases) {
+void run_kind_creates(const ResourceInfo& info, const std::vector<KindCase>& cases) {
   for (const KindCase& c : cases) {
     SCOPED_TRACE(c.name);
     auto s = validate_create(info, c.body, "default");
@@ -31,7 +31,7 @@ void run_creates(const ResourceInfo& info, const std::vector<KindCase>& cases) {
   }
 }
 
-Json patched(Json base, const Json& patch) {
+Json kind_patched(Json base, const Json& patch) {
   base.merge_patch(patch);
   return base;
 }
@@ -44,44 +44,44 @@ TEST(ValidationConfigMapTest, DataKeysAndSize) {
   EXPECT_TRUE(is_status(s, 422, invalid + ": Too long: may not be more than 1048576 bytes"));
   ASSERT_TRUE(s && s->details);
   EXPECT_EQ(s->details->causes.front().field, "");
-  run_creates(
+  run_kind_creates(
       builtin("configmaps"),
       {{"valid keys",
-        patched(config_map(), {{"data", {{"key.name", ""}, {"KEY_NAME", "1"}, {"key-name", "2"}}}}),
+        kind_patched(config_map(), {{"data", {{"key.name", ""}, {"KEY_NAME", "1"}, {"key-name", "2"}}}}),
         ""},
-       {"bad key", patched(config_map(), {{"data", {{"a b", "x"}}}}),
+       {"bad key", kind_patched(config_map(), {{"data", {{"a b", "x"}}}}),
         invalid + "data[a b]: Invalid value: \"a b\": " + kConfigKeyMsg},
-       {"dot-dot key", patched(config_map(), {{"data", {{"..", "x"}}}}),
+       {"dot-dot key", kind_patched(config_map(), {{"data", {{"..", "x"}}}}),
         invalid + "data[..]: Invalid value: \"..\": must not be '..'"},
-       {"key in both", patched(config_map(), {{"binaryData", {{"a", "YQ=="}}}}),
+       {"key in both", kind_patched(config_map(), {{"binaryData", {{"a", "YQ=="}}}}),
         invalid + "data[a]: Invalid value: \"a\": duplicate of key present in binaryData"},
-       {"bad binary key", patched(config_map(), {{"binaryData", {{"b/c", "YQ=="}}}}),
+       {"bad binary key", kind_patched(config_map(), {{"binaryData", {{"b/c", "YQ=="}}}}),
         invalid + "binaryData[b/c]: Invalid value: \"b/c\": " + kConfigKeyMsg}});
 }
 
 TEST(ValidationConfigMapTest, ImmutableConfigMaps) {
   const ResourceInfo& cm = builtin("configmaps");
-  const Json old = patched(config_map(), {{"immutable", true}});
+  const Json old = kind_patched(config_map(), {{"immutable", true}});
   const std::string invalid = "ConfigMap \"cm\" is invalid: ";
   EXPECT_TRUE(is_valid(validate_update(
-      cm, old, patched(old, {{"metadata", {{"labels", {{"a", "b"}}}}}}), "default", "cm", false)));
+      cm, old, kind_patched(old, {{"metadata", {{"labels", {{"a", "b"}}}}}}), "default", "cm", false)));
   EXPECT_TRUE(is_status(
-      validate_update(cm, old, patched(old, {{"data", {{"a", "c"}}}}), "default", "cm", false), 422,
+      validate_update(cm, old, kind_patched(old, {{"data", {{"a", "c"}}}}), "default", "cm", false), 422,
       invalid + "data: Forbidden: field is immutable when `immutable` is set"));
   EXPECT_TRUE(
       is_status(validate_update(cm, old, config_map(), "default", "cm", false), 422,
                 invalid + "immutable: Forbidden: field is immutable when `immutable` is set"));
   EXPECT_TRUE(is_status(
-      validate_update(cm, old, patched(old, {{"binaryData", {{"z", "YQ=="}}}}), "default", "cm",
+      validate_update(cm, old, kind_patched(old, {{"binaryData", {{"z", "YQ=="}}}}), "default", "cm",
                       false),
       422, invalid + "binaryData: Forbidden: field is immutable when `immutable` is set"));
   // A mutable ConfigMap may become immutable and change its data at the same time.
-  EXPECT_TRUE(is_valid(validate_update(cm, config_map(), patched(old, {{"data", {{"a", "c"}}}}),
+  EXPECT_TRUE(is_valid(validate_update(cm, config_map(), kind_patched(old, {{"data", {{"a", "c"}}}}),
                                        "default", "cm", false)));
 }
 
 Json secret(const Json& patch = Json::object()) {
-  return patched({{"apiVersion", "v1"},
+  return kind_patched({{"apiVersion", "v1"},
                   {"kind", "Secret"},
                   {"metadata", {{"name", "s"}}},
                   {"data", {{"a", "YQ=="}}}},
@@ -90,7 +90,7 @@ Json secret(const Json& patch = Json::object()) {
 
 TEST(ValidationSecretTest, KeysAndTypes) {
   const std::string invalid = "Secret \"s\" is invalid: ";
-  run_creates(
+  run_kind_creates(
       builtin("secrets"),
       {{"opaque", secret(), ""},
        {"bad key", secret({{"data", {{"a b", "YQ=="}}}}),
@@ -148,24 +148,24 @@ TEST(ValidationLeaseTest, DurationsAndTransitions) {
   const Json lease = {{"metadata", {{"name", "l"}}},
                       {"spec", {{"holderIdentity", "a"}, {"leaseDurationSeconds", 15}}}};
   const std::string invalid = "Lease.coordination.k8s.io \"l\" is invalid: ";
-  run_creates(
+  run_kind_creates(
       leases,
       {{"valid", lease, ""},
-       {"zero duration", patched(lease, {{"spec", {{"leaseDurationSeconds", 0}}}}),
+       {"zero duration", kind_patched(lease, {{"spec", {{"leaseDurationSeconds", 0}}}}),
         invalid + "spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"},
-       {"negative transitions", patched(lease, {{"spec", {{"leaseTransitions", -1}}}}),
+       {"negative transitions", kind_patched(lease, {{"spec", {{"leaseTransitions", -1}}}}),
         invalid + "spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0"},
-       {"preferred holder", patched(lease, {{"spec", {{"preferredHolder", "b"}}}}),
+       {"preferred holder", kind_patched(lease, {{"spec", {{"preferredHolder", "b"}}}}),
         invalid +
             "spec.preferredHolder: Forbidden: may only be specified if `strategy` is defined"}});
   EXPECT_TRUE(is_status(
-      validate_update(leases, lease, patched(lease, {{"spec", {{"leaseDurationSeconds", -5}}}}),
+      validate_update(leases, lease, kind_patched(lease, {{"spec", {{"leaseDurationSeconds", -5}}}}),
                       "default", "l", false),
       422, invalid + "spec.leaseDurationSeconds: Invalid value: -5: must be greater than 0"));
 }
 
 Json service(const Json& patch = Json::object()) {
-  return patched({{"apiVersion", "v1"},
+  return kind_patched({{"apiVersion", "v1"},
                   {"kind", "Service"},
                   {"metadata", {{"name", "svc"}}},
                   {"spec", {{"selector", {{"app", "web"}}}, {"ports", {{{"port", 80}}}}}}},
@@ -175,7 +175,7 @@ Json service(const Json& patch = Json::object()) {
 TEST(ValidationServiceTest, Create) {
   const std::string invalid = "Service \"svc\" is invalid: ";
   const std::string range = "must be between 1 and 65535, inclusive";
-  run_creates(
+  run_kind_creates(
       builtin("services"),
       {{"valid", service(), ""},
        {"no ports", service({{"spec", {{"ports", nullptr}}}}),

@@ -190,7 +190,7 @@ struct DecodeCase {
   std::string message;
 };
 
-Json with(Json base, const Json::json_pointer& at, Json value) {
+Json with_at(Json base, const Json::json_pointer& at, Json value) {
   base[at] = std::move(value);
   return base;
 }
@@ -200,42 +200,42 @@ TEST(ValidationDecodeTest, WrongJsonTypesAreDecodeErrors) {
   const std::string deploy = "Deployment in version \"v1\" cannot be handled as a Deployment: ";
   const std::string pod_prefix = "Pod in version \"v1\" cannot be handled as a Pod: ";
   const std::vector<DecodeCase> cases = {
-      {"number in data", "configmaps", "", with(config_map(), "/data/a"_json_pointer, 1),
+      {"number in data", "configmaps", "", with_at(config_map(), "/data/a"_json_pointer, 1),
        cm + "json: cannot unmarshal number into Go struct field ConfigMap.data of type string"},
-      {"object in data", "configmaps", "", with(config_map(), "/data/a"_json_pointer, {{"x", 1}}),
+      {"object in data", "configmaps", "", with_at(config_map(), "/data/a"_json_pointer, {{"x", 1}}),
        cm + "json: cannot unmarshal object into Go struct field ConfigMap.data of type string"},
-      {"string data", "configmaps", "", with(config_map(), "/data"_json_pointer, "x"),
+      {"string data", "configmaps", "", with_at(config_map(), "/data"_json_pointer, "x"),
        cm + "json: cannot unmarshal string into Go struct field ConfigMap.data of type "
             "map[string]string"},
       {"number label", "configmaps", "",
-       with(config_map(), "/metadata/labels"_json_pointer, {{"a", 1}}),
+       with_at(config_map(), "/metadata/labels"_json_pointer, {{"a", 1}}),
        cm + "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type "
             "string"},
       {"bool immutable as string", "configmaps", "",
-       with(config_map(), "/immutable"_json_pointer, "yes"),
+       with_at(config_map(), "/immutable"_json_pointer, "yes"),
        cm + "json: cannot unmarshal string into Go struct field ConfigMap.immutable of type bool"},
       {"string replicas", "deployments", "apps",
-       with(deployment(), "/spec/replicas"_json_pointer, "3"),
+       with_at(deployment(), "/spec/replicas"_json_pointer, "3"),
        deploy + "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas "
                 "of type int32"},
       {"fractional replicas", "deployments", "apps",
-       with(deployment(), "/spec/replicas"_json_pointer, 1.5),
+       with_at(deployment(), "/spec/replicas"_json_pointer, 1.5),
        deploy + "json: cannot unmarshal number 1.5 into Go struct field "
                 "DeploymentSpec.spec.replicas of type int32"},
       {"string selector", "deployments", "apps",
-       with(deployment(), "/spec/selector"_json_pointer, "app=web"),
+       with_at(deployment(), "/spec/selector"_json_pointer, "app=web"),
        deploy + "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.selector "
                 "of type "
                 "v1.LabelSelector"},
       {"template container image", "deployments", "apps",
-       with(deployment(), "/spec/template/spec/containers/0/image"_json_pointer, 7),
+       with_at(deployment(), "/spec/template/spec/containers/0/image"_json_pointer, 7),
        deploy + "json: cannot unmarshal number into Go struct field "
                 "Container.spec.template.spec.containers.image "
                 "of type string"},
-      {"containers not a list", "pods", "", with(pod(), "/spec/containers"_json_pointer, "x"),
+      {"containers not a list", "pods", "", with_at(pod(), "/spec/containers"_json_pointer, "x"),
        pod_prefix + "json: cannot unmarshal string into Go struct field PodSpec.spec.containers of "
                     "type []v1.Container"},
-      {"restartPolicy number", "pods", "", with(pod(), "/spec/restartPolicy"_json_pointer, 1),
+      {"restartPolicy number", "pods", "", with_at(pod(), "/spec/restartPolicy"_json_pointer, 1),
        pod_prefix +
            "json: cannot unmarshal number into Go struct field PodSpec.spec.restartPolicy of type "
            "v1.RestartPolicy"},

@@ -20,7 +20,7 @@ struct WorkloadCase {
   std::string message;  // "" when valid
 };
 
-void run_creates(const ResourceInfo& info, const std::vector<WorkloadCase>& cases) {
+void run_workload_creates(const ResourceInfo& info, const std::vector<WorkloadCase>& cases) {
   for (const WorkloadCase& c : cases) {
     SCOPED_TRACE(c.name);
     auto s = validate_create(info, c.body, "default");
@@ -51,7 +51,7 @@ TEST(ValidationPodTest, Create) {
   const std::string invalid = "Pod \"p\" is invalid: ";
   const Json two =
       Json::array({{{"name", "web"}, {"image", "a"}}, {{"name", "web"}, {"image", "b"}}});
-  run_creates(
+  run_workload_creates(
       builtin("pods"),
       {{"valid", pod(), ""},
        {"no containers", set(pod(), "/spec/containers"_json_pointer, Json::array()),
@@ -146,7 +146,7 @@ TEST(ValidationDeploymentTest, Create) {
   const std::string invalid = "Deployment.apps \"d\" is invalid: ";
   const std::string no_match =
       "spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: " + kNoMatch;
-  run_creates(
+  run_workload_creates(
       builtin("deployments", "apps"),
       {{"valid", deployment(), ""},
        {"no selector", without(deployment(), "/spec/selector"_json_pointer),
@@ -225,7 +225,7 @@ TEST(ValidationStatefulSetTest, CreateAndUpdate) {
   const ResourceInfo& sets = builtin("statefulsets", "apps");
   const Json sts = set(deployment("StatefulSet", "web"), "/spec/serviceName"_json_pointer, "web");
   const std::string invalid = "StatefulSet.apps \"web\" is invalid: ";
-  run_creates(
+  run_workload_creates(
       sets,
       {{"valid", sts, ""},
        {"empty selector", set(sts, "/spec/selector"_json_pointer, Json::object()),
@@ -247,7 +247,7 @@ TEST(ValidationStatefulSetTest, CreateAndUpdate) {
 TEST(ValidationDaemonSetTest, Create) {
   const std::string invalid = "DaemonSet.apps \"ds\" is invalid: ";
   const Json ds = deployment("DaemonSet", "ds");
-  run_creates(
+  run_workload_creates(
       builtin("daemonsets", "apps"),
       {{"valid", without(ds, "/spec/replicas"_json_pointer), ""},
        {"no selector", without(ds, "/spec/selector"_json_pointer),

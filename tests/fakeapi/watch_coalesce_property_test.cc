@@ -31,21 +31,21 @@ using sim::Time;
 // key -> (resourceVersion, data.v): what a client's cache holds.
 using Cache = std::map<std::string, std::pair<Revision, std::string>>;
 
-Revision revision_of(const api::Object& o) { return std::stoll(std::string(o.resource_version())); }
-std::string value_of(const api::Object& o) { return o.json()["data"].value("v", ""); }
+Revision revision_of_object(const api::Object& o) { return std::stoll(std::string(o.resource_version())); }
+std::string value_of_object(const api::Object& o) { return o.json()["data"].value("v", ""); }
 
 Cache cache_of(const api::ObjectList& list) {
   Cache out;
-  for (const auto& item : list.items) out[item->key().str()] = {revision_of(*item), value_of(*item)};
+  for (const auto& item : list.items) out[item->key().str()] = {revision_of_object(*item), value_of_object(*item)};
   return out;
 }
 
 // Applies `events` to `cache`, checking each event against it and the order of versions.
-void apply(Cache& cache, const std::vector<api::WatchEvent>& events, Revision start) {
+void apply_to_cache(Cache& cache, const std::vector<api::WatchEvent>& events, Revision start) {
   Revision last = start;
   for (const auto& e : events) {
     RC_ASSERT(e.type != api::EventType::kError);
-    const Revision rv = revision_of(*e.object);
+    const Revision rv = revision_of_object(*e.object);
     if (e.type == api::EventType::kBookmark) {
       RC_ASSERT(rv >= last);
       last = rv;
@@ -57,11 +57,11 @@ void apply(Cache& cache, const std::vector<api::WatchEvent>& events, Revision st
     switch (e.type) {
       case api::EventType::kAdded:
         RC_ASSERT(cache.count(key) == 0u);
-        cache[key] = {rv, value_of(*e.object)};
+        cache[key] = {rv, value_of_object(*e.object)};
         break;
       case api::EventType::kModified:
         RC_ASSERT(cache.count(key) == 1u);
-        cache[key] = {rv, value_of(*e.object)};
+        cache[key] = {rv, value_of_object(*e.object)};
         break;
       default:
         RC_ASSERT(cache.count(key) == 1u);
@@ -144,8 +144,8 @@ RC_GTEST_PROP(CoalesceProperty, ACoalescedWatchEndsInTheSameStateAsAPlainOne, ()
 
   Cache with_coalescing = cache_of(listed.value());
   Cache without = with_coalescing;
-  apply(with_coalescing, held->events(), start);
-  apply(without, seen->events(), start);
+  apply_to_cache(with_coalescing, held->events(), start);
+  apply_to_cache(without, seen->events(), start);
   auto now = server.list(kConfigMaps, "default", api::ListOptions());
   RC_ASSERT(now.ok());
   RC_ASSERT(with_coalescing == cache_of(now.value()));

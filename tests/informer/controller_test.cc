@@ -22,7 +22,7 @@ using namespace std::chrono_literals;
 using testing::Cluster;
 using testing::kConfigMaps;
 using testing::kSecrets;
-using Queue = workqueue::RateLimitingQueue<std::string>;
+using WorkQueue = workqueue::RateLimitingQueue<std::string>;
 
 struct Controller {
   Controller(Cluster& c, SharedInformerFactory& factory)
@@ -32,7 +32,7 @@ struct Controller {
 
   api::Client* client;
   Lister lister;
-  Queue queue;
+  WorkQueue queue;
   int reconciles = 0;
   int writes = 0;
   int failures = 0;

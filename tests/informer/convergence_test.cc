@@ -34,7 +34,7 @@ fakeapi::ServerOptions server_options() {
 }
 
 // One random write straight to the server: create, update or delete one of a few keys.
-void random_write(Cluster* c) {
+void random_cluster_write(Cluster* c) {
   sim::Rng& rng = c->loop.rng();
   const std::string ns = kNamespaces[rng.uniform(2)];
   const std::string name = "k" + std::to_string(rng.uniform(kKeys));
@@ -48,12 +48,12 @@ void random_write(Cluster* c) {
   }
 }
 
-sim::Task<void> workload(Cluster* c, sim::Context ctx, int ops) {
+sim::Task<void> convergence_workload(Cluster* c, sim::Context ctx, int ops) {
   for (int i = 0; i < ops; ++i) {
     const bool slept = co_await sim::sleep_for(ctx, c->loop, c->loop.rng().uniform_duration(0ms, 2s));
     if (!slept) co_return;
     const int burst = c->loop.rng().bernoulli(0.06) ? static_cast<int>(c->loop.rng().uniform_int(5, 20)) : 1;
-    for (int b = 0; b < burst; ++b) random_write(c);
+    for (int b = 0; b < burst; ++b) random_cluster_write(c);
   }
 }
 
@@ -148,7 +148,7 @@ struct Outcome {
 Outcome run_scenario(std::uint64_t seed, const FifoVariant& variant, bool watch_list) {
   Cluster c(seed, server_options());
   c.link->set_latency(1ms, 5ms);
-  for (int i = 0; i < 5; ++i) random_write(&c);
+  for (int i = 0; i < 5; ++i) random_cluster_write(&c);
   SharedIndexInformerOptions options;
   options.fifo = variant.fifo;
   options.atomic_fifo = variant.atomic;
@@ -166,7 +166,7 @@ Outcome run_scenario(std::uint64_t seed, const FifoVariant& variant, bool watch_
   auto cancel = sim::with_cancel(c.process.context());
   bool done = false;
   c.loop.spawn(run_informer(&informer, cancel.ctx, &done));
-  c.loop.spawn(workload(&c, cancel.ctx, 50));
+  c.loop.spawn(convergence_workload(&c, cancel.ctx, 50));
   c.loop.spawn(faults(&c, cancel.ctx, c.loop.now() + 100s, &out.faults));
   c.loop.run_for(40s);
   HandlerOptions never;

@@ -17,7 +17,7 @@ sim::Task<void> wait_all(SharedInformerFactory* factory, sim::Context ctx,
   *out = co_await factory->wait_for_cache_sync(ctx);
 }
 
-sim::Task<void> shut_down(SharedInformerFactory* factory, bool* done) {
+sim::Task<void> shut_down_and_mark(SharedInformerFactory* factory, bool* done) {
   co_await factory->shutdown();
   *done = true;
 }
@@ -47,7 +47,7 @@ TEST(SharedInformerFactoryTest, SharesOneInformerPerResourceAndStartsThemAll) {
   factory.start(cancel.ctx);  // starting again does not start anything twice
   cancel.cancel();
   bool done = false;
-  c.loop.spawn(shut_down(&factory, &done));
+  c.loop.spawn(shut_down_and_mark(&factory, &done));
   c.loop.run_for(1s);
   EXPECT_TRUE(done);
   EXPECT_TRUE(configmaps.is_stopped());
@@ -73,7 +73,7 @@ TEST(SharedInformerFactoryTest, NamespaceAndTweakApplyToEveryInformer) {
   EXPECT_EQ(listed[0]->key().str(), "default/a");
   cancel.cancel();
   bool done = false;
-  c.loop.spawn(shut_down(&factory, &done));
+  c.loop.spawn(shut_down_and_mark(&factory, &done));
   c.loop.run_for(1s);
   EXPECT_TRUE(done);
 }

@@ -135,7 +135,7 @@ TEST(IndexerTest, ReplaceRebuildsIndicesAndKeepsTheResourceVersion) {
 // --- Model test: indices always equal a brute-force recomputation --------------------------
 
 // Half the names are longer than an entry keeps inline.
-std::string object_name(int i) {
+std::string indexed_name(int i) {
   return i % 2 == 0 ? "o" + std::to_string(i) : std::string(50, 'o') + std::to_string(i);
 }
 
@@ -146,7 +146,7 @@ api::ObjectPtr random_object(int rv) {
   for (const char* k : {"a", "b", "c"}) {
     if (*rc::gen::inRange(0, 3) == 0) labels[k] = *rc::gen::element<std::string>("x", "y");
   }
-  return config_map("ns" + std::to_string(ns), object_name(key), std::to_string(rv), labels);
+  return config_map("ns" + std::to_string(ns), indexed_name(key), std::to_string(rv), labels);
 }
 
 // The first difference between the indexer and a brute-force recomputation over `model`, or "".
@@ -216,7 +216,7 @@ TEST(IndexerModelTest, IndicesEqualBruteForceAtScale) {
   std::map<std::string, api::ObjectPtr> model;
   for (int rv = 1; rv <= 12'000; ++rv) {
     const std::string ns = "ns" + std::to_string(rng() % 2);
-    const std::string name = object_name(static_cast<int>(rng() % 3000));
+    const std::string name = indexed_name(static_cast<int>(rng() % 3000));
     const std::map<std::string, std::string> labels{{"shard", std::to_string(rng() % 3)}};
     auto obj = config_map(ns, name, std::to_string(rv), labels);
     if (rng() % 4 != 0) {
@@ -231,7 +231,7 @@ TEST(IndexerModelTest, IndicesEqualBruteForceAtScale) {
     }
   }
   std::vector<api::ObjectPtr> list;
-  for (int i = 2999; i >= 0; i -= 3) list.push_back(config_map("ns0", object_name(i), "x", {{"shard", "1"}}));
+  for (int i = 2999; i >= 0; i -= 3) list.push_back(config_map("ns0", indexed_name(i), "x", {{"shard", "1"}}));
   indexer.replace(list, "x");
   model.clear();
   for (const auto& obj : list) model[obj->key().str()] = obj;

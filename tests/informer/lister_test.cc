@@ -12,14 +12,14 @@
 namespace kubesim::informer {
 namespace {
 
-const api::GroupResource kConfigMaps = api::kConfigMaps.group_resource();
+const api::GroupResource kConfigMapsGroup = api::kConfigMaps.group_resource();
 
 TEST(ListerTest, ListsAndGetsByNamespaceAndName) {
   Indexer indexer(Indexers{{kNamespaceIndex, meta_namespace_index_func}});
   indexer.add(testing::config_map("n1", "a", "1", {{"app", "web"}}));
   indexer.add(testing::config_map("n1", "b", "1", {{"app", "db"}}));
   indexer.add(testing::config_map("n2", "c", "1", {{"app", "web"}}));
-  Lister lister(indexer, kConfigMaps);
+  Lister lister(indexer, kConfigMapsGroup);
   auto web = api::parse_label_selector("app=web");
   ASSERT_TRUE(web);
   EXPECT_EQ(testing::keys_of(lister.list(web.value())), (std::vector<std::string>{"n1/a", "n2/c"}));
@@ -36,7 +36,7 @@ TEST(ListerTest, ListsAndGetsByNamespaceAndName) {
   Indexer plain;  // no namespace index: the lister filters
   plain.add(testing::config_map("n1", "a"));
   plain.add(testing::config_map("n2", "b"));
-  EXPECT_EQ(testing::keys_of(Lister(plain, kConfigMaps).by_namespace("n2").list()),
+  EXPECT_EQ(testing::keys_of(Lister(plain, kConfigMapsGroup).by_namespace("n2").list()),
             (std::vector<std::string>{"n2/b"}));
 }
 

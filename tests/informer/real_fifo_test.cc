@@ -17,7 +17,7 @@ namespace {
 
 using testing::config_map;
 
-std::string describe(const Delta& d) {
+std::string describe_delta(const Delta& d) {
   std::string out(to_string(d.type()));
   if (const ReplacedAllInfo* info = d.replaced_all()) {
     out += ":" + info->resource_version + "[";
@@ -40,7 +40,7 @@ std::vector<std::string> drain(RealFIFO& fifo, Indexer* cache = nullptr, std::ve
     EXPECT_EQ(ds.size(), 1u) << "RealFIFO pops one delta at a time";
     if (initial != nullptr) initial->push_back(is_initial);
     for (const Delta& d : ds) {
-      out.push_back(describe(d));
+      out.push_back(describe_delta(d));
       if (cache == nullptr || !d.key()) continue;
       if (d.type() == DeltaType::kDeleted) {
         cache->delete_key(d.key()->view());
@@ -136,12 +136,12 @@ TEST(RealFIFOTest, ContradictoryOptionsAreRefused) {
   EXPECT_THROW(RealFIFO(loop, bookmarks), std::invalid_argument);
 }
 
-api::ObjectPtr strip_labels(api::ObjectPtr obj) { return obj->with_labels({}); }
+api::ObjectPtr without_labels(api::ObjectPtr obj) { return obj->with_labels({}); }
 
 TEST(RealFIFOTest, TransformAppliesToEveryListedObjectOfAReplacedAll) {
   sim::Loop loop;
   RealFIFOOptions options = atomic();
-  options.transform = strip_labels;
+  options.transform = without_labels;
   RealFIFO fifo(loop, options);
   fifo.replace({config_map("ns", "a", "1", {{"x", "y"}})}, "1");
   fifo.add(config_map("ns", "b", "2", {{"x", "y"}}));
@@ -237,7 +237,7 @@ RC_GTEST_PROP(RealFIFOModelTest, PerObjectFormBehavesLikeAnOrderedLog, ()) {
       std::vector<std::string> got;
       const bool popped = fifo.try_pop([&](std::span<const Delta> ds, bool) {
         for (const Delta& d : ds) {
-          got.push_back(describe(d));
+          got.push_back(describe_delta(d));
           if (d.type() == DeltaType::kDeleted) {
             cache.delete_key(d.key()->view());
           } else {

@@ -20,7 +20,7 @@ using testing::FifoVariant;
 using testing::kConfigMaps;
 using testing::RecordingHandler;
 
-sim::Task<void> run_informer(SharedIndexInformer* informer, sim::Context ctx, bool* done) {
+sim::Task<void> run_shared_informer(SharedIndexInformer* informer, sim::Context ctx, bool* done) {
   co_await informer->run(ctx);
   *done = true;
 }
@@ -45,7 +45,7 @@ class SharedInformerTest : public ::testing::TestWithParam<FifoVariant> {
   }
   void start(Cluster& c, SharedIndexInformer& informer) {
     cancel_ = sim::with_cancel(c.process.context());
-    c.loop.spawn(run_informer(&informer, cancel_.ctx, &done_));
+    c.loop.spawn(run_shared_informer(&informer, cancel_.ctx, &done_));
   }
   void stop(Cluster& c) {
     cancel_.cancel();
@@ -251,7 +251,7 @@ TEST(SharedInformerStandaloneTest, WaitForCacheSyncGivesUpWithItsContext) {
   SharedIndexInformer informer(c.process.clock(), std::make_unique<ListWatch>(c.client, kConfigMaps));
   auto cancel = sim::with_cancel(c.process.context());
   bool done = false;
-  c.loop.spawn(run_informer(&informer, cancel.ctx, &done));
+  c.loop.spawn(run_shared_informer(&informer, cancel.ctx, &done));
   auto timeout = sim::with_timeout(c.process.context(), c.loop, 5s);
   bool synced = true;
   c.loop.spawn(wait_synced(&informer, timeout.ctx, &synced));

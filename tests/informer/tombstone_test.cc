@@ -19,7 +19,7 @@ using testing::Cluster;
 using testing::FifoVariant;
 using testing::kConfigMaps;
 
-sim::Task<void> shut_down(SharedInformerFactory* factory) { co_await factory->shutdown(); }
+sim::Task<void> stop_factory(SharedInformerFactory* factory) { co_await factory->shutdown(); }
 
 class TombstoneTest : public ::testing::TestWithParam<FifoVariant> {};
 
@@ -61,7 +61,7 @@ TEST_P(TombstoneTest, AMissedDeleteIsTracedAndToldWithItsResource) {
   EXPECT_NE(trace.str().find(traced), std::string::npos)
       << trace.str();
   cancel.cancel();
-  c.loop.spawn(shut_down(&factory));
+  c.loop.spawn(stop_factory(&factory));
   c.loop.run_for(1s);
 }
 
