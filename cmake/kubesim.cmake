@@ -31,7 +31,11 @@ function(kubesim_export_library target export_name include_dir)
 endfunction()
 
 # kubesim_add_tests(NAME [DIR dir] DEPS ...) builds tests/<NAME>/*_test.cc (or tests/<dir>/) into
-# one GoogleTest program, registered with CTest as <NAME>.
+# one GoogleTest program, registered with CTest as <NAME>. With KUBESIM_UNITY_TESTS (the default)
+# the test files are compiled KUBESIM_UNITY_BATCH at a time as one translation unit each, so the
+# GoogleTest, rapidcheck and JSON templates they share are instantiated once per batch: helpers of
+# different test files of one program must not share a name in the same namespace (a file that
+# cannot follow this has SKIP_UNITY_BUILD_INCLUSION).
 function(kubesim_add_tests name)
   cmake_parse_arguments(ARG "" "DIR" "DEPS" ${ARGN})
   if(NOT ARG_DIR)
@@ -47,5 +51,12 @@ function(kubesim_add_tests name)
   target_link_libraries(${name}_tests PRIVATE ${ARG_DEPS} rapidcheck rapidcheck_gtest
                         GTest::gtest GTest::gmock GTest::gtest_main)
   target_compile_options(${name}_tests PRIVATE ${KUBESIM_WARNINGS})
+  set_target_properties(${name}_tests PROPERTIES UNITY_BUILD ${KUBESIM_UNITY_TESTS}
+                                                 UNITY_BUILD_BATCH_SIZE ${KUBESIM_UNITY_BATCH})
+  if(KUBESIM_UNITY_TESTS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # GCC takes an included test file for a header and warns when a coroutine frame there holds
+    # a type of the file's anonymous namespace; in a unity build that is no header.
+    target_compile_options(${name}_tests PRIVATE -Wno-subobject-linkage)
+  endif()
   add_test(NAME ${name} COMMAND ${name}_tests)
 endfunction()
