@@ -91,6 +91,14 @@ void initial_status(const ResourceInfo& info, nlohmann::json& j) {
   }
 }
 
+// The store's answer to a create whose key holds `existing`.
+api::Status name_taken(const ResourceInfo& info, std::string_view name,
+                       const api::Object& existing) {
+  api::Status s = api::new_already_exists(info.group_resource(), name);
+  if (existing.deletion_timestamp()) s.message = "object is being deleted: " + s.message;
+  return s;
+}
+
 }  // namespace
 
 std::string ApiServer::now_rfc3339() const {
@@ -119,13 +127,7 @@ std::string ApiServer::new_uid() {
 }
 
 std::string ApiServer::generate_name(std::string_view prefix) {
-  // apiserver's SimpleNameGenerator: the prefix cut to 58 characters, then 5 random ones from
-  // an alphabet without vowels and look-alikes.
-  static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-  constexpr std::size_t kMaxPrefix = 63 - 5;
-  std::string name(prefix.substr(0, kMaxPrefix));
-  for (int i = 0; i < 5; ++i) name.push_back(kAlphabet[loop_->rng().uniform(sizeof kAlphabet - 1)]);
-  return name;
+  return internal::generated_name(prefix, &loop_->rng());
 }
 
 api::ObjectPtr ApiServer::stamp(nlohmann::json j) const {
@@ -214,9 +216,19 @@ std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const ap
     api::ObjectPtr existing = store_.get(r.table, key);
     if (!existing) return std::nullopt;
     if (generate && attempt < kNameGenerationAttempts) continue;
-    api::Status s = api::new_already_exists(info.group_resource(), name);
-    if (existing->deletion_timestamp()) s.message = "object is being deleted: " + s.message;
-    return s;
+    return name_taken(info, name, *existing);
+  }
+}
+
+api::Result<std::string> ApiServer::draw_free_name(const Resolved& r, std::string_view prefix,
+                                                   std::string& key) {
+  // name_and_check's draws for an object whose every drawn name passes the checks.
+  for (int attempt = 1;; ++attempt) {
+    std::string name = generate_name(prefix);
+    internal::object_key_into(key, *r.info, r.ns, name);
+    api::ObjectPtr existing = store_.get(r.table, key);
+    if (!existing) return name;
+    if (attempt == kNameGenerationAttempts) return name_taken(*r.info, name, *existing);
   }
 }
 
@@ -263,13 +275,22 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
     if (const auto plan = internal::plan_text_create(info, *object, ns)) {
       // Stored as sent, with the server's fields, when nothing stands in the way; else the
       // general path finds what does.
-      std::string key = object_key(info, ns, plan->name);
-      if (!refuse_create_in_namespace(info, plan->name, ns) && !store_.get(r->table, key)) {
+      std::string name(plan->name);
+      std::string key = object_key(info, ns, name);
+      if (!refuse_create_in_namespace(info, name, ns) &&
+          (name.empty() || !store_.get(r->table, key))) {
+        if (name.empty()) {
+          // Drawn once nothing else can refuse the create: the general path never draws after
+          // the fast path did.
+          auto drawn = draw_free_name(*r, plan->generate_name, key);
+          if (!drawn) return std::move(drawn).status();
+          name = std::move(drawn).value();
+        }
         const std::string uid = new_uid();
         const std::string text = internal::text_create(
-            info, *plan, ns, uid, now_rfc3339(), std::to_string(store_.next_revision()));
+            info, *plan, name, ns, uid, now_rfc3339(), std::to_string(store_.next_revision()));
         const Change& change = store_.put(r->table, key, internal::make_text_object(text));
-        trace_write("api.create", *r, plan->name, change.revision);
+        trace_write("api.create", *r, name, change.revision);
         return change.object;
       }
     }

@@ -131,6 +131,18 @@ std::string encode_continue(std::string_view next_key, Revision revision) {
   return base64url_encode(token.dump());
 }
 
+std::string generated_name(std::string_view prefix, sim::Rng* rng) {
+  static constexpr char kNameAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  constexpr std::size_t kRandom = 5;
+  constexpr std::size_t kMaxPrefix = 63 - kRandom;
+  std::string name(prefix.substr(0, kMaxPrefix));
+  for (std::size_t i = 0; i < kRandom; ++i) {
+    name.push_back(rng == nullptr ? kNameAlphabet[0]
+                                  : kNameAlphabet[rng->uniform(sizeof kNameAlphabet - 1)]);
+  }
+  return name;
+}
+
 void drop_empty_metadata(nlohmann::json& metadata) {
   if (!metadata.is_object()) return;
   static constexpr std::string_view kOptional[] = {"labels",          "annotations",   "finalizers",

@@ -2,6 +2,7 @@
 
 #include "kubesim/api/validation.h"
 #include "kubesim/fakeapi/internal/fastpath/text_members.h"
+#include "kubesim/fakeapi/internal/server_util.h"
 #include "kubesim/fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal {
@@ -18,6 +19,11 @@ std::optional<std::string_view> plain_string(std::string_view value) {
 // The checks of both plans on one value: a name, a label.
 bool name_as_stored(const ResourceInfo& info, std::string_view name) {
   return !name.empty() && validation::name_messages(name, info.name_rule, false).empty();
+}
+// A generateName the general path accepts and keeps: a valid prefix whose drawn names are valid.
+bool generate_name_as_stored(const ResourceInfo& info, std::string_view prefix) {
+  return !prefix.empty() && validation::name_messages(prefix, info.name_rule, true).empty() &&
+         name_as_stored(info, generated_name(prefix, nullptr));
 }
 bool label_as_stored(std::string_view key, std::string_view value) {
   return api::is_qualified_name(key).empty() && api::is_valid_label_value(value).empty();
@@ -75,6 +81,8 @@ std::optional<TextCreate> plan_tree_create(const ResourceInfo& info, const Json&
     const std::string* text = tree_string(value);
     if (key == "name" && text && name_as_stored(info, *text)) {
       plan.name = *text;
+    } else if (key == "generateName" && text && generate_name_as_stored(info, *text)) {
+      plan.generate_name = *text;
     } else if (key == "namespace" && text && *text == ns) {
       continue;
     } else if (key == "labels" && value.is_object() && !value.empty()) {
@@ -87,7 +95,7 @@ std::optional<TextCreate> plan_tree_create(const ResourceInfo& info, const Json&
       return std::nullopt;
     }
   }
-  if (plan.name.empty()) return std::nullopt;
+  if (plan.name.empty() && plan.generate_name.empty()) return std::nullopt;
   return plan;
 }
 
@@ -130,6 +138,10 @@ std::optional<TextCreate> plan_text_create(const ResourceInfo& info, const api::
       const auto name = plain_string(value);
       if (!name || !name_as_stored(info, *name)) return std::nullopt;
       plan.name = *name;
+    } else if (f.key == "generateName") {
+      const auto prefix = plain_string(value);
+      if (!prefix || !generate_name_as_stored(info, *prefix)) return std::nullopt;
+      plan.generate_name = *prefix;
     } else if (f.key == "namespace") {
       if (plain_string(value) != ns) return std::nullopt;
     } else if (f.key == "labels") {
@@ -140,16 +152,17 @@ std::optional<TextCreate> plan_text_create(const ResourceInfo& info, const api::
       return std::nullopt;
     }
   }
-  if (plan.name.empty()) return std::nullopt;
+  if (plan.name.empty() && plan.generate_name.empty()) return std::nullopt;
   return plan;
 }
 
-std::string text_create(const ResourceInfo& info, const TextCreate& plan, std::string_view ns,
-                        std::string_view uid, std::string_view creation_timestamp,
-                        std::string_view resource_version) {
+std::string text_create(const ResourceInfo& info, const TextCreate& plan, std::string_view name,
+                        std::string_view ns, std::string_view uid,
+                        std::string_view creation_timestamp, std::string_view resource_version) {
   // The members in key order, as the general path writes them.
   std::string out;
-  out.reserve(plan.data.size() + plan.labels.size() + plan.name.size() + ns.size() + 200);
+  out.reserve(plan.data.size() + plan.labels.size() + name.size() + plan.generate_name.size() +
+              ns.size() + 200);
   const auto string_member = [&out](std::string_view key, std::string_view value) {
     out.append("\"").append(key).append("\":\"").append(value).append("\"");
   };
@@ -171,9 +184,13 @@ std::string text_create(const ResourceInfo& info, const TextCreate& plan, std::s
   string_member("kind", info.kind);
   out.append(",\"metadata\":{");
   string_member("creationTimestamp", creation_timestamp);
+  if (!plan.generate_name.empty()) {
+    out += ',';
+    string_member("generateName", plan.generate_name);
+  }
   kept_member("labels", plan.labels_tree, plan.labels);
   out += ',';
-  string_member("name", plan.name);
+  string_member("name", name);
   out += ',';
   string_member("namespace", ns);
   out += ',';

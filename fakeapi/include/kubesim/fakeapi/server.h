@@ -214,6 +214,11 @@ class ApiServer {
   std::optional<api::Status> name_and_check(const Resolved& r, const api::ObjectPtr& object,
                                             const api::CreateOptions& options, nlohmann::json& j,
                                             std::string& key);
+  // The create fast path's generated name: drawn as name_and_check draws, again while its key
+  // (set in `key`) is taken, for a prefix whose every drawn name passes the checks; the
+  // AlreadyExists of the last one when all the attempts are taken.
+  api::Result<std::string> draw_free_name(const Resolved& r, std::string_view prefix,
+                                          std::string& key);
   void fill_create_fields(const ResourceInfo& info, std::string_view ns, nlohmann::json& j);
   // Renders `j` as the kind's Go type stores it (kubesim/fakeapi/internal/encoding/types/go_encoding.h), or for a custom
   // resource prunes it by its CRD's schema and applies the schema's defaults; drops unknown

@@ -10,6 +10,7 @@
 #include "kubesim/api/validation.h"
 #include "kubesim/fakeapi/registry.h"
 #include "kubesim/fakeapi/store.h"
+#include "kubesim/sim/rng.h"
 
 namespace kubesim::fakeapi::internal {
 
@@ -31,6 +32,13 @@ inline const std::string& object_key_into(std::string& out, const ResourceInfo& 
   out.append(name);
   return out;
 }
+
+// apiserver's SimpleNameGenerator: the generateName prefix cut to 58 characters, then 5 random
+// characters from `rng`, of an alphabet of lower-case consonants and digits without look-alikes.
+// With no generator, the alphabet's first character stands for each random one: as every
+// character of the alphabet is a lower-case letter or a digit, every name drawn for a prefix
+// passes the same name checks as that one.
+std::string generated_name(std::string_view prefix, sim::Rng* rng);
 
 // Drops the ObjectMeta fields an object stores only when set: labels and annotations that are
 // empty objects, finalizers, ownerReferences and managedFields that are empty arrays,
