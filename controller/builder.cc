@@ -59,9 +59,8 @@ Expectations& ReconcileContext::expectations() const { return state_->expectatio
 
 api::ObjectPtr ReconcileContext::get(const api::GroupVersionResource& resource, std::string_view ns,
                                      std::string_view name) const {
-  const informer::Lister lister = state_->lister(resource);
-  auto found = lister.get(ReconcileRequest{std::string(ns), std::string(name)}.key());
-  return found.ok() ? found.value() : nullptr;
+  // Read from the indexer: a Lister would build a NotFound Status for every miss.
+  return state_->indexer(resource).get_by_key(ReconcileRequest{std::string(ns), std::string(name)}.key());
 }
 
 std::vector<api::ObjectPtr> ReconcileContext::list(const api::GroupVersionResource& resource, std::string_view ns,

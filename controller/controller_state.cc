@@ -109,6 +109,13 @@ void ControllerState::watch_mapped(const api::GroupVersionResource& resource, Ma
 std::size_t ControllerState::queue_depth() const { return run_ ? run_->queue->len() : 0; }
 
 informer::Lister ControllerState::lister(const api::GroupVersionResource& resource) const {
+  return informer::Lister(indexer(resource), resource.group_resource());
+}
+
+const informer::Indexer& ControllerState::indexer(const api::GroupVersionResource& resource) const {
+  for (const auto& [known, found] : indexers_) {
+    if (known == resource) return *found;
+  }
   const bool declared = resource == spec_.for_ ||
                         std::find(spec_.owns.begin(), spec_.owns.end(), resource) != spec_.owns.end() ||
                         std::any_of(spec_.watches.begin(), spec_.watches.end(),
@@ -119,7 +126,9 @@ informer::Lister ControllerState::lister(const api::GroupVersionResource& resour
     throw std::logic_error("controller \"" + spec_.name + "\" reads " + resource.group_resource().to_string() +
                            ", which it did not declare (for_, owns, watches) nor take with Manager::informer()");
   }
-  return manager_->informers().lister_for(resource);
+  const informer::Indexer& found = manager_->informers().informer_for(resource).get_indexer();
+  indexers_.emplace_back(resource, &found);
+  return found;
 }
 
 std::vector<std::string> ControllerState::all_keys() const {

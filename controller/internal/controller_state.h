@@ -66,6 +66,8 @@ class ControllerState {
   // The lister of a resource the controller declared or the manager took with
   // Manager::informer(); throws std::logic_error naming any other.
   informer::Lister lister(const api::GroupVersionResource& resource) const;
+  // The cache lister() reads, found once per resource (informers are never replaced).
+  const informer::Indexer& indexer(const api::GroupVersionResource& resource) const;
 
   sim::Task<void> run(sim::Context ctx);
 
@@ -105,6 +107,8 @@ class ControllerState {
   std::vector<informer::RegistrationPtr> registrations_;
   // The run under way, while it lasts; sink_->queue points at its queue.
   std::shared_ptr<Run> run_;
+  // What indexer() found: a controller reads a few resources, on every reconcile.
+  mutable std::vector<std::pair<api::GroupVersionResource, const informer::Indexer*>> indexers_;
 };
 
 // The key of the object `object`'s controller owner reference names, when that owner is of
