@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
 namespace kubesim::election {
 namespace {
 
@@ -26,6 +31,47 @@ TEST(RecordTest, RawFormIsClientGosJsonWithSecondPrecision) {
   EXPECT_EQ(to_raw(empty, kEpoch),
             R"({"holderIdentity":"","leaseDurationSeconds":0,"acquireTime":null,"renewTime":null,)"
             R"("leaderTransitions":0,"strategy":"","preferredHolder":""})");
+}
+
+// The raw form as a JSON tree serializes it: the members in client-go's order, strings escaped
+// as encoding/json and nlohmann escape them alike for these records.
+std::string raw_from_tree(const LeaderElectionRecord& r) {
+  const auto time = [](const std::optional<sim::Time>& t) -> nlohmann::ordered_json {
+    if (!t) return nullptr;
+    return sim::format_rfc3339(*t, kEpoch);
+  };
+  nlohmann::ordered_json j;
+  j["holderIdentity"] = r.holder_identity;
+  j["leaseDurationSeconds"] = r.lease_duration_seconds;
+  j["acquireTime"] = time(r.acquire_time);
+  j["renewTime"] = time(r.renew_time);
+  j["leaderTransitions"] = r.leader_transitions;
+  j["strategy"] = r.strategy;
+  j["preferredHolder"] = r.preferred_holder;
+  return j.dump();
+}
+
+TEST(RecordTest, RawFormIsTheJsonSerializersBytes) {
+  const std::vector<std::string> strings = {
+      "", "a", "replica-0_x", "quote\"d", "back\\slash", "line\nbreak", "tab\t", "\x01\x1f",
+      "del\x7f", "\u00e9\u4e2d", "/path", std::string(300, 'h')};
+  for (const std::string& s : strings) {
+    SCOPED_TRACE(s);
+    LeaderElectionRecord r = sample();
+    r.holder_identity = s;
+    r.strategy = s;
+    r.preferred_holder = s;
+    EXPECT_EQ(to_raw(r, kEpoch), raw_from_tree(r));
+  }
+  LeaderElectionRecord r = sample();
+  r.lease_duration_seconds = -5;
+  r.leader_transitions = 2147483647;
+  r.acquire_time.reset();
+  EXPECT_EQ(to_raw(r, kEpoch), raw_from_tree(r));
+  // Bytes that are not UTF-8 cannot be written, as the serializer refuses them.
+  r.holder_identity = "bad\xff";
+  EXPECT_THROW((void)to_raw(r, kEpoch), nlohmann::json::type_error);
+  EXPECT_THROW((void)raw_from_tree(r), nlohmann::json::type_error);
 }
 
 TEST(RecordTest, RenewalsASecondApartHaveDifferentRawForms) {
