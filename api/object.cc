@@ -331,6 +331,22 @@ bool Object::member_equals(std::string_view key, const nlohmann::json& value) co
   return json_text::equals(value, text().substr(span->first, span->second - span->first));
 }
 
+bool Object::member_equals(std::string_view key, const Object& other) const {
+  if (text_form_ && other.text_form_) {
+    const auto mine = member_span(key);
+    const auto theirs = other.member_span(key);
+    if (!mine && !theirs) return true;
+    // The same bytes are the same value. Other bytes may be too (1.0 and 1, an escaped
+    // character), so those are compared as values.
+    if (mine && theirs &&
+        text().substr(mine->first, mine->second - mine->first) ==
+            other.text().substr(theirs->first, theirs->second - theirs->first)) {
+      return true;
+    }
+  }
+  return other.member_equals(key, member_value(key));
+}
+
 std::optional<std::string_view> Object::deletion_timestamp() const {
   const std::string_view timestamp = rare().deletion_timestamp.in(strings());
   if (timestamp.data() == nullptr) return std::nullopt;

@@ -39,8 +39,10 @@ bool field_equals(const api::Object& b, const char* field, const nlohmann::json&
 }
 
 bool same_content(const api::Object& a, const api::Object& b) {
-  return std::all_of(std::begin(kCopied), std::end(kCopied),
-                     [&](const char* field) { return field_equals(b, field, copied_field(a, field)); });
+  // Members alike as they are are alike as copied; only others are copied to be compared.
+  return std::all_of(std::begin(kCopied), std::end(kCopied), [&](const char* field) {
+    return a.member_equals(field, b) || field_equals(b, field, copied_field(a, field));
+  });
 }
 
 void copy_content(const api::Object& from, nlohmann::json& to) {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <thread>
+#include <vector>
 
 #include "kubesim/api/internal/object_access.h"
 
@@ -443,6 +444,40 @@ TEST(ObjectTest, CompactObjectKeepsItsTextAndReadsEscapedStrings) {
   EXPECT_EQ(compact->metadata_field("name"), "a\"b");
   EXPECT_TRUE(compact->same_as(j));
   EXPECT_EQ(compact->json(), j);
+}
+
+// member_equals with another Object answers as member_equals with the first one's member value,
+// in every pair of layouts: alike bytes, values written differently (1.0 and 1), absent against
+// null; and members alike are equal.
+TEST(ObjectTest, MemberEqualsAnotherObjectsMember) {
+  const json meta = {{"name", "a"}};
+  const std::vector<json> objects = {
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta}, {"data", {{"k", "v"}}}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "b"}}}, {"data", {{"k", "v"}}}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta}, {"data", {{"k", "w"}}}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta}, {"data", nullptr}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta}, {"data", {{"n", 1.0}}}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta}, {"data", {{"n", 1}}}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta}, {"data", json::object()}},
+  };
+  const auto data_text = [](const json& j) { return j.contains("data") ? j.at("data").dump() : ""; };
+  for (const json& a : objects) {
+    for (const json& b : objects) {
+      for (const auto la : {internal::Layout::kText, internal::Layout::kTree}) {
+        for (const auto lb : {internal::Layout::kText, internal::Layout::kTree}) {
+          SCOPED_TRACE(a.dump() + " against " + b.dump());
+          const ObjectPtr oa = internal::make_object(a, la);
+          const ObjectPtr ob = internal::make_object(b, lb);
+          EXPECT_EQ(oa->member_equals("data", *ob), ob->member_equals("data", oa->member_value("data")));
+          if (data_text(a) == data_text(b)) {
+            EXPECT_TRUE(oa->member_equals("data", *ob));
+          }
+          EXPECT_TRUE(oa->member_equals("spec", *ob));
+        }
+      }
+    }
+  }
 }
 
 TEST(ObjectTest, CompactEditsAndCopyHelpers) {

@@ -219,6 +219,9 @@ class Object {
   nlohmann::json member_value(std::string_view key) const;
   // Whether member(key) == value (an absent member equals null), decided without building json().
   bool member_equals(std::string_view key, const nlohmann::json& value) const;
+  // other.member_equals(key, member_value(key)), decided without building either json() and,
+  // when both hold their member's text alike, without reading the value.
+  bool member_equals(std::string_view key, const Object& other) const;
   // A copy of the value at a dotted path of object members ("spec.nodeName"), read without
   // building json(); null when a step is absent or not an object.
   nlohmann::json value_at(std::string_view dotted_path) const;
