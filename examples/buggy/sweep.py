@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """One perturbation at a time, over the families `kubesim explore` tries, for every controller of
-the corpus (corpus.sh sweep): every scenarios/NAME.yaml gets, in turn, one timeline event — a
+the corpus (corpus.sh sweep): every scenarios/NAME.yaml gets, in turn, one perturbation — a
 crash right after the replica's 1st, 3rd or 8th create, update or delete (restarted after 1 s or
 5 s), a partition (3 s, 20 s), coalesced watch events (3 s), 409 Conflicts or 500s on half its
-requests, an API server restart, a pause (4 s) — at two points of the run, and is run for NAME
-and NAME-fixed. A correct version must pass every one; the table says, per family, how many
+requests, an API server restart, a pause (4 s), a restart against a view 2 s or 10 s old (stale:
+replicas of processes with watchList: false only), a 15 s outage of its writes and one more 500
+20 s later (recur), a partition with the history compacted behind it, long enough (40 s) to end
+its watches or 5 s with an API server restart (relist) — at two points of the run, and is run
+for NAME and NAME-fixed. A correct version must pass every one; the table says, per family, how many
 perturbations broke the version with the bug.
 
     sweep.py PROGRAM [--seeds N] [--fixed-only] [NAME...]
@@ -22,17 +25,27 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def replicas(text):
-    """The replicas of the file's processes: NAME-0 … NAME-(n-1)."""
+    """The replicas of the file's processes: (NAME-0 … NAME-(n-1), whether it lists at
+    resourceVersion 0)."""
     out = []
     for name, body in re.findall(r"^  - name: (\S+)\n((?:    .*\n)*)", text, re.M):
         n = re.search(r"^    replicas: (\d+)", body, re.M)
-        out += ["%s-%d" % (name, i) for i in range(int(n.group(1)) if n else 1)]
+        listing = re.search(r"^    watchList: false", body, re.M) is not None
+        out += [("%s-%d" % (name, i), listing) for i in range(int(n.group(1)) if n else 1)]
     return out
 
 
+def later(at, by):
+    """The instant `by` seconds after `at` (both as the file writes them: "10s")."""
+    return "%ds" % (int(at[:-1]) + by)
+
+
+WRITES = "[create, update, patch, delete]"
+
+
 def perturbations(procs):
-    """(family, timeline event) pairs."""
-    for p in procs:
+    """(family, timeline entries) pairs."""
+    for p, listing in procs:
         for verb in ["create", "update", "delete"]:
             for k in [1, 3, 8]:
                 for restart in ["1s", "5s"]:
@@ -49,6 +62,17 @@ def perturbations(procs):
                           % (at, p))
             yield "restart", "  - at: %s\n    apiserver: restart" % at
             yield "pause", "  - at: %s\n    pause: {process: %s, for: 4s}" % (at, p)
+            for by in ["2s", "10s"] if listing else []:
+                yield "stale", ("  - at: %s\n    faults:\n      - {verb: [get, list], process: %s, staleBy: %s, for: 30s}\n"
+                                "      - {verb: watch, process: %s, coalesce: %s, for: 30s}\n"
+                                "  - at: %s\n    crash: {process: %s, restartAfter: 1s}" % (at, p, by, p, by, at, p))
+            yield "recur", ("  - at: %s\n    faults:\n      - {verb: %s, process: %s, error: 500, for: 15s}\n"
+                            "  - at: %s\n    faults:\n      - {verb: %s, process: %s, error: 500, count: 1}"
+                            % (at, WRITES, p, later(at, 20), WRITES, p))
+            yield "relist", ("  - at: %s\n    partition: {process: %s, for: 40s}\n  - at: %s\n    compact: {}"
+                             % (at, p, later(at, 2)))
+            yield "relist", ("  - at: %s\n    partition: {process: %s, for: 5s}\n  - at: %s\n    apiserver: restart\n"
+                             "  - at: %s\n    compact: {}" % (at, p, at, later(at, 2)))
 
 
 def main(argv):
@@ -65,7 +89,7 @@ def main(argv):
             seeds, rest = rest[1], rest[2:]
     names = rest or sorted(f[:-5] for f in os.listdir(os.path.join(HERE, "scenarios")))
     failed = 0
-    families = ["crash", "partition", "coalesce", "409", "500", "restart", "pause"]
+    families = ["crash", "partition", "coalesce", "409", "500", "restart", "pause", "stale", "recur", "relist"]
     print("%-18s %s" % ("bug found by", "  ".join("%-9s" % f for f in families)))
     with tempfile.TemporaryDirectory() as work:
         for name in names:

@@ -101,6 +101,7 @@ TEST(Candidates, TheFamiliesTakeTurnsAndTheFirstOfEachIsExact) {
             "resource: configmaps, count: 1}}, crash: {process: ctl-0, restartAfter: 1s}}");
   EXPECT_EQ(make_candidate(space, 3).family, Family::kRandom);
   EXPECT_EQ(make_candidate(space, 4).family, Family::kRecur);
+  EXPECT_EQ(make_candidate(space, 5).family, Family::kRelist);
   // The crash family's next turn is seed 2, then seed 1's second point.
   const std::size_t n = std::size(kFamilies);
   EXPECT_EQ(make_candidate(space, n).seed, 2u);
