@@ -13,12 +13,11 @@
 // after the watch opened and the object was made (so that the object is in the replica's cache),
 // with three seconds left before duration − settle (learn_relists). A candidate:
 //   - partitions the replica from `lead` before the deletion (not before that second), for
-//     long enough that its watch
-//     ends (kWatchCut: the in-process client ends a watch partitioned for watch_partition_timeout,
-//     and notices within watch_partition_check; a live replica's watches are cut at once);
-//     when that does not fit before duration − settle, and on the second pass, the partition
-//     lasts until three seconds after the deletion and an API server restart at its start cuts
-//     the watch (and every other, which resume);
+//     long enough that its watch ends (kWatchCut: the in-process client ends a watch
+//     partitioned for watch_partition_timeout, and notices within watch_partition_check; a live
+//     replica's watches are cut at once); when that does not fit before duration − settle, and
+//     on the second pass, the partition lasts until three seconds after the deletion and an API
+//     server restart at its start cuts the watch (and every other, which resume);
 //   - compacts the history right after the deletion (a trigger on the deleting replica's
 //     request; a second after it for the workload's, which keeps its own times), while the
 //     replica is still cut off.
