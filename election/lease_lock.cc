@@ -17,10 +17,9 @@ sim::Task<api::Result<LockRecord>> LeaseLock::get(sim::Context ctx) {
   auto got = co_await client_->get(std::move(ctx), api::kLeases, ns_, name_, api::GetOptions());
   if (!got.ok()) co_return std::move(got).status();
   lease_ = std::move(got).value();
-  const nlohmann::json& members = lease_->members();
-  const auto spec = members.find("spec");
+  // Only the spec is read: the whole lease's tree is never built.
   LeaderElectionRecord record =
-      spec == members.end() ? LeaderElectionRecord() : from_lease_spec(*spec, config_.epoch_unix_seconds);
+      from_lease_spec(lease_->member_value("spec"), config_.epoch_unix_seconds);
   std::string raw = to_raw(record, config_.epoch_unix_seconds);
   co_return LockRecord(std::move(record), std::move(raw));
 }
