@@ -86,6 +86,21 @@ void Checker::close_window(std::size_t i) {
   run.open = false;
 }
 
+namespace {
+
+// The fact a failure after a write ends with: which write it was, as its trace line names it
+// (the line itself follows the break in the trace).
+std::string describe_write(const fakeapi::CommittedWrite& write) {
+  const char* done = write.type == fakeapi::ChangeType::kAdded      ? "created"
+                     : write.type == fakeapi::ChangeType::kModified ? "updated"
+                                                                    : "deleted";
+  const std::string ns(write.object->namespace_());
+  return "right after revision " + std::to_string(write.revision) + ": " + write.resource->resource +
+         " " + (ns.empty() ? "" : ns + "/") + std::string(write.object->name()) + " " + done;
+}
+
+}  // namespace
+
 void Checker::evaluate(std::size_t i) { evaluate(i, nullptr); }
 
 void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
@@ -96,6 +111,7 @@ void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
       // Every earlier evaluation held, so a write may be judged alone (see evaluate_condition).
       auto broken = evaluate_condition(*world_, run.check->condition, write);
       if (broken) {
+        if (write != nullptr) *broken += "\n" + describe_write(*write);
         fail(run, std::move(*broken), world_->loop.now());
         run.done = true;
       }

@@ -55,10 +55,10 @@ TEST(ChecksTest, BrokenChecksAreReportedAtTheirFirstBreakWithTheirValues) {
   EXPECT_EQ(f[1].at, at(10s));
   EXPECT_EQ(f[1].detail,
             "team/c-2 matches {\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"labels\":{\"bad\":\"2\"},"
-            "\"namespace\":\"team\"}}");
+            "\"namespace\":\"team\"}}\nright after revision 8: configmaps team/c-2 created");
   EXPECT_EQ(f[2].condition, "count");  // 2 ConfigMaps only until c-2 came at 10 s
   EXPECT_EQ(f[2].at, at(10s));
-  EXPECT_EQ(f[2].detail, "count of configmaps in team is 3, want 2");
+  EXPECT_EQ(f[2].detail, "count of configmaps in team is 3, want 2\nright after revision 8: configmaps team/c-2 created");
   EXPECT_EQ(f[3].condition, "count");
   EXPECT_EQ(f[3].at, at(30s));
   EXPECT_EQ(f[3].detail, "count of configmaps in team is 4, want the count of configmaps in default: 0");
@@ -108,7 +108,7 @@ TEST(ChecksTest, CountsCompareAtMostAndAtLeast) {
   const auto& f = r.result.failures;
   ASSERT_EQ(f.size(), 2u) << failures_of(r.result);
   EXPECT_EQ(f[0].at, at(15s));  // the fourth ConfigMap
-  EXPECT_EQ(f[0].detail, "count of configmaps in team is 4, want at most 3");
+  EXPECT_EQ(f[0].detail, "count of configmaps in team is 4, want at most 3\nright after revision 9: configmaps team/c-3 created");
   EXPECT_EQ(f[1].detail,
             "count of configmaps in default is 0, want at least the count of configmaps in team: 4");
 }
