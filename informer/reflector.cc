@@ -51,7 +51,9 @@ void Reflector::trace(std::string_view event, nlohmann::json fields) const {
   sim::Loop& loop = clock_->loop();
   if (!loop.trace().enabled()) return;
   fields["event"] = event;
-  loop.trace().record(loop.now(), options_.name, "reflector", fields);
+  if (!options_.process.empty()) fields["reflector"] = options_.name;
+  loop.trace().record(loop.now(), options_.process.empty() ? options_.name : options_.process, "reflector",
+                      fields);
 }
 
 std::string Reflector::relist_resource_version() const {

@@ -69,7 +69,10 @@ std::string SharedIndexInformer::last_sync_resource_version() const {
 void SharedIndexInformer::tell_tombstone(const DeletedFinalStateUnknown& tombstone) const {
   sim::Loop& loop = clock_->loop();
   if (loop.trace().enabled()) {
-    loop.trace().record(loop.now(), options_.name, "informer", {{"event", "tombstone"}, {"key", tombstone.key.str()}});
+    nlohmann::json fields = {{"event", "tombstone"}, {"key", tombstone.key.str()}};
+    if (!options_.process.empty()) fields["informer"] = options_.name;
+    loop.trace().record(loop.now(), options_.process.empty() ? options_.name : options_.process, "informer",
+                        fields);
   }
   if (options_.on_tombstone) options_.on_tombstone(tombstone);
 }
@@ -162,6 +165,7 @@ std::unique_ptr<Queue> SharedIndexInformer::make_queue() {
 ReflectorOptions SharedIndexInformer::reflector_options() {
   ReflectorOptions reflector;
   reflector.name = options_.name;
+  reflector.process = options_.process;
   reflector.resync_period = resync_check_period_;
   reflector.should_resync = [this] { return processor_.should_resync(clock_->now()); };
   reflector.min_watch_timeout = options_.min_watch_timeout;

@@ -37,6 +37,7 @@ sim::Task<void> SimCluster::Impl::replica_main(Impl* impl, ClusterReplica* r, si
   try {
     inc->client = std::make_unique<fakeapi::InProcessClient>(impl->server, *r->process);
     informer::SharedInformerFactoryOptions factory_options;
+    factory_options.informer.process = r->process->name();
     factory_options.on_tombstone = [impl, r](const api::GroupVersionResource& resource,
                                              const informer::DeletedFinalStateUnknown& tombstone) {
       if (!impl->closing) impl->fault_plan.note_tombstone(r->name, resource.resource, tombstone.key.str());

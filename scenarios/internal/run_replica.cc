@@ -73,6 +73,7 @@ InformerFactory make_factory(Incarnation& inc, const Replica& r, std::string ns)
   informer::SharedInformerFactoryOptions options;
   options.ns = f.ns;
   options.informer.use_watch_list = r.spec->watch_list;
+  options.informer.process = r.process->name();
   for (const Actor& actor : r.spec->run) {
     const auto* spec = std::get_if<InformerSpec>(&actor);
     if (spec == nullptr || spec->ns != f.ns) continue;

@@ -37,6 +37,7 @@ TEST_P(TombstoneTest, AMissedDeleteIsTracedAndToldWithItsResource) {
   SharedInformerFactoryOptions options;
   options.informer.fifo = GetParam().fifo;
   options.informer.atomic_fifo = GetParam().atomic;
+  options.informer.process = c.process.name();  // "informer": the trace names the process
   options.informer.on_tombstone = [&](const DeletedFinalStateUnknown& t) { told.push_back(t.key.str()); };
   options.on_tombstone = [&](const api::GroupVersionResource& resource, const DeletedFinalStateUnknown& t) {
     by_kind.push_back(resource.resource + " " + t.key.str());
@@ -56,10 +57,13 @@ TEST_P(TombstoneTest, AMissedDeleteIsTracedAndToldWithItsResource) {
   c.loop.run_for(2min);
   EXPECT_EQ(told, std::vector<std::string>{"default/a"});
   EXPECT_EQ(by_kind, std::vector<std::string>{"configmaps default/a"});
-  const std::string traced = R"({"f":{"event":"tombstone","key":"default/a"},"k":"informer",)"
-                             R"("p":"/v1, Resource=configmaps")";
-  EXPECT_NE(trace.str().find(traced), std::string::npos)
-      << trace.str();
+  // The process is the events' process; the informer's and reflector's name a field.
+  const std::string traced = R"({"f":{"event":"tombstone","informer":"/v1, Resource=configmaps","key":"default/a"},)"
+                             R"("k":"informer","p":"informer")";
+  EXPECT_NE(trace.str().find(traced), std::string::npos) << trace.str();
+  const std::string listed = R"({"f":{"event":"watch-listed","items":2,"reflector":"/v1, Resource=configmaps",)"
+                             R"("resourceVersion":"6"},"k":"reflector","p":"informer")";
+  EXPECT_NE(trace.str().find(listed), std::string::npos) << trace.str();
   cancel.cancel();
   c.loop.spawn(stop_factory(&factory));
   c.loop.run_for(1s);

@@ -33,8 +33,8 @@ struct SharedInformerFactoryOptions {
   std::string ns{};
   // Applied to the list and watch options of every informer.
   TweakListOptionsFunc tweak{};
-  // The rest of each informer's options (FIFO, transform, streaming lists, ...); the name,
-  // resync period and indexers are set by the factory.
+  // The rest of each informer's options (FIFO, transform, streaming lists, the process it runs
+  // in, ...); the name (the resource), resync period and indexers are set by the factory.
   SharedIndexInformerOptions informer{};
   // Told each tombstone any informer of the factory hands its handlers, with the informer's
   // resource (see SharedIndexInformerOptions::on_tombstone); `informer.on_tombstone` is told too.

@@ -62,6 +62,9 @@ using WatchErrorHandler = std::function<void(Reflector& reflector, const api::St
 
 struct ReflectorOptions {
   std::string name = "reflector";
+  // The process it runs in: the process of its trace events, which then carry the name as the
+  // field "reflector". Empty: the name stands for the process.
+  std::string process{};
   // 0: never resync.
   sim::Duration resync_period{};
   // Asked at every resync tick; empty means always.

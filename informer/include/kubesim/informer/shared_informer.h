@@ -50,6 +50,9 @@ enum class FifoKind {
 
 struct SharedIndexInformerOptions {
   std::string name = "informer";
+  // The process it runs in, as for ReflectorOptions::process: the process of its own and its
+  // reflector's trace events (which then carry the name as a field). Empty: the name.
+  std::string process{};
   // The resync period of handlers added without their own, and how often resyncs are checked;
   // 0: no resync.
   sim::Duration resync_period{};
