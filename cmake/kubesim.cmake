@@ -28,14 +28,28 @@ function(kubesim_export_library target export_name include_dir)
   install(TARGETS ${target} EXPORT kubesimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(DIRECTORY ${include_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   set_property(GLOBAL APPEND PROPERTY KUBESIM_LIBRARIES kubesim::${export_name})
+  kubesim_unity_build(${target} ${KUBESIM_UNITY_LIBS})
+endfunction()
+
+# kubesim_unity_build(TARGET ENABLED): when ENABLED, TARGET's sources are compiled
+# KUBESIM_UNITY_BATCH at a time as one translation unit each (the test programs with
+# KUBESIM_UNITY_TESTS, every library with KUBESIM_UNITY_LIBS). Files of one target must then not
+# share a name in the same namespace (anonymous namespaces, file-local constants, `using`s and
+# macros included); a file that cannot follow this has SKIP_UNITY_BUILD_INCLUSION.
+function(kubesim_unity_build target enabled)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ${enabled}
+                                             UNITY_BUILD_BATCH_SIZE ${KUBESIM_UNITY_BATCH})
+  if(enabled AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # GCC takes an included source file for a header and warns when a coroutine frame there holds
+    # a type of the file's anonymous namespace; in a unity build that is no header.
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
 endfunction()
 
 # kubesim_add_tests(NAME [DIR dir] DEPS ...) builds tests/<NAME>/*_test.cc (or tests/<dir>/) into
 # one GoogleTest program, registered with CTest as <NAME>. With KUBESIM_UNITY_TESTS (the default)
-# the test files are compiled KUBESIM_UNITY_BATCH at a time as one translation unit each, so the
-# GoogleTest, rapidcheck and JSON templates they share are instantiated once per batch: helpers of
-# different test files of one program must not share a name in the same namespace (a file that
-# cannot follow this has SKIP_UNITY_BUILD_INCLUSION).
+# it is a unity build (kubesim_unity_build), so the GoogleTest, rapidcheck and JSON templates its
+# test files share are instantiated once per batch.
 function(kubesim_add_tests name)
   cmake_parse_arguments(ARG "" "DIR" "DEPS" ${ARGN})
   if(NOT ARG_DIR)
@@ -51,12 +65,6 @@ function(kubesim_add_tests name)
   target_link_libraries(${name}_tests PRIVATE ${ARG_DEPS} rapidcheck rapidcheck_gtest
                         GTest::gtest GTest::gmock GTest::gtest_main)
   target_compile_options(${name}_tests PRIVATE ${KUBESIM_WARNINGS})
-  set_target_properties(${name}_tests PROPERTIES UNITY_BUILD ${KUBESIM_UNITY_TESTS}
-                                                 UNITY_BUILD_BATCH_SIZE ${KUBESIM_UNITY_BATCH})
-  if(KUBESIM_UNITY_TESTS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    # GCC takes an included test file for a header and warns when a coroutine frame there holds
-    # a type of the file's anonymous namespace; in a unity build that is no header.
-    target_compile_options(${name}_tests PRIVATE -Wno-subobject-linkage)
-  endif()
+  kubesim_unity_build(${name}_tests ${KUBESIM_UNITY_TESTS})
   add_test(NAME ${name} COMMAND ${name}_tests)
 endfunction()
