@@ -10,7 +10,8 @@ setup:
 	bash scripts/setup.sh
 
 test: setup
-	cmake -S . -B $(BUILD_TEST) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUBESIM_SANITIZE=address,undefined
+	cmake -S . -B $(BUILD_TEST) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUBESIM_SANITIZE=address,undefined \
+	  -DKUBESIM_UNITY_LIBS=ON
 	cmake --build $(BUILD_TEST) -j$(JOBS)
 	ctest --test-dir $(BUILD_TEST) --output-on-failure -j$(JOBS)
 
