@@ -25,7 +25,8 @@ ubsan="-fsanitize=undefined -fno-sanitize=function"
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$clang" -DCMAKE_BUILD_TYPE=None \
     -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only -fsanitize=fuzzer-no-link $ubsan" \
-    -DCMAKE_EXE_LINKER_FLAGS="$ubsan" -DKUBESIM_SANITIZE=address -DKUBESIM_FUZZ=ON >"$probe/configure.log" ||
+    -DCMAKE_EXE_LINKER_FLAGS="$ubsan" -DKUBESIM_SANITIZE=address -DKUBESIM_FUZZ=ON \
+    -DKUBESIM_UNITY_LIBS=ON >"$probe/configure.log" ||
     { cat "$probe/configure.log"; exit 1; }
 fi
 cmake --build "$build" --target fakeapi_http_fuzz scenario_parse_fuzz -j"${JOBS:-2}"
