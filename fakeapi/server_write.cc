@@ -91,10 +91,12 @@ void initial_status(const ResourceInfo& info, nlohmann::json& j) {
   }
 }
 
-// The store's answer to a create whose key holds `existing`.
-api::Status name_taken(const ResourceInfo& info, std::string_view name,
-                       const api::Object& existing) {
-  api::Status s = api::new_already_exists(info.group_resource(), name);
+// The store's answer to a create whose key holds `existing`; for a generated name (the last of
+// the draws) kube-apiserver's "not able to generate a unique name", which asks to retry in 1 s.
+api::Status name_taken(const ResourceInfo& info, std::string_view name, const api::Object& existing,
+                       bool generated) {
+  api::Status s = generated ? api::new_generate_name_conflict(info.group_resource(), name, 1)
+                            : api::new_already_exists(info.group_resource(), name);
   if (existing.deletion_timestamp()) s.message = "object is being deleted: " + s.message;
   return s;
 }
@@ -216,7 +218,7 @@ std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const ap
     api::ObjectPtr existing = store_.get(r.table, key);
     if (!existing) return std::nullopt;
     if (generate && attempt < kNameGenerationAttempts) continue;
-    return name_taken(info, name, *existing);
+    return name_taken(info, name, *existing, generate);
   }
 }
 
@@ -228,7 +230,7 @@ api::Result<std::string> ApiServer::draw_free_name(const Resolved& r, std::strin
     internal::object_key_into(key, *r.info, r.ns, name);
     api::ObjectPtr existing = store_.get(r.table, key);
     if (!existing) return name;
-    if (attempt == kNameGenerationAttempts) return name_taken(*r.info, name, *existing);
+    if (attempt == kNameGenerationAttempts) return name_taken(*r.info, name, *existing, true);
   }
 }
 

@@ -162,7 +162,8 @@ std::vector<std::string> names_drawn(sim::Rng rng, int creates, int count) {
 
 // The first `taken` names the next generateName create would draw are taken (the last of them
 // by an object being deleted when `deleting`): the create draws again, as the general path does,
-// and after 8 taken names answers AlreadyExists for the 8th.
+// and after 8 taken names answers AlreadyExists for the 8th, as kube-apiserver does when it cannot
+// generate a unique name (retry after 1 s).
 TEST(GenerateNameFastPathTest, TakenNamesAreDrawnAgainAsTheGeneralPathDraws) {
   for (const int taken : {1, 2, 7, 8}) {
     for (const bool deleting : {false, true}) {
@@ -196,7 +197,11 @@ TEST(GenerateNameFastPathTest, TakenNamesAreDrawnAgainAsTheGeneralPathDraws) {
           ASSERT_FALSE(a.ok());
           EXPECT_TRUE(api::is_already_exists(a.status()));
           EXPECT_EQ(a.status().message, std::string(deleting ? "object is being deleted: " : "") +
-                                            "configmaps \"" + names[7] + "\" already exists");
+                                            "configmaps \"" + names[7] +
+                                            "\" already exists, the server was not able to generate a "
+                                            "unique name for the object");
+          ASSERT_TRUE(a.status().details.has_value());
+          EXPECT_EQ(a.status().details->retry_after_seconds, 1);
         }
         // The generators are still in step: the next create draws the same in both.
         expect_alike(fast, general, "default", object);
