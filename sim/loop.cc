@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "kubesim/sim/clock.h"
+#include "kubesim/sim/internal/frame_pool.h"
 #include "kubesim/sim/real_clock.h"
 
 namespace kubesim::sim {
@@ -18,6 +19,11 @@ struct DetachedTask {
   struct promise_type {
     Loop* loop = nullptr;
     Loop::DetachedNode node;
+
+    static void* operator new(std::size_t size) { return internal::allocate_frame(size); }
+    static void operator delete(void* frame, std::size_t size) noexcept {
+      internal::free_frame(frame, size);
+    }
 
     DetachedTask get_return_object() {
       return DetachedTask{std::coroutine_handle<promise_type>::from_promise(*this)};

@@ -23,6 +23,8 @@
 #include <utility>
 #include <variant>
 
+#include "kubesim/sim/internal/frame_pool.h"
+
 namespace kubesim::sim {
 
 template <class T = void>
@@ -32,6 +34,10 @@ namespace internal {
 
 class TaskPromiseBase {
  public:
+  // Frames are recycled (internal/frame_pool.h): most awaits of a nested Task make one.
+  static void* operator new(std::size_t size) { return allocate_frame(size); }
+  static void operator delete(void* frame, std::size_t size) noexcept { free_frame(frame, size); }
+
   std::suspend_always initial_suspend() noexcept { return {}; }
 
   struct FinalAwaiter {
