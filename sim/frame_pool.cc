@@ -1,14 +1,8 @@
 #include "kubesim/sim/internal/frame_pool.h"
 
-#include <cstdint>
 #include <new>
 
-#if !defined(__SANITIZE_ADDRESS__) && defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define __SANITIZE_ADDRESS__ 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef KUBESIM_FRAME_POOL_POISONS
 #include <sanitizer/asan_interface.h>
 // A kept frame is poisoned: a coroutine used after its frame was freed is still reported.
 #define KUBESIM_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
@@ -21,69 +15,60 @@
 namespace kubesim::sim::internal {
 namespace {
 
-constexpr std::size_t kGranule = 64;
-constexpr std::size_t kClasses = 32;          // size classes of 64 … 2048 bytes
-constexpr std::uint32_t kKeptPerClass = 4096;  // bounds what an idle thread holds
+constexpr std::size_t kGranule = FrameLists::kGranule;
+constexpr std::size_t kClasses = FrameLists::kClasses;
 
-struct FreeFrame {
-  FreeFrame* next;
-};
-
-// The frames a thread keeps. Once the thread's storage is torn down, frames freed later (by
-// destructors that run after it) go straight back to the global allocator.
-struct FrameLists {
-  FreeFrame* head[kClasses] = {};
-  std::uint32_t count[kClasses] = {};
-  bool closed = false;
-
-  ~FrameLists() {
+// Gives this thread's kept frames back when the thread ends; frames freed after that (by
+// destructors that run later) go straight to the global allocator. Touched when a list gets
+// its first frame, so that a thread that never keeps one registers nothing.
+struct Reaper {
+  ~Reaper() {
+    FrameLists& l = frame_lists;
     for (std::size_t c = 0; c < kClasses; ++c) {
-      while (FreeFrame* f = head[c]) {
+      while (FrameLists::FreeFrame* f = l.head[c]) {
         KUBESIM_UNPOISON(f, (c + 1) * kGranule);
-        head[c] = f->next;
+        l.head[c] = f->next;
         ::operator delete(f, (c + 1) * kGranule);
       }
-      count[c] = 0;
+      l.count[c] = 0;
     }
-    closed = true;
+    l.closed = true;
   }
+  bool armed = false;
 };
 
-thread_local FrameLists lists;
-
-// The class of a frame of `size` bytes, or kClasses when it is too large to keep.
-std::size_t class_of(std::size_t size) {
-  const std::size_t c = size == 0 ? 0 : (size - 1) / kGranule;
-  return c < kClasses ? c : kClasses;
-}
+thread_local Reaper reaper;
 
 }  // namespace
 
-void* allocate_frame(std::size_t size) {
-  const std::size_t c = class_of(size);
+void* allocate_new_frame(std::size_t size) {
+  const std::size_t c = FrameLists::class_of(size);
   if (c == kClasses) return ::operator new(size);
-  FrameLists& l = lists;
-  if (FreeFrame* f = l.head[c]) {
+#ifdef KUBESIM_FRAME_POOL_POISONS
+  FrameLists& l = frame_lists;
+  if (FrameLists::FreeFrame* f = l.head[c]) {
     KUBESIM_UNPOISON(f, (c + 1) * kGranule);
     l.head[c] = f->next;
     --l.count[c];
     return f;
   }
+#endif
   return ::operator new((c + 1) * kGranule);
 }
 
-void free_frame(void* frame, std::size_t size) noexcept {
-  const std::size_t c = class_of(size);
+void free_unkept_frame(void* frame, std::size_t size) noexcept {
+  const std::size_t c = FrameLists::class_of(size);
   if (c == kClasses) {
     ::operator delete(frame, size);
     return;
   }
-  FrameLists& l = lists;
-  if (l.closed || l.count[c] >= kKeptPerClass) {
+  FrameLists& l = frame_lists;
+  if (l.closed || l.count[c] >= FrameLists::kKeptPerClass) {
     ::operator delete(frame, (c + 1) * kGranule);
     return;
   }
-  auto* f = static_cast<FreeFrame*>(frame);
+  reaper.armed = true;  // registers the thread-end cleanup
+  auto* f = static_cast<FrameLists::FreeFrame*>(frame);
   f->next = l.head[c];
   l.head[c] = f;
   ++l.count[c];
