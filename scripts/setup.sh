@@ -10,6 +10,7 @@ packages=(
   googletest libgtest-dev libgmock-dev librapidcheck-dev
   libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libbenchmark-dev
+  libxxhash-dev  # the trace hash (XXH3, header only)
   libprotobuf-dev protobuf-compiler
   python3-kubernetes curl openssl
   faketime  # libfaketime: clock skew and drift of live-mode processes (kubesim run --live)

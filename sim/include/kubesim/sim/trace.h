@@ -2,13 +2,15 @@
 // a running hash that proves two runs identical.
 //
 // Each event is one line {"f":{...},"k":"<kind>","p":"<process>","t":<ns>}: keys are sorted at
-// every level, so the same events give the same bytes. The hash is FNV-1a 64 over every line and
-// its newline. Recording is off until enable(); when off, record() costs one branch.
+// every level, so the same events give the same bytes. The hash is XXH3's 64-bit hash (seed 0)
+// of the whole text, every line with its newline — `xxhsum -H3` of a trace file without its
+// closing hash line. Recording is off until enable(); when off, record() costs one branch.
 #ifndef KUBESIM_SIM_TRACE_H_
 #define KUBESIM_SIM_TRACE_H_
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -31,6 +33,11 @@ struct TraceField {
 
 class Trace {
  public:
+  Trace();
+  ~Trace();
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+
   // Starts recording; lines also go to `sink` when given (it must outlive the Trace's use).
   void enable(std::ostream* sink = nullptr) {
     enabled_ = true;
@@ -46,7 +53,7 @@ class Trace {
   void record_fields(Time t, std::string_view process, std::string_view kind,
                      std::initializer_list<TraceField> fields);
 
-  std::uint64_t hash() const { return hash_; }
+  std::uint64_t hash() const;
   // The hash as 16 lowercase hex digits.
   std::string hash_hex() const;
   std::uint64_t count() const { return count_; }
@@ -54,10 +61,12 @@ class Trace {
  private:
   void finish_line(Time t, std::string_view process, std::string_view kind);
 
+  struct HashState;
+
   bool enabled_ = false;
   std::string line_;  // the line being written, kept to reuse its buffer
   std::ostream* sink_ = nullptr;
-  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+  std::unique_ptr<HashState> hash_;  // the running XXH3 state
   std::uint64_t count_ = 0;
 };
 
