@@ -160,6 +160,9 @@ struct WatchState {
   Flights flights;
   std::size_t in_transit = 0;  // events taken from the server, not yet in the client's stream
   std::shared_ptr<sim::NetworkLink> link;
+  // When the pump next looks at the link while nothing arrives: a deadline kept across waits
+  // until it passes (one context a watch_partition_check, not one an event).
+  std::optional<sim::ContextWithCancel> tick;
 };
 
 // Takes the server's events as they are sent, so that each one's crossing starts then: events
@@ -177,8 +180,9 @@ sim::Task<void> receive(std::shared_ptr<WatchState> state, sim::Loop* loop, sim:
 }
 
 // The next event to forward, or nullopt once the watch must end. With a link, the wait wakes
-// up every watch_partition_check to notice a partition even when nothing is sent, and a
-// partition that lasts watch_partition_timeout ends the watch.
+// up every watch_partition_check (counted from the previous wake-up, events or not) to notice
+// a partition even when nothing is sent, and a partition that lasts watch_partition_timeout
+// ends the watch.
 sim::Task<std::optional<InFlight>> next_flight(std::shared_ptr<Shared> s,
                                                std::shared_ptr<WatchState> state,
                                                sim::Context ctx) {
@@ -188,9 +192,10 @@ sim::Task<std::optional<InFlight>> next_flight(std::shared_ptr<Shared> s,
     co_return flight;
   }
   for (;;) {
-    auto tick = sim::with_timeout(ctx, *s->loop, s->options.watch_partition_check);
-    auto flight = co_await state->flights.recv(tick.ctx);
-    tick.cancel();
+    if (!state->tick || state->tick->ctx.done()) {
+      state->tick = sim::with_timeout(ctx, *s->loop, s->options.watch_partition_check);
+    }
+    auto flight = co_await state->flights.recv(state->tick->ctx);
     if (flight) co_return flight;
     if (ctx.done() || (state->flights.closed() && state->flights.size() == 0)) co_return std::nullopt;
     if (link->partitioned()) {
@@ -229,6 +234,7 @@ sim::Task<void> pump(std::shared_ptr<Shared> s, std::shared_ptr<WatchState> stat
     if (!out.send(std::move(flight->event))) break;
     --state->in_transit;
   }
+  if (state->tick) state->tick->cancel();
   state->source->stop();
   flights.close();
   out.close();
