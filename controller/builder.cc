@@ -13,7 +13,23 @@ namespace kubesim::controller {
 
 // --- requests and results ------------------------------------------------------------------------
 
-std::string ReconcileRequest::key() const { return ns.empty() ? name : ns + "/" + name; }
+namespace {
+
+// "ns/name", or "name" for a key of no namespace, built in one allocation at most.
+std::string key_of(std::string_view ns, std::string_view name) {
+  std::string key;
+  key.reserve(ns.size() + 1 + name.size());
+  if (!ns.empty()) {
+    key.append(ns);
+    key.push_back('/');
+  }
+  key.append(name);
+  return key;
+}
+
+}  // namespace
+
+std::string ReconcileRequest::key() const { return key_of(ns, name); }
 
 std::optional<ReconcileRequest> ReconcileRequest::from_key(std::string_view key) {
   const std::size_t slash = key.find('/');
@@ -60,7 +76,7 @@ Expectations& ReconcileContext::expectations() const { return state_->expectatio
 api::ObjectPtr ReconcileContext::get(const api::GroupVersionResource& resource, std::string_view ns,
                                      std::string_view name) const {
   // Read from the indexer: a Lister would build a NotFound Status for every miss.
-  return state_->indexer(resource).get_by_key(ReconcileRequest{std::string(ns), std::string(name)}.key());
+  return state_->indexer(resource).get_by_key(key_of(ns, name));
 }
 
 std::vector<api::ObjectPtr> ReconcileContext::list(const api::GroupVersionResource& resource, std::string_view ns,
