@@ -18,11 +18,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -61,7 +61,13 @@ class PickIndex {
   std::string ns_;
   std::set<std::pair<std::string, std::string>> by_age_;  // (creationTimestamp, key)
   std::vector<std::string> keys_;                          // in no particular (but a fixed) order
-  std::map<std::string, std::pair<std::size_t, std::string>, std::less<>> where_;  // key -> (index in keys_, timestamp)
+  // Looked up by a key's view, without a copy of it.
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view key) const { return std::hash<std::string_view>()(key); }
+  };
+  // key -> (index in keys_, timestamp); never iterated, so its order does not matter.
+  std::unordered_map<std::string, std::pair<std::size_t, std::string>, KeyHash, std::equal_to<>> where_;
 };
 
 // Makes the workload process, its link and its client (World::workload).
