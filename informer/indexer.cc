@@ -57,6 +57,7 @@ Indexer::EntryId Indexer::store_new(std::string_view key, std::uint64_t hash, ap
   Entry& entry = entries_[id];
   assert(object->key().view() == key);
   (void)key;
+  entry.key = object->key().view();
   entry.object = std::move(object);
   table_.insert(hash, id);
   assert(table_.size() + free_ids_.size() == entries_.size());
@@ -74,6 +75,7 @@ api::ObjectPtr Indexer::upsert(api::ObjectPtr object) {
     return nullptr;
   }
   api::ObjectPtr old = std::exchange(entries_[found].object, std::move(object));
+  entries_[found].key = key;  // the same key, in the new object
   for (auto& [name, state] : indices_) {
     if (!state.by_key_namespace) update_index(state, old, entries_[found].object, found);
   }
@@ -85,7 +87,7 @@ void Indexer::index_added(IndexState& state, EntryId id) {
     update_index(state, nullptr, entries_[id].object, id);
     return;
   }
-  const std::string_view ns = key_namespace(entries_[id].object->key().view());
+  const std::string_view ns = key_namespace(entries_[id].key);
   auto it = state.index.find(ns);
   if (it == state.index.end()) it = state.index.emplace(std::string(ns), EntrySet()).first;
   it->second.insert(id, key_less());
@@ -96,7 +98,7 @@ void Indexer::index_removed(IndexState& state, EntryId id) {
     update_index(state, entries_[id].object, nullptr, id);
     return;
   }
-  auto it = state.index.find(key_namespace(entries_[id].object->key().view()));
+  auto it = state.index.find(key_namespace(entries_[id].key));
   if (it == state.index.end()) return;
   it->second.erase(id, key_less());
   if (it->second.empty()) state.index.erase(it);
@@ -137,6 +139,7 @@ void Indexer::delete_key(std::string_view key) {
   table_.erase(hash, id);
   Entry& entry = entries_[id];
   entry.object.reset();
+  entry.key = {};
   free_ids_.push_back(id);
   assert(table_.size() + free_ids_.size() == entries_.size());
 }

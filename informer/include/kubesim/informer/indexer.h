@@ -116,13 +116,14 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
   // One stored object, or a free slot (null object) waiting for reuse. Its key is the object's.
   struct Entry {
     api::ObjectPtr object;
+    std::string_view key;  // object's key (a view into it), read by every comparison
   };
   using EntryId = std::uint32_t;
   // Orders entry ids by key.
   struct KeyLess {
     const std::vector<Entry>* entries;
     bool operator()(EntryId a, EntryId b) const {
-      return (*entries)[a].object->key().view() < (*entries)[b].object->key().view();
+      return (*entries)[a].key < (*entries)[b].key;
     }
   };
   // The entries holding one value, in key order.
@@ -147,7 +148,7 @@ class Indexer final : public ReflectorStore, public KeyListerGetter {
   std::vector<EntryId> sorted_ids() const;
   KeyLess key_less() const { return KeyLess{&entries_}; }
   auto key_of() const {
-    return [this](EntryId id) { return entries_[id].object->key().view(); };
+    return [this](EntryId id) { return entries_[id].key; };
   }
 
   Indexers indexers_;
