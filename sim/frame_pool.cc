@@ -28,7 +28,7 @@ struct Reaper {
       while (FrameLists::FreeFrame* f = l.head[c]) {
         KUBESIM_UNPOISON(f, (c + 1) * kGranule);
         l.head[c] = f->next;
-        ::operator delete(f, (c + 1) * kGranule);
+        ::operator delete(f);
       }
       l.count[c] = 0;
     }
@@ -59,12 +59,12 @@ void* allocate_new_frame(std::size_t size) {
 void free_unkept_frame(void* frame, std::size_t size) noexcept {
   const std::size_t c = FrameLists::class_of(size);
   if (c == kClasses) {
-    ::operator delete(frame, size);
+    ::operator delete(frame);
     return;
   }
   FrameLists& l = frame_lists;
   if (l.closed || l.count[c] >= FrameLists::kKeptPerClass) {
-    ::operator delete(frame, (c + 1) * kGranule);
+    ::operator delete(frame);
     return;
   }
   reaper.armed = true;  // registers the thread-end cleanup
