@@ -8,7 +8,7 @@
 namespace kubesim::sim {
 namespace internal {
 
-class ContextState {
+class ContextState final : public ContextStateHead {
  public:
   explicit ContextState(std::shared_ptr<ContextState> parent) : parent_(std::move(parent)) {
     parent_link_.owner = this;
@@ -32,13 +32,9 @@ class ContextState {
   };
 
   std::shared_ptr<ContextState> parent_;
-  // Inherited from the parent; set on a Process's root.
-  std::shared_ptr<FreezeGate> gate_;
-  ContextError err_ = ContextError::kNone;
   std::optional<Time> deadline_;
   Loop* loop_ = nullptr;
   TimerId timer_;
-  WaitList waiters_;
   ParentLink parent_link_;
 };
 
@@ -58,21 +54,12 @@ const char* to_string(ContextError error) {
   return "";
 }
 
-bool Context::done() const { return state_ && state_->err_ != ContextError::kNone; }
+Context::Context(std::shared_ptr<internal::ContextState> state) : state_(std::move(state)) {}
 
-ContextError Context::err() const { return state_ ? state_->err_ : ContextError::kNone; }
+// The state's whole: every Context's state is a ContextState.
+ContextState* Context::full_state() const { return static_cast<ContextState*>(state_.get()); }
 
-std::optional<Time> Context::deadline() const { return state_ ? state_->deadline_ : std::nullopt; }
-
-bool Context::add_waiter(WaitNode* node) const {
-  if (!state_ || state_->err_ != ContextError::kNone) return false;
-  state_->waiters_.push_back(node);
-  return true;
-}
-
-internal::FreezeGate* Context::freeze_gate() const {
-  return state_ ? state_->gate_.get() : nullptr;
-}
+std::optional<Time> Context::deadline() const { return state_ ? full_state()->deadline_ : std::nullopt; }
 
 void CancelFunc::operator()() const {
   if (state_) state_->cancel(ContextError::kCanceled);
@@ -81,7 +68,8 @@ void CancelFunc::operator()() const {
 namespace internal {
 
 ContextWithCancel make_child(const Context& parent, Loop* loop, std::optional<Time> deadline) {
-  auto state = std::make_shared<ContextState>(parent.state_);
+  auto state =
+      std::make_shared<ContextState>(std::static_pointer_cast<ContextState>(parent.state_));
   if (parent.state_) state->gate_ = parent.state_->gate_;
   std::optional<Time> inherited = parent.deadline();
   if (inherited && (!deadline || *inherited <= *deadline)) deadline.reset();

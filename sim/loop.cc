@@ -54,8 +54,6 @@ DetachedTask run_detached(Loop* loop, Task<void> task, std::string name) {
   if (failure) loop->report_failure(failure, name);
 }
 
-void resume_handle(void* address) { std::coroutine_handle<>::from_address(address).resume(); }
-
 void run_function(void* arg) {
   std::unique_ptr<std::function<void()>> fn(static_cast<std::function<void()>*>(arg));
   (*fn)();
@@ -102,10 +100,6 @@ void Loop::unlink_detached(DetachedNode* node) {
   node->prev = node->next = nullptr;
   --live_tasks_;
 }
-
-void Loop::post(std::coroutine_handle<> h) { ready_.push_back({&resume_handle, h.address()}); }
-
-void Loop::post(Callback fn, void* arg) { ready_.push_back({fn, arg}); }
 
 void Loop::post(std::function<void()> fn) {
   ready_.push_back({&run_function, new std::function<void()>(std::move(fn))});

@@ -32,8 +32,21 @@ enum class ContextError { kNone, kCanceled, kDeadlineExceeded };
 const char* to_string(ContextError error);
 
 namespace internal {
-class ContextState;
 class FreezeGate;
+// What every Context asks of its state on each wait, kept where the inline accessors below read
+// it; the rest of the state (parent, deadline, timer) is ContextState's, in context.cc.
+class ContextStateHead {
+ public:
+  ContextError err_ = ContextError::kNone;
+  // Inherited from the parent; set on a Process's root.
+  std::shared_ptr<FreezeGate> gate_;
+  WaitList waiters_;
+
+ protected:
+  ContextStateHead() = default;
+  ~ContextStateHead() = default;
+};
+class ContextState;
 }
 
 class Context;
@@ -51,26 +64,31 @@ class Context {
   Context() = default;
   static Context background() { return Context(); }
 
-  bool done() const;
+  bool done() const { return state_ && state_->err_ != ContextError::kNone; }
   // kNone while not done; afterwards why it is done.
-  ContextError err() const;
+  ContextError err() const { return state_ ? state_->err_ : ContextError::kNone; }
   // The earliest deadline of this context and its ancestors, if any.
   std::optional<Time> deadline() const;
 
   // For awaitables: links `node` so that it fires once when this context becomes done. Returns
   // false, linking nothing, when the context is already done (or can never be, for background).
-  bool add_waiter(WaitNode* node) const;
+  bool add_waiter(WaitNode* node) const {
+    if (!state_ || state_->err_ != ContextError::kNone) return false;
+    state_->waiters_.push_back(node);
+    return true;
+  }
   // For awaiters: the freeze gate this context carries, or nullptr.
-  internal::FreezeGate* freeze_gate() const;
+  internal::FreezeGate* freeze_gate() const { return state_ ? state_->gate_.get() : nullptr; }
 
  private:
   friend class CancelFunc;
   friend ContextWithCancel internal::make_child(const Context&, Loop*, std::optional<Time>);
   friend ContextWithCancel internal::with_freeze_gate(const Context&,
                                                      std::shared_ptr<internal::FreezeGate>);
-  explicit Context(std::shared_ptr<internal::ContextState> state) : state_(std::move(state)) {}
+  explicit Context(std::shared_ptr<internal::ContextState> state);
+  internal::ContextState* full_state() const;
 
-  std::shared_ptr<internal::ContextState> state_;
+  std::shared_ptr<internal::ContextStateHead> state_;
 };
 
 // Cancels the context it was made with; idempotent; keeps nothing alive but that context.

@@ -73,8 +73,8 @@ class Loop {
   const Clock& clock() const { return *clock_; }
 
   // Resumes `h` (or calls `fn(arg)`) once the work already queued has run.
-  void post(std::coroutine_handle<> h);
-  void post(Callback fn, void* arg);
+  void post(std::coroutine_handle<> h) { ready_.push_back({&resume_handle, h.address()}); }
+  void post(Callback fn, void* arg) { ready_.push_back({fn, arg}); }
   void post(std::function<void()> fn);
 
   // Thread-safe: queues `fn` to run on the loop thread and wakes a real-mode loop.
@@ -128,6 +128,8 @@ class Loop {
   void unlink_detached(DetachedNode* node);
 
  private:
+  static void resume_handle(void* address) { std::coroutine_handle<>::from_address(address).resume(); }
+
   struct ReadyItem {
     Callback fn;
     void* arg;
