@@ -30,6 +30,7 @@
 
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
+#include "kubesim/informer/indexer.h"  // internal::StringHash
 #include "kubesim/scenarios/scenario.h"
 #include "kubesim/sim/rng.h"
 
@@ -61,13 +62,11 @@ class PickIndex {
   std::string ns_;
   std::set<std::pair<std::string, std::string>> by_age_;  // (creationTimestamp, key)
   std::vector<std::string> keys_;                          // in no particular (but a fixed) order
-  // Looked up by a key's view, without a copy of it.
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const { return std::hash<std::string_view>()(key); }
-  };
-  // key -> (index in keys_, timestamp); never iterated, so its order does not matter.
-  std::unordered_map<std::string, std::pair<std::size_t, std::string>, KeyHash, std::equal_to<>> where_;
+  // key -> (index in keys_, timestamp), looked up by a key's view; never iterated, so its order
+  // does not matter.
+  std::unordered_map<std::string, std::pair<std::size_t, std::string>, informer::internal::StringHash,
+                     std::equal_to<>>
+      where_;
 };
 
 // Makes the workload process, its link and its client (World::workload).
