@@ -171,6 +171,13 @@ Result<ObjectPtr> Object::from_json(nlohmann::json j) {
 }
 
 Result<ObjectPtr> Object::from_string(std::string_view text) {
+  // Text as serialized() writes it is kept as it is, without a tree, when its metadata has the
+  // types it must have; else the tree is built, and from_json says what is wrong.
+  if (json_text::is_written_object(text)) {
+    bool well_typed = true;
+    auto object = std::make_shared<const Object>(Passkey{}, text, &well_typed);
+    if (well_typed) return object;
+  }
   Json j;
   try {
     j = Json::parse(text.begin(), text.end());
@@ -294,6 +301,13 @@ nlohmann::json Object::member_value(std::string_view key) const {
   if (!text_form_) return member(key);
   const auto span = member_span(key);
   return span ? text_json(span->first, span->second) : Json();
+}
+
+std::optional<std::string_view> Object::member_text(std::string_view key) const {
+  const std::string_view text = serialized();
+  const auto m = json_text::find_member(text, 0, key);
+  if (!m) return std::nullopt;
+  return text.substr(m->value_begin, m->value_end - m->value_begin);
 }
 
 Json Object::value_at(std::string_view dotted_path) const {

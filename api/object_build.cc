@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "kubesim/api/internal/json_text.h"
+#include "kubesim/api/internal/object_access.h"
 #include "kubesim/api/internal/meta_field.h"
 #include "kubesim/api/object.h"
 
@@ -90,6 +91,11 @@ class Object::Builder {
     return *object_.rare_;
   }
 
+  // Set when a value read has a type from_json rejects (a TextSource's reads notice it; a tree
+  // was checked before it was read).
+  void set_mistyped() { mistyped_ = true; }
+  bool mistyped() const { return mistyped_; }
+
   // Reads metadata member `field` from `src`, which gives the value as each kind of field needs
   // it: string() (absent when not a string), integer(), string_map(), strings() and
   // owner_references() (empty when of another type).
@@ -110,6 +116,7 @@ class Object::Builder {
   std::vector<Entry> annotations_;
   std::vector<Span> finalizers_;
   std::vector<OwnerSpans> owners_;
+  bool mistyped_ = false;
 };
 
 Object::Span* Object::span_slot(int field) {
@@ -172,9 +179,11 @@ void Object::Builder::read(MetaField field, const Source& src) {
     case MetaField::kOwnerReferences:
       owners_ = src.owner_references();
       break;
-    default:
-      if (Span* slot = object_.span_slot(static_cast<int>(field))) *slot = src.string();
+    default: {
+      const Span s = src.string();  // read also when not kept (selfLink), for its type
+      if (Span* slot = object_.span_slot(static_cast<int>(field))) *slot = s;
       break;
+    }
   }
 }
 
@@ -182,11 +191,15 @@ void Object::Builder::finish() {
   Object& o = object_;
   // The key, "namespace/name" or the bare name (which needs no copy).
   if (const std::string_view ns = view(o.namespace_name_); !ns.empty()) {
-    std::string key;
-    key.reserve(ns.size() + 1 + o.name_.len);
-    key.append(ns).push_back('/');
-    key.append(view(o.name_));
-    o.key_ = add(key);
+    // Appended in place: the views of the text stay put; ns or the name may be added strings,
+    // so they are placed by offset before the append can move them.
+    const Span name = o.name_;
+    const Span space = o.namespace_name_;
+    const Span key{size32(text_.size() + strings_.size()), size32(space.len + 1 + name.len)};
+    strings_.reserve(strings_.size() + key.len);
+    strings_.append(view(space)).push_back('/');
+    strings_.append(view(name));
+    o.key_ = key;
   } else {
     o.key_ = o.name_;
   }
@@ -257,11 +270,12 @@ Object::Object(Passkey, nlohmann::json j, Form form) {
   }
 }
 
-Object::Object(Passkey, std::string_view text) {
+Object::Object(Passkey, std::string_view text, bool* well_typed) {
   text_form_ = true;
   Builder b(*this, text);
   read_text(b);
   b.finish();
+  if (well_typed != nullptr) *well_typed = !b.mistyped();
 }
 
 ObjectPtr Object::spliced(std::span<const Splice> edits, int resource_version_edit) const {
@@ -442,17 +456,23 @@ struct Object::Builder::TextSource {
   std::size_t begin;
   std::size_t end;
 
-  Span string() const { return b.text_string(begin, end); }
+  // Each read notes a value of another type than the field's (null is absent, and fine).
+  Span string() const { return string_in(b, t, begin, end); }
   std::optional<std::int64_t> integer() const {
+    if (t[begin] == 'n') return std::nullopt;
     std::int64_t v = 0;
     const auto r = std::from_chars(t.data() + begin, t.data() + end, v);
-    if (r.ec != std::errc() || r.ptr != t.data() + end) return std::nullopt;
+    if (r.ec != std::errc() || r.ptr != t.data() + end) {
+      b.set_mistyped();
+      return std::nullopt;
+    }
     return v;
   }
   std::vector<Entry> string_map() const {
     std::vector<Entry> out;
-    if (t[begin] != '{') return out;
+    if (!is(begin, '{')) return out;
     json_text::for_each_member(t, begin, [&](const json_text::Member& e) {
+      if (t[e.value_begin] != '"') b.set_mistyped();
       out.push_back({b.text_key(e), b.text_string(e.value_begin, e.value_end)});
       return true;
     });
@@ -460,16 +480,21 @@ struct Object::Builder::TextSource {
   }
   std::vector<Span> strings() const {
     std::vector<Span> out;
-    if (t[begin] != '[') return out;
-    json_text::for_each_element(
-        t, begin, [&](std::size_t vb, std::size_t ve) { out.push_back(b.text_string(vb, ve)); });
+    if (!is(begin, '[')) return out;
+    json_text::for_each_element(t, begin, [&](std::size_t vb, std::size_t ve) {
+      if (t[vb] != '"') b.set_mistyped();
+      out.push_back(b.text_string(vb, ve));
+    });
     return out;
   }
   std::vector<OwnerSpans> owner_references() const {
     std::vector<OwnerSpans> out;
-    if (t[begin] != '[') return out;
+    if (!is(begin, '[')) return out;
     json_text::for_each_element(t, begin, [&](std::size_t vb, std::size_t) {
-      if (t[vb] != '{') return;
+      if (t[vb] != '{') {
+        b.set_mistyped();
+        return;
+      }
       OwnerSpans ref;
       json_text::for_each_member(t, vb, [&](const json_text::Member& m) {
         const std::string key(b.view(b.text_key(m)));
@@ -477,6 +502,8 @@ struct Object::Builder::TextSource {
         const std::optional<bool> flag =
             first == 't' ? std::optional<bool>(true)
                          : first == 'f' ? std::optional<bool>(false) : std::nullopt;
+        const bool is_flag = key == "controller" || key == "blockOwnerDeletion";
+        if (is_flag && !flag && first != 'n') b.set_mistyped();
         if (key == "apiVersion") ref.api_version = string_at(m);
         else if (key == "kind") ref.kind = string_at(m);
         else if (key == "name") ref.name = string_at(m);
@@ -490,7 +517,18 @@ struct Object::Builder::TextSource {
     return out;
   }
   Span string_at(const json_text::Member& m) const {
-    return b.text_string(m.value_begin, m.value_end);
+    return string_in(b, t, m.value_begin, m.value_end);
+  }
+  // The string at [vb, ve), absent when null or (noted) of another type.
+  static Span string_in(Builder& b, std::string_view t, std::size_t vb, std::size_t ve) {
+    if (t[vb] != '"' && t[vb] != 'n') b.set_mistyped();
+    return b.text_string(vb, ve);
+  }
+  // Whether the value at `at` starts with `open`; other than that or null, it is noted.
+  bool is(std::size_t at, char open) const {
+    if (t[at] == open) return true;
+    if (t[at] != 'n') b.set_mistyped();
+    return false;
   }
 };
 
@@ -501,6 +539,7 @@ void Object::read_text(Builder& b) {
     const std::string_view key = b.view(b.text_key(m));
     if (key == "metadata") {
       metadata_begin_ = size32(m.value_begin);
+      if (t[m.value_begin] != '{' && t[m.value_begin] != 'n') b.set_mistyped();
       if (t[m.value_begin] == '{') {
         *value_end = json_text::for_each_member(t, m.value_begin, [&](const json_text::Member& f) {
           const MetaField field = internal::meta_field(b.view(b.text_key(f)));
@@ -516,10 +555,57 @@ void Object::read_text(Builder& b) {
     } else if (key == "apiVersion" || key == "kind") {
       Span& slot = key == "kind" ? kind_ : api_version_;  // before text_string moves `key`
       *value_end = json_text::skip_value(t, m.value_begin);
-      slot = b.text_string(m.value_begin, *value_end);
+      slot = Builder::TextSource::string_in(b, t, m.value_begin, *value_end);
     }
     return true;
   });
 }
+
+namespace internal {
+
+ObjectPtr ObjectAccess::from_written_text(std::string_view text, const WrittenMetadata& written) {
+  auto out = std::make_shared<Object>(Object::Passkey{});
+  Object& o = *out;
+  o.text_form_ = true;
+  Object::Builder b(o, text);
+  o.api_version_ = written.api_version;
+  o.kind_ = written.kind;
+  o.name_ = written.name;
+  o.namespace_name_ = written.namespace_;
+  o.uid_ = written.uid;
+  o.resource_version_ = written.resource_version;
+  o.creation_timestamp_ = written.creation_timestamp;
+  if (written.generate_name.off != StringMapView::Span::kAbsent) {
+    b.rare().generate_name = written.generate_name;
+  }
+  o.metadata_begin_ = size32(written.metadata_begin);
+  o.metadata_end_ = size32(written.metadata_end);
+  if (written.labels != std::string_view::npos) {
+    const std::size_t end = json_text::skip_value(text, written.labels);
+    b.read(MetaField::kLabels, Object::Builder::TextSource{b, text, written.labels, end});
+  }
+  b.finish();
+#ifndef NDEBUG
+  const ObjectPtr read = from_text(text);
+  const bool same =
+      read->api_version() == o.api_version() && read->kind() == o.kind() &&
+      read->name() == o.name() && read->namespace_() == o.namespace_() &&
+      read->generate_name() == o.generate_name() && read->uid() == o.uid() &&
+      read->resource_version() == o.resource_version() &&
+      read->creation_timestamp() == o.creation_timestamp() && read->key() == o.key() &&
+      read->labels().to_map() == o.labels().to_map() && read->annotations().empty() &&
+      read->finalizers().empty() && read->owner_references().empty() &&
+      read->generation() == 0 && !read->deletion_timestamp() &&
+      read->metadata_begin_ == o.metadata_begin_ && read->metadata_end_ == o.metadata_end_;
+  if (!same) {
+    std::fprintf(stderr, "kubesim: make_written_text_object: the metadata is not where written: %.*s\n",
+                 static_cast<int>(text.size()), text.data());
+    std::abort();
+  }
+#endif
+  return out;
+}
+
+}  // namespace internal
 
 }  // namespace kubesim::api

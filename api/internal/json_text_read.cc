@@ -179,6 +179,150 @@ Json parse(std::string_view text) { return Parser(text).value(); }
 
 namespace {
 
+// is_written_object's scan: one pass over the text, failing at the first byte write() would not
+// have written there.
+class WrittenCheck {
+ public:
+  explicit WrittenCheck(std::string_view text) : t_(text) {}
+
+  bool object_text() {
+    return !t_.empty() && t_[0] == '{' && value(0) && p_ == t_.size();
+  }
+
+ private:
+  static constexpr int kMaxDepth = 256;
+
+  bool at(char c) const { return p_ < t_.size() && t_[p_] == c; }
+
+  bool value(int depth) {
+    if (p_ >= t_.size()) return false;
+    switch (t_[p_]) {
+      case '{':
+        return depth < kMaxDepth && object(depth + 1);
+      case '[':
+        return depth < kMaxDepth && array(depth + 1);
+      case '"':
+        return string(nullptr);
+      case 't':
+        return literal("true");
+      case 'f':
+        return literal("false");
+      case 'n':
+        return literal("null");
+      default:
+        return integer();
+    }
+  }
+
+  // The items of an object or array (the opening byte at p_), each read by item(), separated
+  // by ',' and ended by `close`.
+  template <typename Item>
+  bool items(char close, Item&& item) {
+    ++p_;  // '{' or '['
+    if (at(close)) {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (!item()) return false;
+      if (at(',')) {
+        ++p_;
+        continue;
+      }
+      if (!at(close)) return false;
+      ++p_;
+      return true;
+    }
+  }
+
+  bool object(int depth) {
+    std::string_view previous;
+    bool first = true;
+    return items('}', [&] {
+      std::string_view key;
+      if (!at('"') || !string(&key)) return false;
+      // Keys in order and once each, as a sorted map holds them.
+      if (!first && !(previous < key)) return false;
+      previous = key;
+      first = false;
+      if (!at(':')) return false;
+      ++p_;
+      return value(depth);
+    });
+  }
+
+  bool array(int depth) {
+    return items(']', [&] { return value(depth); });
+  }
+
+  // A string as write_string writes it: printable ASCII as it is, and only the escapes it
+  // writes. For a key (`key` set), no escape at all.
+  bool string(std::string_view* key) {
+    const std::size_t begin = ++p_;  // past '"'
+    while (p_ < t_.size()) {
+      p_ += detail::plain_prefix(t_.substr(p_));
+      if (p_ >= t_.size()) return false;
+      const auto c = static_cast<unsigned char>(t_[p_]);
+      if (c == '"') {
+        if (key != nullptr) *key = t_.substr(begin, p_ - begin);
+        ++p_;
+        return true;
+      }
+      if (c < 0x20 || c >= 0x80) return false;
+      if (c != '\\') {
+        ++p_;
+        continue;
+      }
+      if (key != nullptr || p_ + 1 >= t_.size()) return false;
+      const char e = t_[p_ + 1];
+      if (e == '"' || e == '\\' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+        p_ += 2;
+        continue;
+      }
+      // \u00xx, lower-case, for a control byte that has no short escape.
+      if (e != 'u' || p_ + 6 > t_.size() || t_.substr(p_ + 2, 2) != "00") return false;
+      const auto hex = [](char h) {
+        return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : -1;
+      };
+      const int high = hex(t_[p_ + 4]);
+      const int low = hex(t_[p_ + 5]);
+      if (high < 0 || high > 1 || low < 0) return false;
+      const int byte = high * 16 + low;
+      if (byte == '\b' || byte == '\f' || byte == '\n' || byte == '\r' || byte == '\t') return false;
+      p_ += 6;
+    }
+    return false;
+  }
+
+  bool literal(std::string_view word) {
+    if (t_.substr(p_, word.size()) != word) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  // -?(0|[1-9][0-9]*), not -0, at most 18 digits: what write() writes for an integer, and
+  // within the range of both of the integers it reads back.
+  bool integer() {
+    const bool negative = at('-');
+    if (negative) ++p_;
+    const std::size_t begin = p_;
+    while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9') ++p_;
+    const std::size_t digits = p_ - begin;
+    if (digits == 0 || digits > 18) return false;
+    if (t_[begin] == '0') return digits == 1 && !negative;
+    return true;
+  }
+
+  std::string_view t_;
+  std::size_t p_ = 0;
+};
+
+}  // namespace
+
+bool is_written_object(std::string_view text) { return WrittenCheck(text).object_text(); }
+
+namespace {
+
 // The position of the next '"', '{', '}', '[' or ']' at or after `p`, or the text's size.
 std::size_t next_structural(std::string_view text, std::size_t p) {
 #if defined(__SSE2__)

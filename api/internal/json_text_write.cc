@@ -24,7 +24,10 @@ constexpr auto kNeedsCare = [] {
   return t;
 }();
 
-// The length of the prefix of `s` that needs no escaping.
+}  // namespace
+
+namespace detail {
+
 std::size_t plain_prefix(std::string_view s) {
   std::size_t i = 0;
 #if defined(__SSE2__)
@@ -55,6 +58,10 @@ std::size_t plain_prefix(std::string_view s) {
   while (i < s.size() && !kNeedsCare[static_cast<unsigned char>(s[i])]) ++i;
   return i;
 }
+
+}  // namespace detail
+
+namespace {
 
 std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
@@ -104,7 +111,7 @@ class Out {
 };
 
 void put_string(std::string_view s, Out& out) {
-  const std::size_t plain = plain_prefix(s);
+  const std::size_t plain = detail::plain_prefix(s);
   if (plain == s.size()) {
     out.put_quoted(s);
     return;

@@ -163,6 +163,86 @@ TEST(ObjectTest, RejectsMalformedInput) {
   }
 }
 
+void expect_same_object(const Object& tree, const Object& compact);
+
+// Text as serialized() writes it is kept as it is (no tree); any other text is parsed into a
+// tree. Either way the Object is the one from_json builds.
+TEST(ObjectTest, FromStringKeepsWrittenText) {
+  const std::string written =
+      R"({"apiVersion":"v1","data":{"k":"v","n":"1"},"kind":"ConfigMap","metadata":)"
+      R"({"annotations":{"a":"x\ty"},"finalizers":["f"],"generation":3,"labels":{"app":"web"},)"
+      R"("name":"n","namespace":"ns","ownerReferences":[{"apiVersion":"v1","controller":true,)"
+      R"("kind":"K","name":"o","uid":"u"}],"selfLink":null,"uid":"1"}})";
+  struct Case {
+    std::string text;
+    internal::Layout layout;
+  };
+  const Case cases[] = {
+      {written, internal::Layout::kText},
+      {"{}", internal::Layout::kText},
+      {R"({"apiVersion":null,"metadata":null})", internal::Layout::kText},
+      {" " + written, internal::Layout::kTree},                                 // space
+      {R"({"kind":"ConfigMap","apiVersion":"v1"})", internal::Layout::kTree},  // key order
+      {R"({"data":{"n":1.0},"kind":"K"})", internal::Layout::kTree},           // a float
+      {"{\"data\":{\"k\":\"caf\xc3\xa9\"}}", internal::Layout::kTree},       // past ASCII
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    const auto r = Object::from_string(c.text);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(internal::layout_of(*r.value()), c.layout);
+    expect_same_object(*make_object(json::parse(c.text)), *r.value());
+  }
+}
+
+// An Object built where its text's writer says the metadata lies is the Object read from it.
+TEST(ObjectTest, WrittenTextObjectIsTheObjectReadFromTheText) {
+  const std::string text =
+      R"({"apiVersion":"v1","data":{"k":"v"},"kind":"ConfigMap","metadata":{"creationTimestamp":)"
+      R"("2026-01-01T00:00:00Z","generateName":"w-","labels":{"a":"b","c":""},"name":"w-x1",)"
+      R"("namespace":"ns","resourceVersion":"7","uid":"u-1"}})";
+  const auto at = [&](std::string_view value) {
+    const std::size_t off = text.find("\"" + std::string(value) + "\"") + 1;
+    return StringMapView::Span{static_cast<std::uint32_t>(off),
+                               static_cast<std::uint32_t>(value.size())};
+  };
+  internal::WrittenMetadata written;
+  written.api_version = at("v1");
+  written.kind = at("ConfigMap");
+  written.creation_timestamp = at("2026-01-01T00:00:00Z");
+  written.generate_name = at("w-");
+  written.name = at("w-x1");
+  written.namespace_ = at("ns");
+  written.resource_version = at("7");
+  written.uid = at("u-1");
+  written.metadata_begin = text.find("\"metadata\":") + 11;
+  written.metadata_end = text.size() - 1;
+  written.labels = text.find("\"labels\":") + 9;
+  const ObjectPtr built = internal::make_written_text_object(text, written);
+  const ObjectPtr read = internal::make_text_object(text);
+  expect_same_object(*read, *built);
+  EXPECT_EQ(built->key().view(), "ns/w-x1");
+  EXPECT_EQ(built->label("c"), "");
+  EXPECT_EQ(built->metadata_field("uid"), "u-1");
+  EXPECT_EQ(built->with_resource_version("8")->resource_version(), "8");
+}
+
+TEST(ObjectTest, MemberTextIsTheMembersSerializedText) {
+  const json j = {{"apiVersion", "v1"},
+                  {"kind", "ConfigMap"},
+                  {"metadata", {{"name", "n"}}},
+                  {"data", {{"b", "2"}, {"a", "1"}}},
+                  {"immutable", true}};
+  for (const auto layout : {internal::Layout::kText, internal::Layout::kTree}) {
+    const ObjectPtr o = internal::make_object(j, layout);
+    EXPECT_EQ(o->member_text("data"), R"({"a":"1","b":"2"})");
+    EXPECT_EQ(o->member_text("immutable"), "true");
+    EXPECT_EQ(o->member_text("kind"), "\"ConfigMap\"");
+    EXPECT_EQ(o->member_text("metadata"), R"({"name":"n"})");
+    EXPECT_EQ(o->member_text("spec"), std::nullopt);
+  }
+}
+
 TEST(ObjectTest, FromJsonRejectsNonObjects) {
   const auto r = Object::from_json(json(5));
   ASSERT_FALSE(r.ok());

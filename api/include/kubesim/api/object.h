@@ -8,9 +8,10 @@
 //
 // Costs: an Object the API server stores (or answers with) may hold only its serialized() text;
 // its json() is then built on the first call and kept. The readers that take no tree
-// (member_value, member_equals, value_at, metadata_json, metadata_field, metadata_equals, same_as)
-// never build it. The metadata's strings, the key and the label and annotation entries sit in
-// one block, so an Object is a few pointers plus that block.
+// (member_value, member_text, member_equals, value_at, metadata_json, metadata_field,
+// metadata_equals, same_as) never build it. from_string keeps text that is already in
+// serialized() form the same way. The metadata's strings, the key and the label and annotation
+// entries sit in one block, so an Object is a few pointers plus that block.
 //
 // Guarantees:
 // - Every Object's metadata has the types Kubernetes requires (strings, integers, string maps,
@@ -160,11 +161,15 @@ class Object {
   // apiVersions for validity; that is the API server's job.
   static Result<ObjectPtr> from_json(nlohmann::json j);
   // Parses JSON text, then as from_json. Malformed JSON fails with 400 BadRequest giving the
-  // parser's position.
+  // parser's position. Text as serialized() writes it (compact, keys in order; an object built
+  // by appending other Objects' member_text() in key order is) is kept as it is: no tree is
+  // built, which makes this the cheapest way to build an Object.
   static Result<ObjectPtr> from_string(std::string_view text);
 
   Object(Passkey, nlohmann::json j, Form form);  // use from_json or make_object
-  Object(Passkey, std::string_view text);         // internal/object_access.h
+  // internal/object_access.h; *well_typed (when given) is set false when a metadata field
+  // from_json checks has another type.
+  Object(Passkey, std::string_view text, bool* well_typed = nullptr);
   explicit Object(Passkey) {}                     // filled in by spliced()
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
@@ -217,6 +222,10 @@ class Object {
   const nlohmann::json& member(std::string_view key) const;
   // A copy of member(key), read without building json().
   nlohmann::json member_value(std::string_view key) const;
+  // The JSON text of member(key) as serialized() holds it (a view into this Object), or nullopt
+  // when absent. Any top-level member may be asked for. It never builds json(); an Object built
+  // from a tree writes serialized() once for it.
+  std::optional<std::string_view> member_text(std::string_view key) const;
   // Whether member(key) == value (an absent member equals null), decided without building json().
   bool member_equals(std::string_view key, const nlohmann::json& value) const;
   // other.member_equals(key, member_value(key)), decided without building either json() and,

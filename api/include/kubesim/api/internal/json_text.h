@@ -40,6 +40,12 @@ bool equals_except(const nlohmann::json& j, std::string_view text, std::string_v
 // ones as signed, others as unsigned, as nlohmann's parser reads them).
 nlohmann::json parse(std::string_view text);
 
+// Whether `text` is, byte for byte, what write() writes for some JSON object (so that the
+// readers below may be given it). It checks the whole text, and errs on the side of no: a text
+// holding a non-ASCII byte, a key with an escape, a number other than an integer of at most 18
+// digits, or nesting deeper than 256 is not taken, though write() may have written it.
+bool is_written_object(std::string_view text);
+
 // The end (one past the last byte) of the value starting at `pos`.
 std::size_t skip_value(std::string_view text, std::size_t pos);
 
@@ -88,6 +94,9 @@ std::string decode_string(std::string_view raw);
 namespace detail {
 // The end of the string starting at `pos` (its '"'); *escaped tells whether it holds an escape.
 std::size_t skip_string(std::string_view text, std::size_t pos, bool* escaped = nullptr);
+// The length of the prefix of `s` that a JSON string holds as it is (no control byte, '"', '\\'
+// or byte past ASCII).
+std::size_t plain_prefix(std::string_view s);
 }  // namespace detail
 
 template <typename Visit>

@@ -15,6 +15,7 @@
 #ifndef KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_
 #define KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -25,6 +26,24 @@
 #include "kubesim/api/result.h"
 
 namespace kubesim::api::internal {
+
+// Where the writer of an object's text put the metadata an Object hands out, so that the Object
+// is built without reading the text again. A string is the offset and length of its contents
+// (between its quotes; it holds no escape), absent when the object has none.
+struct WrittenMetadata {
+  using Span = StringMapView::Span;
+  Span api_version;
+  Span kind;
+  Span name;
+  Span namespace_;
+  Span generate_name;
+  Span uid;
+  Span resource_version;
+  Span creation_timestamp;
+  std::size_t metadata_begin = 0;                        // the metadata object's '{'
+  std::size_t metadata_end = 0;                          // one past its '}'
+  std::size_t labels = std::string_view::npos;          // the labels object's '{', if any
+};
 
 class ObjectAccess {
  public:
@@ -40,6 +59,10 @@ class ObjectAccess {
   // texts. The text is not checked but in debug builds, which abort, naming what is wrong, as
   // make_object does.
   static ObjectPtr from_text(std::string_view text);
+  // from_text for a text whose metadata lies where `written` says and holds nothing else that
+  // an Object reads (no annotations, finalizers, owner references, generation, deletion fields
+  // or selfLink). Debug builds also read the text and abort when the two Objects differ.
+  static ObjectPtr from_written_text(std::string_view text, const WrittenMetadata& written);
   static Layout layout(const Object& object) {
     return object.text_form_ ? Layout::kText : Layout::kTree;
   }
@@ -59,6 +82,9 @@ inline ObjectPtr make_object(nlohmann::json j, Layout layout) {
   return ObjectAccess::make(std::move(j), layout);
 }
 inline ObjectPtr make_text_object(std::string_view text) { return ObjectAccess::from_text(text); }
+inline ObjectPtr make_written_text_object(std::string_view text, const WrittenMetadata& written) {
+  return ObjectAccess::from_written_text(text, written);
+}
 inline Layout layout_of(const Object& object) { return ObjectAccess::layout(object); }
 
 }  // namespace kubesim::api::internal
