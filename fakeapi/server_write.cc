@@ -289,9 +289,9 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
           name = std::move(drawn).value();
         }
         const std::string uid = new_uid();
-        const std::string text = internal::text_create(
-            info, *plan, name, ns, uid, now_rfc3339(), std::to_string(store_.next_revision()));
-        const Change& change = store_.put(r->table, key, internal::make_text_object(text));
+        api::ObjectPtr stored = internal::text_create(info, *plan, name, ns, uid, now_rfc3339(),
+                                                      std::to_string(store_.next_revision()));
+        const Change& change = store_.put(r->table, key, std::move(stored));
         trace_write("api.create", *r, name, change.revision);
         return change.object;
       }

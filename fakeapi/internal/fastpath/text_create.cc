@@ -156,49 +156,62 @@ std::optional<TextCreate> plan_text_create(const ResourceInfo& info, const api::
   return plan;
 }
 
-std::string text_create(const ResourceInfo& info, const TextCreate& plan, std::string_view name,
-                        std::string_view ns, std::string_view uid,
-                        std::string_view creation_timestamp, std::string_view resource_version) {
-  // The members in key order, as the general path writes them.
+api::ObjectPtr text_create(const ResourceInfo& info, const TextCreate& plan, std::string_view name,
+                           std::string_view ns, std::string_view uid,
+                           std::string_view creation_timestamp, std::string_view resource_version) {
+  // The members in key order, as the general path writes them; every string written here needs
+  // no escape (names and the server's own values), so each one's place is noted as it is written.
   std::string out;
   out.reserve(plan.data.size() + plan.labels.size() + name.size() + plan.generate_name.size() +
               ns.size() + 200);
+  api::internal::WrittenMetadata written;
   const auto string_member = [&out](std::string_view key, std::string_view value) {
-    out.append("\"").append(key).append("\":\"").append(value).append("\"");
+    out.append("\"").append(key).append("\":\"");
+    const api::internal::WrittenMetadata::Span at{static_cast<std::uint32_t>(out.size()),
+                                                  static_cast<std::uint32_t>(value.size())};
+    out.append(value).append("\"");
+    return at;
   };
   // ,"key":value from the tree when there is one, else from the text; nothing when absent.
+  // Returns where the value starts, or npos.
   const auto kept_member = [&out](std::string_view key, const nlohmann::json* tree,
                                   std::string_view text) {
-    if (tree == nullptr && text.empty()) return;
+    if (tree == nullptr && text.empty()) return std::string_view::npos;
     out.append(",\"").append(key).append("\":");
+    const std::size_t at = out.size();
     if (tree != nullptr) {
       json_text::write(*tree, out);
     } else {
       out.append(text);
     }
+    return at;
   };
   out += '{';
-  string_member("apiVersion", info.api_version());
+  written.api_version = string_member("apiVersion", info.api_version());
   kept_member("data", plan.data_tree, plan.data);
   out += ',';
-  string_member("kind", info.kind);
-  out.append(",\"metadata\":{");
-  string_member("creationTimestamp", creation_timestamp);
+  written.kind = string_member("kind", info.kind);
+  out.append(",\"metadata\":");
+  written.metadata_begin = out.size();
+  out += '{';
+  written.creation_timestamp = string_member("creationTimestamp", creation_timestamp);
   if (!plan.generate_name.empty()) {
     out += ',';
-    string_member("generateName", plan.generate_name);
+    written.generate_name = string_member("generateName", plan.generate_name);
   }
-  kept_member("labels", plan.labels_tree, plan.labels);
+  written.labels = kept_member("labels", plan.labels_tree, plan.labels);
   out += ',';
-  string_member("name", name);
+  written.name = string_member("name", name);
   out += ',';
-  string_member("namespace", ns);
+  written.namespace_ = string_member("namespace", ns);
   out += ',';
-  string_member("resourceVersion", resource_version);
+  written.resource_version = string_member("resourceVersion", resource_version);
   out += ',';
-  string_member("uid", uid);
-  out.append("}}");
-  return out;
+  written.uid = string_member("uid", uid);
+  out += '}';
+  written.metadata_end = out.size();
+  out += '}';
+  return make_written_text_object(out, written);
 }
 
 }  // namespace kubesim::fakeapi::internal

@@ -18,6 +18,7 @@ namespace json_text = api::internal::json_text;
 using api::internal::Layout;
 using api::internal::layout_of;
 using api::internal::make_text_object;
+using api::internal::make_written_text_object;
 
 }  // namespace kubesim::fakeapi::internal
 

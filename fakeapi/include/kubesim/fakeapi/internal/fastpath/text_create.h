@@ -36,12 +36,11 @@ struct TextCreate {
 std::optional<TextCreate> plan_text_create(const ResourceInfo& info, const api::Object& object,
                                            std::string_view ns);
 
-// The stored object's text: the plan's members with the server's metadata and `name` (the plan's,
-// or the one drawn for it).
-std::string text_create(const ResourceInfo& info, const TextCreate& plan, std::string_view name,
-                        std::string_view ns,
-                        std::string_view uid, std::string_view creation_timestamp,
-                        std::string_view resource_version);
+// The stored object: the plan's members with the server's metadata and `name` (the plan's, or
+// the one drawn for it), built from the text as it is written (its metadata is not read back).
+api::ObjectPtr text_create(const ResourceInfo& info, const TextCreate& plan, std::string_view name,
+                           std::string_view ns, std::string_view uid,
+                           std::string_view creation_timestamp, std::string_view resource_version);
 
 }  // namespace kubesim::fakeapi::internal
 
