@@ -23,8 +23,9 @@
 namespace kubesim::scenarios::controllers {
 namespace {
 
-// The fields a mirror copies. Absent and empty are the same: the API server drops an empty map.
-constexpr const char* kCopied[] = {"data", "binaryData"};
+// The fields a mirror copies, in key order. Absent and empty are the same: the API server drops
+// an empty map.
+constexpr const char* kCopied[] = {"binaryData", "data"};
 
 nlohmann::json copied_field(const api::Object& object, const char* field) {
   nlohmann::json value = object.member_value(field);
@@ -45,15 +46,19 @@ bool same_content(const api::Object& a, const api::Object& b) {
   });
 }
 
-void copy_content(const api::Object& from, nlohmann::json& to) {
+// The mirror of `source` in namespace `ns`, written as JSON text with its members in key order:
+// Object::from_string then keeps the text as it is, and no tree of the object is built.
+std::string mirror_text(const api::Object& source, std::string_view ns) {
+  const auto quoted = [](std::string_view s) { return nlohmann::json(s).dump(); };
+  std::string text = R"({"apiVersion":"v1")";
   for (const char* field : kCopied) {
-    nlohmann::json value = copied_field(from, field);
-    if (value.is_null()) {
-      to.erase(field);
-    } else {
-      to[field] = std::move(value);
-    }
+    const auto value = source.member_text(field);
+    if (!value || *value == "null" || *value == "{}") continue;
+    text.append(",\"").append(field).append("\":").append(*value);
   }
+  text.append(R"(,"kind":"ConfigMap","metadata":{"name":)").append(quoted(source.name()));
+  text.append(R"(,"namespace":)").append(quoted(ns)).append("}}");
+  return text;
 }
 
 using controller::ReconcileContext;
@@ -70,16 +75,10 @@ struct Mirror {
 ReconcileResult retried_unless(bool ok) { return ok ? ReconcileResult::done() : ReconcileResult::requeue(); }
 
 sim::Task<bool> create(ReconcileContext rc, std::string target_ns, api::ObjectPtr source) {
-  // Built member by member: an initializer list copies every nested value once more.
-  nlohmann::json object(nlohmann::json::value_t::object);
-  object["apiVersion"] = "v1";
-  object["kind"] = "ConfigMap";
-  nlohmann::json& metadata = object["metadata"];
-  metadata["name"] = source->name();
-  metadata["namespace"] = target_ns;
-  copy_content(*source, object);
+  auto object = api::Object::from_string(mirror_text(*source, target_ns));
+  if (!object.ok()) throw std::logic_error("configmap-mirror: " + object.status().message);
   auto created = co_await rc.client().create(rc.ctx(), api::kConfigMaps, target_ns,
-                                             api::make_object(std::move(object)), api::CreateOptions());
+                                             std::move(object).value(), api::CreateOptions());
   // AlreadyExists: the cache is behind; the target's event queues the name again.
   co_return created.ok() || api::is_already_exists(created.status());
 }

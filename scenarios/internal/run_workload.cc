@@ -24,15 +24,30 @@ bool has_placeholder(const json& value) {
   return false;
 }
 
+// Replaces every {{n}} of `s`, left to right, by `n`.
+void replace_placeholders(std::string& s, std::string_view n) {
+  for (std::size_t at = s.find(kPlaceholder); at != std::string::npos; at = s.find(kPlaceholder, at + n.size())) {
+    s.replace(at, kPlaceholder.size(), n);
+  }
+}
+
 void substitute_in_place(json& value, const std::string& n) {
   if (value.is_string()) {
-    std::string& s = value.get_ref<std::string&>();
-    for (std::size_t at = s.find(kPlaceholder); at != std::string::npos; at = s.find(kPlaceholder, at + n.size())) {
-      s.replace(at, kPlaceholder.size(), n);
-    }
+    replace_placeholders(value.get_ref<std::string&>(), n);
   } else if (value.is_object() || value.is_array()) {
     for (auto& v : value) substitute_in_place(v, n);
   }
+}
+
+bool placeholder_in_a_key(const json& value) {
+  if (value.is_object()) {
+    for (const auto& [key, v] : value.items()) {
+      if (key.find(kPlaceholder) != std::string::npos || placeholder_in_a_key(v)) return true;
+    }
+  } else if (value.is_array()) {
+    return std::any_of(value.begin(), value.end(), [](const json& v) { return placeholder_in_a_key(v); });
+  }
+  return false;
 }
 
 // Traces an action that wrote nothing (a write is traced by the server):
@@ -97,7 +112,7 @@ api::Result<api::ObjectPtr> set_path(const api::ObjectPtr& object, const std::st
 }
 
 sim::Task<void> create(World* w, std::size_t entry, std::int64_t n, const CreateAction* action, sim::Context ctx) {
-  auto object = api::Object::from_json(substitute_n(action->object, n));
+  auto object = object_to_create(w->workload->create_texts[entry], action->object, n);
   const fakeapi::ResourceInfo* info = nullptr;
   if (object.ok()) {
     const auto gv = api::parse_api_version(object.value()->api_version());
@@ -208,7 +223,7 @@ void make_pick_indexes(World& w) {
       index = wl.picks.back().get();
       auto listed = w.server.list(resource->gvr, *ns, api::ListOptions());
       if (listed.ok()) {
-        for (const auto& o : listed.value().items) index->add(*o);
+        for (const auto& o : listed.value().items) index->add(o);
       }
     }
     wl.entry_picks.push_back(index);
@@ -222,7 +237,7 @@ void make_pick_indexes(World& w) {
       if (write.type == fakeapi::ChangeType::kDeleted) {
         p->remove(write.object->key().view());
       } else if (write.type == fakeapi::ChangeType::kAdded) {
-        p->add(*write.object);
+        p->add(write.object);
       }
     }
   });
@@ -234,37 +249,37 @@ bool PickIndex::covers(const api::GroupResource& resource, std::string_view ns) 
   return resource.resource == resource_.resource && resource.group == resource_.group && (ns_.empty() || ns_ == ns);
 }
 
-void PickIndex::add(const api::Object& object) {
-  std::string key = object.key().str();
-  if (where_.find(key) != where_.end()) return;
-  std::string timestamp(object.creation_timestamp());
-  by_age_.emplace(timestamp, key);
-  where_.emplace(key, std::make_pair(keys_.size(), std::move(timestamp)));
-  keys_.push_back(std::move(key));
+void PickIndex::add(api::ObjectPtr object) {
+  const std::string_view key = object->key().view();
+  if (where_.contains(key)) return;
+  by_age_.emplace(object->creation_timestamp(), key);
+  where_.emplace(key, objects_.size());
+  objects_.push_back(std::move(object));
 }
 
 void PickIndex::remove(std::string_view key) {
   auto it = where_.find(key);
   if (it == where_.end()) return;
-  const std::size_t at = it->second.first;
-  by_age_.erase({it->second.second, it->first});
-  if (at + 1 != keys_.size()) {  // the last key takes the removed one's place
-    keys_[at] = std::move(keys_.back());
-    where_.find(keys_[at])->second.first = at;
+  const std::size_t at = it->second;
+  const api::Object& gone = *objects_[at];
+  by_age_.erase({gone.creation_timestamp(), gone.key().view()});
+  where_.erase(it);  // before the object its key views goes
+  if (at + 1 != objects_.size()) {  // the last object takes the removed one's place
+    objects_[at] = std::move(objects_.back());
+    where_.find(objects_[at]->key().view())->second = at;
   }
-  keys_.pop_back();
-  where_.erase(it);
+  objects_.pop_back();
 }
 
 std::optional<std::string> PickIndex::pick(Pick how, sim::Rng& rng) const {
-  if (keys_.empty()) return std::nullopt;
+  if (objects_.empty()) return std::nullopt;
   switch (how) {
     case Pick::kRandom:
-      return keys_[rng.uniform(keys_.size())];
+      return std::string(objects_[rng.uniform(objects_.size())]->key().view());
     case Pick::kOldest:
-      return by_age_.begin()->second;
+      return std::string(by_age_.begin()->second);
     case Pick::kNewest:
-      return by_age_.rbegin()->second;
+      return std::string(by_age_.rbegin()->second);
   }
   return std::nullopt;
 }
@@ -276,6 +291,22 @@ json substitute_n(const json& value, std::int64_t n) {
   return out;
 }
 
+std::string create_text(const json& object) {
+  // Every {{n}} of the text then lies in a string value, written as it is (no escape holds one),
+  // so replacing them in the text gives the text of substitute_n's object.
+  if (!object.is_object() || placeholder_in_a_key(object)) return {};
+  std::string text = object.dump(-1, ' ', false, json::error_handler_t::replace);
+  const bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  return ascii ? text : std::string();
+}
+
+api::Result<api::ObjectPtr> object_to_create(const std::string& text, const json& object, std::int64_t n) {
+  if (text.empty()) return api::Object::from_json(substitute_n(object, n));
+  std::string with_n = text;
+  replace_placeholders(with_n, std::to_string(n));
+  return api::Object::from_string(with_n);
+}
+
 void make_workload(World& w) {
   w.workload = std::make_unique<Workload>(w.loop);
   Workload& wl = *w.workload;
@@ -285,6 +316,10 @@ void make_workload(World& w) {
   wl.process->set_link(wl.link);
   wl.client = std::make_unique<fakeapi::InProcessClient>(w.server, *wl.process);
   wl.counts.assign(w.scenario.workload.size(), 0);
+  for (const WorkloadEntry& e : w.scenario.workload) {
+    const auto* c = std::get_if<CreateAction>(&e.action);
+    wl.create_texts.push_back(c != nullptr ? create_text(c->object) : std::string());
+  }
   make_pick_indexes(w);
 }
 

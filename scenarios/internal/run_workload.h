@@ -30,7 +30,6 @@
 
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
-#include "kubesim/informer/indexer.h"  // internal::StringHash
 #include "kubesim/scenarios/scenario.h"
 #include "kubesim/sim/rng.h"
 
@@ -50,9 +49,9 @@ class PickIndex {
   const std::string& ns() const { return ns_; }
   // Whether an object of `resource` in `ns` belongs here.
   bool covers(const api::GroupResource& resource, std::string_view ns) const;
-  void add(const api::Object& object);
+  void add(api::ObjectPtr object);
   void remove(std::string_view key);
-  std::size_t size() const { return keys_.size(); }
+  std::size_t size() const { return objects_.size(); }
   // The key of the object to act on: uniform at random (drawing from `rng`), or the oldest or
   // newest by creationTimestamp, then key. Nullopt when there is none.
   std::optional<std::string> pick(Pick how, sim::Rng& rng) const;
@@ -60,13 +59,11 @@ class PickIndex {
  private:
   api::GroupVersionResource resource_;
   std::string ns_;
-  std::set<std::pair<std::string, std::string>> by_age_;  // (creationTimestamp, key)
-  std::vector<std::string> keys_;                          // in no particular (but a fixed) order
-  // key -> (index in keys_, timestamp), looked up by a key's view; never iterated, so its order
-  // does not matter.
-  std::unordered_map<std::string, std::pair<std::size_t, std::string>, informer::internal::StringHash,
-                     std::equal_to<>>
-      where_;
+  // The objects, in no particular (but a fixed) order; the views below point into them.
+  std::vector<api::ObjectPtr> objects_;
+  std::set<std::pair<std::string_view, std::string_view>> by_age_;  // (creationTimestamp, key)
+  // key -> index in objects_; never iterated, so its order does not matter.
+  std::unordered_map<std::string_view, std::size_t> where_;
 };
 
 // Makes the workload process, its link and its client (World::workload).
@@ -76,6 +73,16 @@ void start_workload(World& world);
 
 // `value` with every "{{n}}" in its strings replaced by n.
 nlohmann::json substitute_n(const nlohmann::json& value, std::int64_t n);
+
+// A create action's object as compact text, keys in order, {{n}} still in it: written once, so
+// that each create replaces the placeholders in the text and builds an Object that keeps it
+// (Object::from_string) without a tree. Empty when the object must be built as a tree each time
+// (not an object, a {{n}} in a key, or a byte past ASCII, which the text would hold changed).
+std::string create_text(const nlohmann::json& object);
+// The object of a create action's n-th action: from `text` (create_text(object)) when it is not
+// empty, else from_json(substitute_n(object, n)); the same object, or the same error, either way.
+api::Result<api::ObjectPtr> object_to_create(const std::string& text, const nlohmann::json& object,
+                                             std::int64_t n);
 
 }  // namespace kubesim::scenarios::runner
 

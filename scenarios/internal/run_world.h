@@ -162,6 +162,8 @@ struct Workload {
   std::shared_ptr<sim::NetworkLink> link;
   std::unique_ptr<fakeapi::InProcessClient> client;
   std::vector<std::int64_t> counts;  // per entry: actions so far ({{n}} of the last)
+  // Per entry: a create's object as text with {{n}} in it (empty: built as a tree each time).
+  std::vector<std::string> create_texts;
   std::vector<std::unique_ptr<PickIndex>> picks;  // one per resource and namespace picked from
   std::vector<PickIndex*> entry_picks;            // per entry: its index (null for a create)
   sim::TaskGroup group;              // entries and their actions

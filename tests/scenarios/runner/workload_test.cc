@@ -31,6 +31,42 @@ TEST(WorkloadTest, SubstitutesTheActionCountInEveryString) {
   EXPECT_EQ(runner::substitute_n("{{m}}", 3), "{{m}}");
 }
 
+// A create's object is built from its text when it can be: the same object as the tree built
+// from substitute_n, or the same error, whatever the template holds.
+TEST(WorkloadTest, CreatesFromTextBuildWhatTheTreeBuilds) {
+  const json templates[] = {
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+       {"metadata", {{"generateName", "w-"}, {"namespace", "src"}, {"labels", {{"n", "{{n}}"}}}}},
+       {"data", {{"count", "{{n}}"}, {"both", "{{n}}/{{n}}"}, {"q", "\"{{n}}\"\\{{n}}"}}}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "k"}}},
+       {"data", {{"key-{{n}}", "{{n}}"}}}},  // a {{n}} in a key: built as a tree
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "caf\u00e9-{{n}}"}}}},
+      {{"apiVersion", "v1"}, {"kind", "Widget"}, {"metadata", {{"name", "w{{n}}"}}},
+       {"spec", {{"replicas", 2}, {"ratio", 0.5}, {"on", true}, {"none", nullptr}}}},
+      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", 5}}}},  // an error
+      {{"metadata", {{"labels", {{"a", "{{n}}"}, {"b", 1}}}}}},                      // an error
+  };
+  for (const json& t : templates) {
+    SCOPED_TRACE(t.dump());
+    const std::string text = runner::create_text(t);
+    for (const std::int64_t n : {1, 42, 1234567}) {
+      const auto tree = api::Object::from_json(runner::substitute_n(t, n));
+      const auto made = runner::object_to_create(text, t, n);
+      ASSERT_EQ(made.ok(), tree.ok());
+      if (!tree.ok()) {
+        EXPECT_EQ(made.status().message, tree.status().message);
+        continue;
+      }
+      EXPECT_EQ(made.value()->serialized(), tree.value()->serialized());
+      EXPECT_EQ(made.value()->json(), tree.value()->json());
+      EXPECT_EQ(made.value()->name(), tree.value()->name());
+    }
+  }
+  EXPECT_TRUE(runner::create_text(templates[1]).empty());
+  EXPECT_TRUE(runner::create_text(templates[2]).empty());
+  EXPECT_FALSE(runner::create_text(templates[0]).empty());
+}
+
 api::ObjectPtr configmap(const std::string& ns, const std::string& name, const std::string& created) {
   return api::make_object({{"apiVersion", "v1"},
                            {"kind", "ConfigMap"},
@@ -45,11 +81,11 @@ TEST(WorkloadTest, APickIndexHoldsWhatAListWouldReturn) {
   EXPECT_FALSE(index.covers({"", "configmaps"}, "b"));
   EXPECT_FALSE(index.covers({"apps", "configmaps"}, "a"));
   EXPECT_TRUE(runner::PickIndex(api::kConfigMaps, "").covers({"", "configmaps"}, "b"));
-  index.add(*configmap("a", "y", "2025-01-01T00:00:05Z"));
-  index.add(*configmap("a", "x", "2025-01-01T00:00:05Z"));
-  index.add(*configmap("a", "old", "2025-01-01T00:00:01Z"));
-  index.add(*configmap("a", "new", "2025-01-01T00:00:09Z"));
-  index.add(*configmap("a", "x", "2025-01-01T00:00:05Z"));  // already there
+  index.add(configmap("a", "y", "2025-01-01T00:00:05Z"));
+  index.add(configmap("a", "x", "2025-01-01T00:00:05Z"));
+  index.add(configmap("a", "old", "2025-01-01T00:00:01Z"));
+  index.add(configmap("a", "new", "2025-01-01T00:00:09Z"));
+  index.add(configmap("a", "x", "2025-01-01T00:00:05Z"));  // already there
   EXPECT_EQ(index.size(), 4u);
   EXPECT_EQ(index.pick(Pick::kOldest, rng), "a/old");
   EXPECT_EQ(index.pick(Pick::kNewest, rng), "a/new");
