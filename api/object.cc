@@ -194,7 +194,11 @@ Result<ObjectPtr> Object::from_string(std::string_view text) {
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> Object::member_span(std::string_view key) const {
-  const auto m = json_text::find_member(text(), 0, key);
+  // The text's keys are in order: a key after "metadata" (spec, status) is looked for past it,
+  // without walking the metadata (which may hold managedFields).
+  const bool after_metadata = metadata_end_ != 0 && !key.empty() && key[0] >= 'm' && key > "metadata";
+  const auto m = after_metadata ? json_text::find_member_after(text(), metadata_end_, key)
+                                : json_text::find_member(text(), 0, key);
   if (!m) return std::nullopt;
   return std::make_pair(m->value_begin, m->value_end);
 }
@@ -304,10 +308,15 @@ nlohmann::json Object::member_value(std::string_view key) const {
 }
 
 std::optional<std::string_view> Object::member_text(std::string_view key) const {
-  const std::string_view text = serialized();
-  const auto m = json_text::find_member(text, 0, key);
+  const std::string_view all = serialized();
+  if (text_form_) {
+    const auto span = member_span(key);
+    if (!span) return std::nullopt;
+    return all.substr(span->first, span->second - span->first);
+  }
+  const auto m = json_text::find_member(all, 0, key);
   if (!m) return std::nullopt;
-  return text.substr(m->value_begin, m->value_end - m->value_begin);
+  return all.substr(m->value_begin, m->value_end - m->value_begin);
 }
 
 Json Object::value_at(std::string_view dotted_path) const {

@@ -227,6 +227,26 @@ TEST(ObjectTest, WrittenTextObjectIsTheObjectReadFromTheText) {
   EXPECT_EQ(built->with_resource_version("8")->resource_version(), "8");
 }
 
+// Members after the metadata are found past it: a key of the same name inside the metadata is
+// not taken for them, in either layout.
+TEST(ObjectTest, MembersAfterTheMetadataAreFoundPastIt) {
+  const json with_spec = {{"kind", "K"},
+                          {"metadata", {{"annotations", {{"spec", "x"}}}, {"name", "n"}}},
+                          {"spec", {{"a", 1}}},
+                          {"status", {{"b", 2}}}};
+  const json without = {{"kind", "K"}, {"metadata", {{"labels", {{"spec", "x"}, {"status", "y"}}}}}};
+  for (const auto layout : {internal::Layout::kText, internal::Layout::kTree}) {
+    const ObjectPtr o = internal::make_object(with_spec, layout);
+    EXPECT_EQ(o->member_value("spec"), (json{{"a", 1}}));
+    EXPECT_EQ(o->member_text("status"), R"({"b":2})");
+    EXPECT_TRUE(o->member_equals("spec", *internal::make_object(with_spec, internal::Layout::kText)));
+    const ObjectPtr none = internal::make_object(without, layout);
+    EXPECT_EQ(none->member_value("spec"), json());
+    EXPECT_EQ(none->member_text("status"), std::nullopt);
+    EXPECT_TRUE(none->member_equals("spec", json()));
+  }
+}
+
 TEST(ObjectTest, MemberTextIsTheMembersSerializedText) {
   const json j = {{"apiVersion", "v1"},
                   {"kind", "ConfigMap"},
