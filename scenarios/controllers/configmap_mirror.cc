@@ -27,23 +27,17 @@ namespace {
 // an empty map.
 constexpr const char* kCopied[] = {"binaryData", "data"};
 
-nlohmann::json copied_field(const api::Object& object, const char* field) {
-  nlohmann::json value = object.member_value(field);
-  if (value.is_object() && value.empty()) return nullptr;
-  return value;
-}
-
-// Whether copied_field(b, field) == value, read in place (b's member is not copied).
-bool field_equals(const api::Object& b, const char* field, const nlohmann::json& value) {
-  if (!value.is_null()) return b.member_equals(field, value);
-  return b.member_equals(field, nullptr) || b.member_equals(field, nlohmann::json::object());
+// The text of `field` as a mirror copies it: "" when absent, null or empty. data and binaryData
+// hold strings only, which JSON text writes one way, so equal texts are equal values.
+std::string_view copied_text(const api::Object& object, const char* field) {
+  const auto text = object.member_text(field);
+  if (!text || *text == "null" || *text == "{}") return {};
+  return *text;
 }
 
 bool same_content(const api::Object& a, const api::Object& b) {
-  // Members alike as they are are alike as copied; only others are copied to be compared.
-  return std::all_of(std::begin(kCopied), std::end(kCopied), [&](const char* field) {
-    return a.member_equals(field, b) || field_equals(b, field, copied_field(a, field));
-  });
+  return std::all_of(std::begin(kCopied), std::end(kCopied),
+                     [&](const char* field) { return copied_text(a, field) == copied_text(b, field); });
 }
 
 // The mirror of `source` in namespace `ns`, written as JSON text with its members in key order:
@@ -52,9 +46,8 @@ std::string mirror_text(const api::Object& source, std::string_view ns) {
   const auto quoted = [](std::string_view s) { return nlohmann::json(s).dump(); };
   std::string text = R"({"apiVersion":"v1")";
   for (const char* field : kCopied) {
-    const auto value = source.member_text(field);
-    if (!value || *value == "null" || *value == "{}") continue;
-    text.append(",\"").append(field).append("\":").append(*value);
+    const std::string_view value = copied_text(source, field);
+    if (!value.empty()) text.append(",\"").append(field).append("\":").append(value);
   }
   text.append(R"(,"kind":"ConfigMap","metadata":{"name":)").append(quoted(source.name()));
   text.append(R"(,"namespace":)").append(quoted(ns)).append("}}");
@@ -87,12 +80,12 @@ sim::Task<bool> create(ReconcileContext rc, std::string target_ns, api::ObjectPt
 // of the whole object is built), or removed through an edit of the whole object.
 api::ObjectPtr with_content(const api::Object& source, api::ObjectPtr target) {
   for (const char* field : kCopied) {
-    const nlohmann::json value = copied_field(source, field);
-    if (field_equals(*target, field, value)) continue;
-    if (value.is_null()) {
+    const std::string_view value = copied_text(source, field);
+    if (value == copied_text(*target, field)) continue;
+    if (value.empty()) {
       target = target->edited([field](nlohmann::json& j) { j.erase(field); });
     } else {
-      target = target->with_value_at(field, value);
+      target = target->with_value_at(field, source.member_value(field));
     }
   }
   return target;
