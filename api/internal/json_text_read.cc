@@ -395,8 +395,15 @@ std::optional<Member> find_member_from(std::string_view text, std::size_t p, std
     bool escaped = false;
     const std::size_t key_end = detail::skip_string(text, p, &escaped);
     const std::string_view raw = text.substr(key_begin + 1, key_end - key_begin - 2);
-    const int order =
-        escaped ? std::string_view(decode_string(raw)).compare(key) : raw.compare(key);
+    // Most keys differ from the one looked for in their first byte, which then decides.
+    int order;
+    if (escaped) {
+      order = std::string_view(decode_string(raw)).compare(key);
+    } else if (!raw.empty() && !key.empty() && raw[0] != key[0]) {
+      order = static_cast<unsigned char>(raw[0]) < static_cast<unsigned char>(key[0]) ? -1 : 1;
+    } else {
+      order = raw.compare(key);
+    }
     if (order > 0 && ordered) return std::nullopt;
     const std::size_t value_begin = key_end + 1;  // past ':'
     const std::size_t value_end = skip_value(text, value_begin);
