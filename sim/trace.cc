@@ -4,6 +4,9 @@
 #include <cassert>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
 
 // Header only: the functions are compiled into this file, nothing is linked.
 #define XXH_INLINE_ALL
@@ -20,18 +23,53 @@ constexpr auto kNotPlain = [] {
   return table;
 }();
 
-// Appends `s` as a JSON string, exactly as nlohmann::json's dump() writes it.
-void append_json_string(std::string& out, std::string_view s) {
+// "" when `s` is written as it is between quotes, else `s` as a JSON string exactly as
+// nlohmann::json's dump() writes it (which escapes, and validates UTF-8, as the library does).
+std::string escaped(std::string_view s) {
   for (char c : s) {
-    if (kNotPlain[static_cast<unsigned char>(c)]) {
-      out += nlohmann::json(s).dump();  // escapes, and validates UTF-8, as the library does
+    if (kNotPlain[static_cast<unsigned char>(c)]) return nlohmann::json(s).dump();
+  }
+  return {};
+}
+
+const std::string kNone;  // escaped() of a plain string
+
+// Writes the end of a line through a cursor: `line` grows once by `most` bytes (at least what is
+// written), each piece is then a copy, and done() cuts it to what was written.
+class LineWriter {
+ public:
+  LineWriter(std::string& line, std::size_t most) : line_(line) {
+    const std::size_t at = line.size();
+    line.resize(at + most);
+    p_ = line.data() + at;
+  }
+  void put(std::string_view s) {
+    std::memcpy(p_, s.data(), s.size());
+    p_ += s.size();
+  }
+  void put(char c) { *p_++ = c; }
+  // `s` as a JSON string: quoted as it is, or `escaped` (escaped(s)) when that is not empty.
+  void string(std::string_view s, const std::string& escaped) {
+    if (!escaped.empty()) {
+      put(escaped);
       return;
     }
+    put('"');
+    put(s);
+    put('"');
   }
-  out.push_back('"');
-  out.append(s);
-  out.push_back('"');
-}
+  static std::size_t string_size(std::string_view s, const std::string& escaped) {
+    return escaped.empty() ? s.size() + 2 : escaped.size();
+  }
+  void number(std::int64_t v) { p_ = std::to_chars(p_, p_ + kMaxDigits, v).ptr; }
+  void done() { line_.resize(static_cast<std::size_t>(p_ - line_.data())); }
+
+  static constexpr std::size_t kMaxDigits = 20;  // of an int64_t, with its sign
+
+ private:
+  std::string& line_;
+  char* p_;
+};
 
 }  // namespace
 
@@ -59,38 +97,57 @@ void Trace::record_fields(Time t, std::string_view process, std::string_view kin
                           std::initializer_list<TraceField> fields) {
   if (!enabled_) return;
   line_.assign("{\"f\":{");
+  // Nearly every text is plain: escaped copies are made only of the others.
+  std::vector<std::string> escapes;
+  std::size_t most = 1;
+  std::size_t i = 0;
   std::string_view previous;
-  bool first = true;
   for (const TraceField& field : fields) {
-    assert((first || previous < field.key) && "Trace fields must be sorted by key");
-    if (!first) line_.push_back(',');
-    line_.push_back('"');
-    line_.append(field.key);
-    line_ += "\":";
-    if (field.is_number) {
-      char digits[24];
-      const auto end = std::to_chars(digits, digits + sizeof digits, field.number).ptr;
-      line_.append(digits, end);
-    } else {
-      append_json_string(line_, field.text);
-    }
+    assert((i == 0 || previous < field.key) && "Trace fields must be sorted by key");
     previous = field.key;
-    first = false;
+    std::size_t value = LineWriter::kMaxDigits;
+    if (!field.is_number) {
+      std::string e = escaped(field.text);
+      if (!e.empty()) {
+        escapes.resize(fields.size());
+        escapes[i] = std::move(e);
+      }
+      value = LineWriter::string_size(field.text, escapes.empty() ? kNone : escapes[i]);
+    }
+    most += field.key.size() + 4 + value;
+    ++i;
   }
-  line_.push_back('}');
+  LineWriter w(line_, most);
+  i = 0;
+  for (const TraceField& field : fields) {
+    if (i != 0) w.put(',');
+    w.string(field.key, kNone);
+    w.put(':');
+    if (field.is_number) {
+      w.number(field.number);
+    } else {
+      w.string(field.text, escapes.empty() ? kNone : escapes[i]);
+    }
+    ++i;
+  }
+  w.put('}');
+  w.done();
   finish_line(t, process, kind);
 }
 
 void Trace::finish_line(Time t, std::string_view process, std::string_view kind) {
-  line_ += ",\"k\":";
-  append_json_string(line_, kind);
-  line_ += ",\"p\":";
-  append_json_string(line_, process);
-  line_ += ",\"t\":";
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, t.time_since_epoch().count()).ptr;
-  line_.append(digits, end);
-  line_ += "}\n";
+  const std::string kind_escaped = escaped(kind);
+  const std::string process_escaped = escaped(process);
+  LineWriter w(line_, 17 + LineWriter::string_size(kind, kind_escaped) +
+                          LineWriter::string_size(process, process_escaped) + LineWriter::kMaxDigits);
+  w.put(",\"k\":");
+  w.string(kind, kind_escaped);
+  w.put(",\"p\":");
+  w.string(process, process_escaped);
+  w.put(",\"t\":");
+  w.number(t.time_since_epoch().count());
+  w.put("}\n");
+  w.done();
   XXH3_64bits_update(&hash_->state, line_.data(), line_.size());
   ++count_;
   if (sink_ != nullptr) sink_->write(line_.data(), static_cast<std::streamsize>(line_.size()));
