@@ -44,6 +44,7 @@ class LineWriter {
     p_ = line.data() + at;
   }
   void put(std::string_view s) {
+    if (s.empty()) return;  // an empty view's data may be null, which memcpy must not get
     std::memcpy(p_, s.data(), s.size());
     p_ += s.size();
   }

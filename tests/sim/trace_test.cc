@@ -66,6 +66,17 @@ TEST(TraceTest, LineFormatHasSortedKeysAndNanosecondTimes) {
   }
 }
 
+// Empty texts, including views with no data at all, are written as "".
+TEST(TraceTest, EmptyTextsAreWritten) {
+  std::ostringstream sink;
+  Trace trace;
+  trace.enable(&sink);
+  trace.record_fields(Time{}, std::string_view(), "k", {{"a", std::string_view()}, {"b", ""}});
+  trace.record(Time{}, std::string_view(), std::string_view());
+  EXPECT_EQ(sink.str(), "{\"f\":{\"a\":\"\",\"b\":\"\"},\"k\":\"k\",\"p\":\"\",\"t\":0}\n"
+                        "{\"f\":{},\"k\":\"\",\"p\":\"\",\"t\":0}\n");
+}
+
 // A line is the dump() of {"f": fields, "k": kind, "p": process, "t": ns}, whatever the
 // strings hold: quotes, backslashes, control characters, UTF-8.
 // A string made of pieces that JSON escapes (quotes, control bytes, UTF-8) and plain ones, one
