@@ -179,33 +179,6 @@ sim::Task<void> receive(std::shared_ptr<WatchState> state, sim::Loop* loop, sim:
   state->flights.close();
 }
 
-// The next event to forward, or nullopt once the watch must end. With a link, the wait wakes
-// up every watch_partition_check (counted from the previous wake-up, events or not) to notice
-// a partition even when nothing is sent, and a partition that lasts watch_partition_timeout
-// ends the watch.
-sim::Task<std::optional<InFlight>> next_flight(std::shared_ptr<Shared> s,
-                                               std::shared_ptr<WatchState> state,
-                                               sim::Context ctx) {
-  sim::NetworkLink* link = state->link.get();
-  if (link == nullptr) {
-    auto flight = co_await state->flights.recv(ctx);
-    co_return flight;
-  }
-  for (;;) {
-    if (!state->tick || state->tick->ctx.done()) {
-      state->tick = sim::with_timeout(ctx, *s->loop, s->options.watch_partition_check);
-    }
-    auto flight = co_await state->flights.recv(state->tick->ctx);
-    if (flight) co_return flight;
-    if (ctx.done() || (state->flights.closed() && state->flights.size() == 0)) co_return std::nullopt;
-    if (link->partitioned()) {
-      auto limit = sim::with_timeout(ctx, *s->loop, s->options.watch_partition_timeout);
-      const bool healed = co_await link->healed().wait(limit.ctx);
-      if (!healed) co_return std::nullopt;
-    }
-  }
-}
-
 // Moves the events of a server-side watch across the link to the client's stream.
 sim::Task<void> pump(std::shared_ptr<Shared> s, std::shared_ptr<WatchState> state,
                      api::WatchFeed out, sim::Context ctx) {
@@ -214,9 +187,28 @@ sim::Task<void> pump(std::shared_ptr<Shared> s, std::shared_ptr<WatchState> stat
   Flights& flights = state->flights;
   sim::Time last = loop.now();
   for (;;) {
-    // What next_flight takes when it need not wait.
+    // The next event to forward, or none once the watch must end. With a link, the wait wakes
+    // up every watch_partition_check (counted from the previous wake-up, events or not) to
+    // notice a partition even when nothing is sent, and a partition that lasts
+    // watch_partition_timeout ends the watch. (Waited for here, not in a coroutine of its own:
+    // this runs once an event.)
     std::optional<InFlight> flight = ctx.done() ? std::nullopt : flights.try_recv();
-    if (!flight) flight = co_await next_flight(s, state, ctx);
+    while (!flight) {
+      if (link == nullptr) {
+        flight = co_await flights.recv(ctx);
+        break;
+      }
+      if (!state->tick || state->tick->ctx.done()) {
+        state->tick = sim::with_timeout(ctx, loop, s->options.watch_partition_check);
+      }
+      flight = co_await flights.recv(state->tick->ctx);
+      if (flight || ctx.done() || (flights.closed() && flights.size() == 0)) break;
+      if (link->partitioned()) {
+        auto limit = sim::with_timeout(ctx, loop, s->options.watch_partition_timeout);
+        const bool healed = co_await link->healed().wait(limit.ctx);
+        if (!healed) break;
+      }
+    }
     if (!flight) break;
     const sim::Duration latency =
         link != nullptr ? link->sample_latency(loop.rng()) : sim::Duration::zero();
