@@ -9,8 +9,8 @@
 #include <system_error>
 
 #include "kubesim/api/internal/json_text.h"
-#include "kubesim/api/internal/object_access.h"
 #include "kubesim/api/internal/meta_field.h"
+#include "kubesim/api/internal/object_access.h"
 #include "kubesim/api/object.h"
 
 namespace kubesim::api {
@@ -191,8 +191,8 @@ void Object::Builder::finish() {
   Object& o = object_;
   // The key, "namespace/name" or the bare name (which needs no copy).
   if (const std::string_view ns = view(o.namespace_name_); !ns.empty()) {
-    // Appended in place: the views of the text stay put; ns or the name may be added strings,
-    // so they are placed by offset before the append can move them.
+    // Appended to the added strings in place. The namespace or the name may be an added string
+    // itself: its view is taken after the reserve, which is the only step that may move them.
     const Span name = o.name_;
     const Span space = o.namespace_name_;
     const Span key{size32(text_.size() + strings_.size()), size32(space.len + 1 + name.len)};
