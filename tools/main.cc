@@ -1,15 +1,12 @@
 // The kubesim command line. `run`, `merge` and `explore` are the scenarios command line
 // (kubesim/scenarios/cli.h), which programs that link kubesim reuse.
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <memory>
 
 #include <CLI/CLI.hpp>
 
 #include "kubesim/scenarios/cli.h"
 #include "kubesim/scenarios/live.h"
-#include "tools/demo.h"
 #include "tools/serve.h"
 
 int main(int argc, char** argv) {
@@ -37,15 +34,6 @@ int main(int argc, char** argv) {
   app.add_subcommand("explore", "search a scenario for failing runs and shrink one (kubesim explore --help)")
       ->allow_extras();
 
-  kubesim::tools::DemoOptions demo;
-  std::string trace_path;
-  CLI::App* demo_cmd = app.add_subcommand("demo", "run a small deterministic simulation");
-  demo_cmd->add_option("--seed", demo.seed, "random seed; the same seed replays the same run");
-  demo_cmd->add_flag("--shuffle", demo.shuffle, "order same-instant events by the seed");
-  demo_cmd->add_option("--workers", demo.workers, "worker processes")->check(CLI::Range(1, 1000));
-  demo_cmd->add_option("--hours", demo.hours, "virtual hours to simulate")->check(CLI::Range(1, 100000));
-  demo_cmd->add_option("--trace", trace_path, "write the JSONL trace to this file");
-
   kubesim::tools::ServeOptions serve;
   CLI::App* serve_cmd = app.add_subcommand("serve", "serve a fake API server over HTTP(S) for any Kubernetes client");
   serve_cmd->add_option("--listen", serve.listen, "host:port to listen on (port 0: any free port)");
@@ -72,17 +60,5 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   if (*serve_cmd) return kubesim::tools::run_serve(serve, std::cout, std::cerr);
-
-  if (*demo_cmd) {
-    std::unique_ptr<std::ofstream> trace;
-    if (!trace_path.empty()) {
-      trace = std::make_unique<std::ofstream>(trace_path);
-      if (!*trace) {
-        std::cerr << "kubesim demo: cannot write " << trace_path << "\n";
-        return 2;
-      }
-    }
-    kubesim::tools::run_demo(demo, std::cout, trace.get());
-  }
   return 0;
 }
