@@ -81,7 +81,7 @@ struct Fields {
 api::Result<void> read_match(const Fields& f, FaultRule& rule) {
   rule.id = f.id.value_or("");
   for (const auto& v : f.verbs.value_or(std::vector<std::string>{})) {
-    auto verb = parse_verb(v);
+    auto verb = api::parse_verb(v);
     if (!verb) return bad_rule("verbs", "unknown verb \"" + v + "\"");
     rule.verbs.push_back(*verb);
   }
@@ -249,13 +249,13 @@ std::optional<sim::Time> FaultInjector::first_fired(std::string_view id) const {
   return it->second.first;
 }
 
-bool FaultInjector::matches(const FaultRule& rule, const RequestInfo& request) const {
+bool FaultInjector::matches(const FaultRule& rule, const Request& request) const {
   if (!rule.verbs.empty() &&
       std::find(rule.verbs.begin(), rule.verbs.end(), request.verb) == rule.verbs.end()) {
     return false;
   }
-  if (!rule.resource.empty() && rule.resource != request.resource) return false;
-  if (!rule.subresource.empty() && rule.subresource != request.subresource) return false;
+  if (!rule.resource.empty() && rule.resource != request.resource.resource) return false;
+  if (!rule.subresource.empty() && rule.subresource != api::to_string(request.subresource)) return false;
   if (!rule.ns.empty() && rule.ns != request.ns) return false;
   if (!rule.name.empty() && rule.name != request.name) return false;
   if (!rule.process.empty() && rule.process != request.process) return false;
@@ -266,14 +266,14 @@ bool FaultInjector::matches(const FaultRule& rule, const RequestInfo& request) c
   return true;
 }
 
-const FaultRule* FaultInjector::fire(FaultKind kind, const RequestInfo& request) {
+const FaultRule* FaultInjector::fire(FaultKind kind, const Request& request) {
   for (auto& rule : rules_) {
     if (rule.kind() == kind && matches(rule, request) && try_fire(rule, request)) return &rule;
   }
   return nullptr;
 }
 
-bool FaultInjector::fire_rule(std::string_view id, const RequestInfo& request) {
+bool FaultInjector::fire_rule(std::string_view id, const Request& request) {
   for (auto& rule : rules_) {
     if (rule.id == id) return matches(rule, request) && try_fire(rule, request);
   }
@@ -287,7 +287,7 @@ const FaultRule* FaultInjector::find(std::string_view id) const {
   return nullptr;
 }
 
-bool FaultInjector::try_fire(FaultRule& rule, const RequestInfo& request) {
+bool FaultInjector::try_fire(FaultRule& rule, const Request& request) {
   // Draw only for rules that could fire, so adding an unrelated rule does not shift the stream.
   if (rule.probability < 1.0 && !loop_->rng().bernoulli(rule.probability)) return false;
   if (rule.count) --*rule.count;
@@ -298,10 +298,10 @@ bool FaultInjector::try_fire(FaultRule& rule, const RequestInfo& request) {
     nlohmann::json fields = {{"rule", rule.id},
                              {"kind", to_string(rule.kind())},
                              {"verb", to_string(request.verb)},
-                             {"resource", request.resource},
+                             {"resource", request.resource.resource},
                              {"namespace", request.ns},
                              {"name", request.name}};
-    if (!request.subresource.empty()) fields["subresource"] = request.subresource;
+    if (request.subresource != Subresource::kNone) fields["subresource"] = api::to_string(request.subresource);
     loop_->trace().record(loop_->now(), request.process, "fault", fields);
   }
   return true;

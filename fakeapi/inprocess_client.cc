@@ -1,7 +1,6 @@
 #include "kubesim/fakeapi/inprocess_client.h"
 
 #include <memory>
-#include <type_traits>
 
 #include "kubesim/fakeapi/watch_delivery.h"
 #include "kubesim/sim/channel.h"
@@ -89,33 +88,14 @@ api::Status crossing_error(const Shared& s, const sim::Context& ctx, Crossing cr
   return api::new_context_error(ctx.err());
 }
 
-// What a call's answer is to its caller: the object, the list, nothing, or (for a watch, whose
-// stream its caller took at the server) only whether it started.
-template <class T>
-api::Result<T> answer_of(Response& r) {
-  if (r.error) return std::move(*r.error);
-  if constexpr (std::is_same_v<T, api::ObjectPtr>) {
-    return std::move(r.object);
-  } else if constexpr (std::is_same_v<T, api::ObjectList>) {
-    return std::move(r.list);
-  } else if constexpr (std::is_same_v<T, api::WatchPtr>) {
-    return std::move(r.watch);
-  } else {
-    static_assert(std::is_void_v<T>);
-    return api::Result<void>();
-  }
-}
-
 // Carries `req` to the server's front door and its answer back. `at_server` (may be empty) sees
 // the answer the instant the server gives it (a watch starts delivering then). A write's
 // warnings go to the handler once its answer arrived. The request travels as one heap object:
 // held by value it would make this frame, and the server's, too large for the allocator's
 // fast path.
-template <class T>
-sim::Task<api::Result<T>> call(std::shared_ptr<Shared> s, sim::Context ctx,
-                               std::unique_ptr<Request> req,
-                               std::function<void(Response&)> at_server) {
-  const bool write = is_write(req->verb);
+sim::Task<Response> call(std::shared_ptr<Shared> s, sim::Context ctx, std::unique_ptr<Request> req,
+                         std::function<void(Response&)> at_server) {
+  const bool write = api::is_write(req->verb);
   req->process = s->name;
   // Once sent, the request and the server's work on it go on while the process is paused; the
   // answer waits for the process to run again.
@@ -126,7 +106,7 @@ sim::Task<api::Result<T>> call(std::shared_ptr<Shared> s, sim::Context ctx,
     const Crossing waited = co_await wait_crossing(s, s->shared_link(), on_wire, delay);
     there = waited;
   }
-  if (there != Crossing::kArrived) co_return crossing_error(*s, on_wire, there);
+  if (there != Crossing::kArrived) co_return Response::failure(crossing_error(*s, on_wire, there));
   Response response = co_await s->server->serve(on_wire, std::move(req));
   if (at_server) at_server(response);
   Crossing back = start_crossing(*s, ctx, delay);
@@ -136,12 +116,12 @@ sim::Task<api::Result<T>> call(std::shared_ptr<Shared> s, sim::Context ctx,
   }
   if (back != Crossing::kArrived) {
     if (response.watch) response.watch->stop();  // the server's watch ends with the connection
-    co_return crossing_error(*s, ctx, back);
+    co_return Response::failure(crossing_error(*s, ctx, back));
   }
   if (write && s->warning_handler) {
     for (const std::string& w : response.warnings) s->warning_handler(299, "-", w);
   }
-  co_return answer_of<T>(response);
+  co_return response;
 }
 
 // --- Watch delivery ------------------------------------------------------------------------
@@ -260,8 +240,8 @@ void InProcessClient::set_warning_handler(api::WarningHandler handler) {
 
 namespace {
 
-sim::Task<api::Result<api::WatchPtr>> start_watch(std::shared_ptr<Shared> s, sim::Context ctx,
-                                                  std::unique_ptr<Request> req) {
+sim::Task<Response> start_watch(std::shared_ptr<Shared> s, sim::Context ctx,
+                                std::unique_ptr<Request> req) {
   sim::Loop* loop = s->loop;
   auto state = std::make_shared<WatchState>(*loop);
   if (s->process != nullptr) state->link = s->process->shared_link();
@@ -275,13 +255,13 @@ sim::Task<api::Result<api::WatchPtr>> start_watch(std::shared_ptr<Shared> s, sim
     state->source = std::shared_ptr<api::WatchStream>(std::move(r.watch));
     s->deliveries.spawn(receive(state, loop, receive_ctx), "watch-receive");
   };
-  auto started = co_await call<api::WatchPtr>(s, std::move(ctx), std::move(req), std::move(at_server));
+  Response started = co_await call(s, std::move(ctx), std::move(req), std::move(at_server));
   if (!started.ok()) {
     // No answer reached the client: the server's watch ends with the connection.
     delivery.cancel();
     if (state->source) state->source->stop();
     state->flights.close();
-    co_return started.status();
+    co_return started;
   }
   auto pipe = api::make_watch_pipe(*loop);
   pipe.second.on_stop([cancel = delivery.cancel] { cancel(); });
@@ -295,111 +275,18 @@ sim::Task<api::Result<api::WatchPtr>> start_watch(std::shared_ptr<Shared> s, sim
     });
   }
   s->deliveries.spawn(pump(s, state, pipe.second, delivery.ctx), "watch-pump");
-  co_return std::move(pipe.first);
+  started.watch = std::move(pipe.first);
+  co_return started;
 }
 
 }  // namespace
 
-sim::Task<api::Result<api::WatchPtr>> InProcessClient::watch(sim::Context ctx,
-                                                             api::GroupVersionResource resource,
-                                                             std::string ns,
-                                                             api::ListOptions options) {
-  auto req = std::make_unique<Request>();
-  req->verb = Verb::kWatch;
-  req->resource = std::move(resource);
-  req->ns = std::move(ns);
-  req->options = std::move(options);
-  return start_watch(shared_, std::move(ctx), std::move(req));
-}
-
-namespace {
-
-std::unique_ptr<Request> make_request(Verb verb, api::GroupVersionResource resource,
-                                      std::string ns, std::string name) {
-  auto req = std::make_unique<Request>();
-  req->verb = verb;
-  req->resource = std::move(resource);
-  req->ns = std::move(ns);
-  req->name = std::move(name);
-  return req;
-}
-
-}  // namespace
-
-sim::Task<api::Result<api::ObjectPtr>> InProcessClient::get(sim::Context ctx,
-                                                            api::GroupVersionResource resource,
-                                                            std::string ns, std::string name,
-                                                            api::GetOptions options) {
-  auto req = make_request(Verb::kGet, std::move(resource), std::move(ns), std::move(name));
-  req->options = std::move(options);
-  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
-}
-
-sim::Task<api::Result<api::ObjectList>> InProcessClient::list(sim::Context ctx,
-                                                              api::GroupVersionResource resource,
-                                                              std::string ns,
-                                                              api::ListOptions options) {
-  auto req = make_request(Verb::kList, std::move(resource), std::move(ns), "");
-  req->options = std::move(options);
-  return call<api::ObjectList>(shared_, std::move(ctx), std::move(req), nullptr);
-}
-
-sim::Task<api::Result<api::ObjectPtr>> InProcessClient::create(sim::Context ctx,
-                                                               api::GroupVersionResource resource,
-                                                               std::string ns,
-                                                               api::ObjectPtr object,
-                                                               api::CreateOptions options) {
-  auto req = make_request(Verb::kCreate, std::move(resource), std::move(ns),
-                             std::string(object->name()));
-  req->options = std::move(options);
-  req->object = std::move(object);
-  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
-}
-
-sim::Task<api::Result<api::ObjectPtr>> InProcessClient::update(sim::Context ctx,
-                                                               api::GroupVersionResource resource,
-                                                               std::string ns,
-                                                               api::ObjectPtr object,
-                                                               api::UpdateOptions options) {
-  auto req = make_request(Verb::kUpdate, std::move(resource), std::move(ns),
-                             std::string(object->name()));
-  req->subresource = std::move(options.subresource);
-  req->options = std::move(options);
-  req->object = std::move(object);
-  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
-}
-
-sim::Task<api::Result<api::ObjectPtr>> InProcessClient::patch(sim::Context ctx,
-                                                              api::GroupVersionResource resource,
-                                                              std::string ns, std::string name,
-                                                              api::PatchType type,
-                                                              std::string patch,
-                                                              api::PatchOptions options) {
-  auto req = make_request(Verb::kPatch, std::move(resource), std::move(ns), std::move(name));
-  req->subresource = std::move(options.subresource);
-  req->options = std::move(options);
-  req->patch_type = type;
-  req->patch_body = std::move(patch);
-  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
-}
-
-sim::Task<api::Result<api::ObjectPtr>> InProcessClient::delete_(sim::Context ctx,
-                                                                api::GroupVersionResource resource,
-                                                                std::string ns, std::string name,
-                                                                api::DeleteOptions options) {
-  auto req = make_request(Verb::kDelete, std::move(resource), std::move(ns), std::move(name));
-  req->options = std::move(options);
-  return call<api::ObjectPtr>(shared_, std::move(ctx), std::move(req), nullptr);
-}
-
-sim::Task<api::Result<void>> InProcessClient::delete_collection(sim::Context ctx,
-                                                                api::GroupVersionResource resource,
-                                                                std::string ns,
-                                                                api::DeleteOptions options,
-                                                                api::ListOptions list_options) {
-  auto req = make_request(Verb::kDeleteCollection, std::move(resource), std::move(ns), "");
-  req->options = DeleteCollectionOptions{std::move(options), std::move(list_options)};
-  return call<void>(shared_, std::move(ctx), std::move(req), nullptr);
+sim::Task<Response> InProcessClient::send(sim::Context ctx, Request request) {
+  // The request travels as one heap object: held by value it would make the frames of the call
+  // and of the server too large for the allocator's fast path.
+  auto req = std::make_unique<Request>(std::move(request));
+  if (req->verb == Verb::kWatch) return start_watch(shared_, std::move(ctx), std::move(req));
+  return call(shared_, std::move(ctx), std::move(req), nullptr);
 }
 
 }  // namespace kubesim::fakeapi

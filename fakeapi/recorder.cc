@@ -84,7 +84,7 @@ void Recorder::complete(const Request& request, Response& response) {
   }
   k.process = text_number(request.process, process_hint_);
   k.resource = resource_number(request.resource);
-  k.subresource = text_number(request.subresource, subresource_hint_);
+  k.subresource = text_number(api::to_string(request.subresource), subresource_hint_);
   k.fault = text_number(response.fault_rule, fault_hint_);
   k.code = response.code;
   k.verb = request.verb;

@@ -22,7 +22,9 @@ ApiServer::ApiServer(sim::Loop& loop, ServerOptions options)
   fault_filters_ = {std::make_shared<internal::LatencyFaults>(faults_),
                     std::make_shared<internal::ErrorFaults>(faults_),
                     std::make_shared<internal::RevisionWait>(store_),
-                    std::make_shared<WatchDelivery>(faults_, options_.watch.max_backlog)};
+                    std::make_shared<WatchDelivery>(faults_, options_.watch.max_backlog),
+                    std::make_shared<internal::StaleReads>(*this, faults_),
+                    std::make_shared<internal::ForcedGone>(*this, faults_)};
   rebuild_chain();
   store_.set_listener([this](const Change& change) {
     if (revision_times_.empty() || revision_times_.back().first != loop_->now()) {
@@ -97,10 +99,8 @@ sim::Task<bool> ApiServer::wait_for_revision(Revision revision, sim::Context ctx
   co_return woken;
 }
 
-Revision ApiServer::stale_revision(const RequestInfo& request) {
-  const StaleReadFault* stale = faults_.fire<StaleReadFault>(request);
-  if (stale == nullptr) return store_.revision();
-  const sim::Time then = loop_->now() - stale->stale_by;
+Revision ApiServer::revision_before(sim::Duration lag) const {
+  const sim::Time then = loop_->now() - lag;
   Revision at = store_.compacted();
   for (const auto& [t, rev] : revision_times_) {
     if (t > then) break;
@@ -109,36 +109,29 @@ Revision ApiServer::stale_revision(const RequestInfo& request) {
   return std::max(at, store_.compacted());
 }
 
-std::function<bool(const api::Object&)> ApiServer::predicate(const ResourceInfo& info,
-                                                             const api::ListOptions& options,
-                                                             api::Status& error) const {
+api::Result<std::function<bool(const api::Object&)>> ApiServer::predicate(
+    const ResourceInfo& info, const api::ListOptions& options) const {
+  using Predicate = std::function<bool(const api::Object&)>;
   std::optional<api::LabelSelector> labels;
   std::optional<api::FieldSelector> fields;
   if (!options.label_selector.empty()) {
     auto parsed = api::parse_label_selector(options.label_selector);
-    if (!parsed) {
-      error = api::new_bad_request("unable to parse requirement: " + parsed.error().message);
-      return {};
-    }
+    if (!parsed) return api::new_bad_request("unable to parse requirement: " + parsed.error().message);
     if (!parsed.value().empty()) labels = parsed.value();
   }
   if (!options.field_selector.empty()) {
     auto parsed = api::parse_field_selector(options.field_selector);
-    if (!parsed) {
-      error = api::new_bad_request(parsed.error().message);
-      return {};
-    }
+    if (!parsed) return api::new_bad_request(parsed.error().message);
     for (const auto& req : parsed.value().requirements()) {
       if (!info.supports_field(req.field)) {
-        error = api::new_bad_request("field label not supported: " + req.field);
-        return {};
+        return api::new_bad_request("field label not supported: " + req.field);
       }
     }
     if (!parsed.value().empty()) fields = parsed.value();
   }
-  if (!labels && !fields) return {};
+  if (!labels && !fields) return Predicate();
   const ResourceInfo* resource = &info;
-  return [labels = std::move(labels), fields = std::move(fields), resource](const api::Object& obj) {
+  return Predicate([labels = std::move(labels), fields = std::move(fields), resource](const api::Object& obj) {
     if (labels && !labels->matches([&](std::string_view key) { return obj.label(key); })) {
       return false;
     }
@@ -155,18 +148,20 @@ std::function<bool(const api::Object&)> ApiServer::predicate(const ResourceInfo&
       if (!fields->matches(lookup)) return false;
     }
     return true;
-  };
+  });
 }
 
-api::Result<api::ObjectPtr> ApiServer::get(const api::GroupVersionResource& gvr, std::string_view ns,
-                                           std::string_view name, const api::GetOptions& options) {
-  auto r = resolve(gvr, ns, false);
+api::Result<api::ObjectPtr> ApiServer::get_object(const Request& request, Revision cached) {
+  const std::string_view ns = request.ns;
+  const std::string_view name = request.name;
+  auto r = resolve(request.resource, ns, false);
   if (!r) return r.status();
   Revision at = store_.revision();
-  if (options.resource_version == "0") {
-    at = stale_revision({Verb::kGet, gvr.resource, ns, name, caller_, {}});
+  const std::string& rv = request.get_options().resource_version;
+  if (rv == "0") {
+    at = cached;
   } else {
-    auto checked = not_older_than(options.resource_version);
+    auto checked = not_older_than(rv);
     if (!checked) return checked.status();
   }
   const std::string& key = internal::object_key_into(key_buffer_, *r->info, ns, name);
@@ -235,51 +230,43 @@ std::vector<api::StatusCause> validate_list_options(const api::ListOptions& o, b
   return causes;
 }
 
-constexpr char kContinueTooOld[] =
-    "The provided continue parameter is too old to display a consistent list result. You can "
-    "start a new list without the continue parameter, or use the continue token in this response "
-    "to retrieve the remainder of the results. Continuing with the provided token results in an "
-    "inconsistent list - objects that were created, modified, or deleted between the time the "
-    "first chunk was returned and now may show up in the list.";
-
 }  // namespace
 
-api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gvr,
-                                             std::string_view ns, const api::ListOptions& options) {
+api::Result<ApiServer::ListPlan> ApiServer::plan_list(const Request& request, Revision cached) {
   using api::ResourceVersionMatch;
-  auto r = resolve(gvr, ns, true);
+  const api::ListOptions& options = request.list_options();
+  auto r = resolve(request.resource, request.ns, true);
   if (!r) return r.status();
   if (auto causes = validate_list_options(options, false); !causes.empty()) {
     return invalid_list_options(std::move(causes));
   }
-  api::Status error;
-  auto pred = predicate(*r->info, options, error);
-  if (error.code != 0) return error;
+  auto pred = predicate(*r->info, options);
+  if (!pred) return pred.status();
 
+  ListPlan plan;
+  plan.r = std::move(r).value();
+  plan.predicate = std::move(pred).value();
   const std::string& rv = options.resource_version;
-  const RequestInfo request{Verb::kList, gvr.resource, ns, "", caller_, {}};
-  Revision at = store_.revision();
-  std::string start;
-  std::int64_t limit = options.limit;
+  plan.at = store_.revision();
+  plan.limit = options.limit;
   if (!options.continue_token.empty()) {
     if (!rv.empty() && rv != "0") {
       return api::new_bad_request("specifying resource version is not allowed when using continue");
     }
-    if (!internal::decode_continue(options.continue_token, start, at)) {
+    if (!internal::decode_continue(options.continue_token, plan.start, plan.at)) {
       return api::new_bad_request("invalid continue token");
     }
-    if (at < 0) {
-      at = store_.revision();  // the rest at the latest revision, as the 410 below offers
-    } else if (at < store_.compacted() || faults_.fire<ForceGoneFault>(request) != nullptr) {
-      // As etcd3's store: the 410 carries a token for the rest of the list at the latest revision.
-      api::Status expired = api::new_resource_expired(kContinueTooOld);
-      expired.continue_token = internal::encode_continue(start, -1);
-      return expired;
+    if (plan.at < 0) {
+      plan.at = store_.revision();  // the rest at the latest revision, as the 410 below offers
+    } else if (plan.at < store_.compacted()) {
+      return internal::continue_expired(plan.start);
+    } else {
+      plan.continued = true;
     }
   } else if (rv == "0" && options.resource_version_match != ResourceVersionMatch::kExact) {
     // Served from the watch cache: any revision will do, and the cache does not paginate.
-    at = stale_revision(request);
-    limit = 0;
+    plan.at = cached;
+    plan.limit = 0;
   } else if (!rv.empty()) {
     auto parsed = parse_revision(rv);
     if (!parsed) {
@@ -288,22 +275,28 @@ api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gv
     }
     if (*parsed > store_.revision()) return internal::too_large_revision(*parsed, store_.revision());
     const bool exact = options.resource_version_match == ResourceVersionMatch::kExact ||
-                       (options.resource_version_match == ResourceVersionMatch::kUnset && limit > 0);
+                       (options.resource_version_match == ResourceVersionMatch::kUnset && plan.limit > 0);
     if (exact) {
       if (*parsed < store_.compacted()) {
         return api::new_resource_expired("The resourceVersion for the provided list is too old.");
       }
-      at = *parsed;
+      plan.at = *parsed;
     }
   }
+  return plan;
+}
 
+api::ObjectList ApiServer::scan_list(const ListPlan& plan) {
+  const std::string_view ns = plan.r.ns;
+  const auto& pred = plan.predicate;
+  const std::int64_t limit = plan.limit;
   api::ObjectList out;
-  out.resource_version = std::to_string(at);
-  const std::string prefix = r->info->namespaced && !ns.empty() ? std::string(ns) + "/" : std::string();
+  out.resource_version = std::to_string(plan.at);
+  const std::string prefix = plan.r.info->namespaced && !ns.empty() ? std::string(ns) + "/" : std::string();
   std::string last_key;
   bool more = false;
   std::int64_t remaining = 0;
-  store_.scan(r->table, at, prefix, start, [&](std::string_view key, const api::ObjectPtr& obj) {
+  store_.scan(plan.r.table, plan.at, prefix, plan.start, [&](std::string_view key, const api::ObjectPtr& obj) {
     if (limit > 0 && static_cast<std::int64_t>(out.items.size()) >= limit) {
       // As etcd3's GetList: any key after the last one returned means more, selected or not,
       // and only an unfiltered list counts them.
@@ -319,36 +312,36 @@ api::Result<api::ObjectList> ApiServer::list(const api::GroupVersionResource& gv
     return true;
   });
   if (more) {
-    out.continue_token = internal::encode_continue(last_key + std::string(1, '\0'), at);
+    out.continue_token = internal::encode_continue(last_key + std::string(1, '\0'), plan.at);
     if (!pred) out.remaining_item_count = remaining;
   }
   return out;
 }
 
-api::Result<api::WatchPtr> ApiServer::watch(const api::GroupVersionResource& gvr,
-                                            std::string_view ns, const api::ListOptions& options) {
-  auto started = start_watch(gvr, ns, options);
-  if (!started) return started.status();
-  return std::move(started.value().stream);
-}
-
-api::Result<WatchStart> ApiServer::start_watch(const api::GroupVersionResource& gvr,
-                                               std::string_view ns, const api::ListOptions& options) {
-  auto r = resolve(gvr, ns, true);
+api::Result<ApiServer::WatchPlan> ApiServer::plan_watch(const Request& request) {
+  const api::ListOptions& options = request.list_options();
+  auto r = resolve(request.resource, request.ns, true);
   if (!r) return r.status();
   if (auto causes = validate_list_options(options, true); !causes.empty()) {
     return invalid_list_options(std::move(causes));
   }
-  api::Status error;
-  auto pred = predicate(*r->info, options, error);
-  if (error.code != 0) return error;
+  auto pred = predicate(*r->info, options);
+  if (!pred) return pred.status();
+  WatchPlan plan;
+  plan.r = std::move(r).value();
+  plan.predicate = std::move(pred).value();
+  return plan;
+}
 
+api::Result<WatchStart> ApiServer::start_watch(const Request& request, WatchPlan plan) {
+  const api::ListOptions& options = request.list_options();
+  const ResourceInfo& info = *plan.r.info;
   WatchSpec spec;
-  spec.table = r->table;
-  spec.api_version = r->info->api_version();
-  spec.kind = r->info->kind;
-  spec.ns = r->info->namespaced ? std::string(ns) : std::string();
-  spec.predicate = std::move(pred);
+  spec.table = plan.r.table;
+  spec.api_version = info.api_version();
+  spec.kind = info.kind;
+  spec.ns = info.namespaced ? plan.r.ns : std::string();
+  spec.predicate = std::move(plan.predicate);
   spec.bookmarks = options.allow_watch_bookmarks;
   if (options.timeout_seconds && *options.timeout_seconds > 0) {
     spec.timeout = std::chrono::seconds(*options.timeout_seconds);
@@ -357,12 +350,6 @@ api::Result<WatchStart> ApiServer::start_watch(const api::GroupVersionResource& 
                    loop_->rng().uniform_duration(sim::Duration::zero(), options_.min_request_timeout);
   }
   const std::string& rv = options.resource_version;
-  const RequestInfo request{Verb::kWatch, gvr.resource, ns, "", caller_, {}};
-  if (faults_.fire<ForceGoneFault>(request) != nullptr) {
-    const Revision asked = parse_revision(rv).value_or(store_.revision());
-    return hub_.start_error(
-        api::new_resource_expired(api::too_old_resource_version_message(asked, store_.revision())));
-  }
   const bool initial = options.send_initial_events.value_or(false);
   if (rv.empty() || rv == "0" || initial) {
     // State first: the synthetic ADDED events of kube-apiserver, or the streaming list, at the

@@ -77,7 +77,8 @@ std::vector<api::ObjectPtr> ApiServer::crds_of_group(const std::string& group) {
   return out;
 }
 
-api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json next) {
+api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json next,
+                                  std::string_view process) {
   next["metadata"]["resourceVersion"] = current->resource_version();
   if (current->same_as(next)) return current;
   next["metadata"]["resourceVersion"] = std::to_string(store_.next_revision());
@@ -85,11 +86,11 @@ api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json 
   auto parsed = stored_object(std::move(next));
   if (!parsed) return current;
   const Change& change = store_.put(r->table, std::string(current->name()), parsed.value());
-  trace_write("api.update_status", *r, current->name(), change.revision);
+  trace_write(process, "api.update_status", *r, current->name(), change.revision);
   return change.object;
 }
 
-void ApiServer::sync_crd(const std::string& first) {
+void ApiServer::sync_crd(const std::string& first, std::string_view process) {
   auto r = resolve(api::kCustomResourceDefinitions, "", false);
   std::vector<std::string> work = {first};
   while (!work.empty()) {
@@ -104,7 +105,7 @@ void ApiServer::sync_crd(const std::string& first) {
       for (const auto& other : crds_of_group(group_of(crd->json()))) group.push_back(other->json());
       nlohmann::json j = crd->json();
       if (internal::accept_crd_names(j, group, now_rfc3339())) {
-        crd = put_crd(crd, std::move(j));
+        crd = put_crd(crd, std::move(j), process);
         renamed = true;
       }
     }
@@ -113,7 +114,7 @@ void ApiServer::sync_crd(const std::string& first) {
       nlohmann::json j = crd->json();
       set_crd_condition(j, "Established", "True", "InitialNamesAccepted",
                         "the initial names have been accepted", now_rfc3339());
-      crd = put_crd(crd, std::move(j));
+      crd = put_crd(crd, std::move(j), process);
     }
     serve_crd(crd);
     if (!renamed) continue;
@@ -151,7 +152,8 @@ void ApiServer::serve_crd(const api::ObjectPtr& crd) {
 
 api::Result<api::ObjectPtr> ApiServer::delete_crd(const Resolved& r, const std::string& key,
                                                   const api::ObjectPtr& current,
-                                                  const api::DeleteOptions& options) {
+                                                  const api::DeleteOptions& options,
+                                                  std::string_view process) {
   // The CRD registry's own Delete: its preconditions, then the finalizer on the first request.
   const std::string name(current->name());
   const auto& pre = options.preconditions;
@@ -178,9 +180,9 @@ api::Result<api::ObjectPtr> ApiServer::delete_crd(const Resolved& r, const std::
   j["metadata"]["resourceVersion"] = std::to_string(store_.next_revision());
   if (options.dry_run) return stamp(std::move(j));
   const Change& change = store_.put(r.table, key, stamp(std::move(j)));
-  trace_write("api.delete.graceful", r, name, change.revision);
+  trace_write(process, "api.delete.graceful", r, name, change.revision);
   api::ObjectPtr marked = change.object;
-  finalize_crd(name);
+  finalize_crd(name, process);
   return marked;
 }
 
@@ -190,7 +192,7 @@ bool ApiServer::crd_terminating(const std::string& crd_name) const {
   return crd && (crd->deletion_timestamp() || crd_condition_true(crd->json(), "Terminating"));
 }
 
-void ApiServer::finalize_crd(std::string name) {
+void ApiServer::finalize_crd(std::string name, std::string_view process) {
   if (!finalizing_crds_.insert(name).second) return;  // already at it, further up the stack
   auto r = resolve(api::kCustomResourceDefinitions, "", false);
   api::ObjectPtr crd = store_.get(r->table, name);
@@ -201,10 +203,10 @@ void ApiServer::finalize_crd(std::string name) {
   nlohmann::json j = crd->json();
   set_crd_condition(j, "Terminating", "True", "InstanceDeletionInProgress",
                     "CustomResource deletion is in progress", now_rfc3339());
-  crd = put_crd(crd, std::move(j));
+  crd = put_crd(crd, std::move(j), process);
   j = crd->json();
   if (crd_condition_true(j, "Established")) {
-    const bool left = delete_crd_instances(name);
+    const bool left = delete_crd_instances(name, process);
     if (left) {
       finalizing_crds_.erase(name);
       if (crd_check_timers_.count(name) == 0) {
@@ -217,7 +219,7 @@ void ApiServer::finalize_crd(std::string name) {
           set_crd_condition(status, "Terminating", "True", "InstanceDeletionCheck",
                             "could not confirm zero CustomResources remaining: context deadline exceeded",
                             now_rfc3339());
-          put_crd(still, std::move(status));
+          put_crd(still, std::move(status), {});
         });
       }
       return;
@@ -234,14 +236,14 @@ void ApiServer::finalize_crd(std::string name) {
   finalizers.erase(std::remove(finalizers.begin(), finalizers.end(), kCrdCleanupFinalizer), finalizers.end());
   if (finalizers.empty()) {
     // The status update that empties the finalizers deletes the CRD instead of writing it.
-    (void)finish_delete(*r, name, crd, false);
+    (void)finish_delete(*r, name, crd, false, process);
   } else {
-    put_crd(crd, std::move(j));
+    put_crd(crd, std::move(j), process);
   }
   finalizing_crds_.erase(name);
 }
 
-bool ApiServer::delete_crd_instances(const std::string& crd_name) {
+bool ApiServer::delete_crd_instances(const std::string& crd_name, std::string_view process) {
   const ResourceInfo* storage = nullptr;
   for (const ResourceInfo* info : registry_.all()) {
     if (info->custom && info->crd_name == crd_name && info->storage) storage = info;
@@ -257,12 +259,12 @@ bool ApiServer::delete_crd_instances(const std::string& crd_name) {
     return true;
   });
   for (const auto& ns : namespaces) {
-    (void)delete_collection(gvr, ns, api::DeleteOptions(), api::ListOptions());
+    (void)delete_objects(gvr, ns, api::DeleteOptions(), api::ListOptions(), process);
   }
   return store_.size(table) > 0;
 }
 
-void ApiServer::on_crd_deleted(const api::ObjectPtr& crd) {
+void ApiServer::on_crd_deleted(const api::ObjectPtr& crd, std::string_view process) {
   const std::string name(crd->name());
   if (auto timer = crd_check_timers_.find(name); timer != crd_check_timers_.end()) {
     loop_->cancel_timer(timer->second);
@@ -275,7 +277,7 @@ void ApiServer::on_crd_deleted(const api::ObjectPtr& crd) {
   // Objects left behind (the finalizer was removed by hand) stay in storage, as in etcd.
   // The names the CRD held are free: the others of its group are named again.
   for (const auto& other : crds_of_group(group_of(crd->json()))) {
-    if (!internal::crd_names_settled(other->json())) sync_crd(std::string(other->name()));
+    if (!internal::crd_names_settled(other->json())) sync_crd(std::string(other->name()), process);
   }
 }
 

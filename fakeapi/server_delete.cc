@@ -20,30 +20,32 @@ bool is_namespaces(const ResourceInfo& info) {
 }  // namespace
 
 api::Result<api::ObjectPtr> ApiServer::finish_delete(const Resolved& r, const std::string& key,
-                                                     const api::ObjectPtr& current, bool dry_run) {
+                                                     const api::ObjectPtr& current, bool dry_run,
+                                                     std::string_view process) {
   api::ObjectPtr last = current->with_resource_version(std::to_string(store_.next_revision()));
   if (dry_run) return last;
   const Change& change = store_.remove(r.table, key, last);
-  trace_write("api.delete", r, current->name(), change.revision);
+  trace_write(process, "api.delete", r, current->name(), change.revision);
   const std::string crd_name = r.info->custom ? r.info->crd_name : std::string();
-  if (is_crds(*r.info)) on_crd_deleted(current);
-  if (r.info->namespaced && namespace_terminating(r.ns)) maybe_finalize_namespace(r.ns);
+  if (is_crds(*r.info)) on_crd_deleted(current, process);
+  if (r.info->namespaced && namespace_terminating(r.ns)) maybe_finalize_namespace(r.ns, process);
   // An object of a terminating CRD is gone: the CRD's finalizer looks again (and may end the
   // CRD, and with it r.info).
-  if (!crd_name.empty() && crd_terminating(crd_name)) finalize_crd(crd_name);
+  if (!crd_name.empty() && crd_terminating(crd_name)) finalize_crd(crd_name, process);
   return last;
 }
 
-api::Result<api::ObjectPtr> ApiServer::delete_(const api::GroupVersionResource& gvr,
-                                               std::string_view ns, std::string_view name,
-                                               const api::DeleteOptions& options) {
+api::Result<api::ObjectPtr> ApiServer::delete_object(const api::GroupVersionResource& gvr,
+                                                     std::string_view ns, std::string_view name,
+                                                     const api::DeleteOptions& options,
+                                                     std::string_view process) {
   auto r = resolve(gvr, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
   const std::string key = object_key(info, ns, name);
   api::ObjectPtr current = store_.get(r->table, key);
   if (!current) return api::new_not_found(info.group_resource(), name);
-  if (is_crds(info)) return delete_crd(*r, key, current, options);
+  if (is_crds(info)) return delete_crd(*r, key, current, options, process);
   const auto& pre = options.preconditions;
   if (pre.uid && *pre.uid != current->uid()) {
     return precondition_failed(info, ns, name,
@@ -60,13 +62,13 @@ api::Result<api::ObjectPtr> ApiServer::delete_(const api::GroupVersionResource& 
     return api::new_forbidden(info.group_resource(), name, "this namespace may not be deleted");
   }
   if (loop_->trace().enabled() && options.propagation_policy != api::PropagationPolicy::kUnset) {
-    loop_->trace().record(loop_->now(), caller_.empty() ? std::string_view("apiserver") : caller_,
+    loop_->trace().record(loop_->now(), process.empty() ? std::string_view("apiserver") : process,
                           "api.delete.propagation",
                           {{"resource", info.gvr.resource}, {"namespace", ns}, {"name", name},
                            {"policy", api::to_string(options.propagation_policy)}});
   }
   const bool graceful = !current->finalizers().empty() || is_namespaces(info);
-  if (!graceful) return finish_delete(*r, key, current, options.dry_run);
+  if (!graceful) return finish_delete(*r, key, current, options.dry_run, process);
   if (current->deletion_timestamp()) return current;  // already terminating
   nlohmann::json j = current->to_json();
   // The registry's markAsDeleting: the first deletion request is a generation change.
@@ -77,32 +79,38 @@ api::Result<api::ObjectPtr> ApiServer::delete_(const api::GroupVersionResource& 
   if (is_namespaces(info)) j["status"]["phase"] = "Terminating";
   if (options.dry_run) return stamp(std::move(j));
   const Change& change = store_.put(r->table, key, stamp(std::move(j)));
-  trace_write("api.delete.graceful", *r, name, change.revision);
+  trace_write(process, "api.delete.graceful", *r, name, change.revision);
   api::ObjectPtr marked = change.object;
   if (is_namespaces(info)) {
-    on_namespace_deleting(std::string(name));
+    on_namespace_deleting(std::string(name), process);
     api::ObjectPtr now = store_.get(r->table, key);
     return now ? now : marked;
   }
   return marked;
 }
 
-api::Result<void> ApiServer::delete_collection(const api::GroupVersionResource& gvr,
-                                               std::string_view ns,
-                                               const api::DeleteOptions& options,
-                                               const api::ListOptions& list_options) {
-  auto listed = list(gvr, ns, list_options);
-  if (!listed) return listed.status();
-  for (const auto& obj : listed.value().items) {
+api::Result<void> ApiServer::delete_objects(const api::GroupVersionResource& gvr,
+                                            std::string_view ns, const api::DeleteOptions& options,
+                                            const api::ListOptions& list_options,
+                                            std::string_view process) {
+  Request listing;
+  listing.verb = Verb::kList;
+  listing.resource = gvr;
+  listing.ns = std::string(ns);
+  listing.options = list_options;
+  auto plan = plan_list(listing, store_.revision());
+  if (!plan) return plan.status();
+  const api::ObjectList listed = scan_list(plan.value());
+  for (const auto& obj : listed.items) {
     api::DeleteOptions each = options;
     each.preconditions = api::Preconditions();
-    auto deleted = delete_(gvr, obj->namespace_(), obj->name(), each);
+    auto deleted = delete_object(gvr, obj->namespace_(), obj->name(), each, process);
     if (!deleted && !api::is_not_found(deleted.status())) return deleted.status();
   }
   return {};
 }
 
-void ApiServer::on_namespace_deleting(const std::string& ns) {
+void ApiServer::on_namespace_deleting(const std::string& ns, std::string_view process) {
   // The namespace controller's work, done at once: delete everything in the namespace.
   const std::string prefix = ns + "/";
   std::vector<api::GroupVersionResource> resources;
@@ -120,12 +128,12 @@ void ApiServer::on_namespace_deleting(const std::string& ns) {
                   names.emplace_back(obj->name());
                   return true;
                 });
-    for (const auto& name : names) (void)delete_(gvr, ns, name, api::DeleteOptions());
+    for (const auto& name : names) (void)delete_object(gvr, ns, name, api::DeleteOptions(), process);
   }
-  maybe_finalize_namespace(ns);
+  maybe_finalize_namespace(ns, process);
 }
 
-void ApiServer::maybe_finalize_namespace(const std::string& ns) {
+void ApiServer::maybe_finalize_namespace(const std::string& ns, std::string_view process) {
   const std::string prefix = ns + "/";
   for (const ResourceInfo* info : registry_.all()) {
     if (!info->namespaced || !info->storage) continue;
@@ -141,7 +149,7 @@ void ApiServer::maybe_finalize_namespace(const std::string& ns) {
   api::ObjectPtr current = store_.get(r->table, ns);
   if (!current || !current->deletion_timestamp()) return;
   // The "kubernetes" finalizer in spec.finalizers is the namespace controller's; it is done.
-  (void)finish_delete(*r, ns, current, false);
+  (void)finish_delete(*r, ns, current, false, process);
 }
 
 }  // namespace kubesim::fakeapi

@@ -145,10 +145,10 @@ bool ApiServer::namespace_terminating(std::string_view ns) const {
   return obj && obj->deletion_timestamp().has_value();
 }
 
-void ApiServer::trace_write(std::string_view kind, const Resolved& r, std::string_view name,
-                            Revision rev) {
+void ApiServer::trace_write(std::string_view process, std::string_view kind, const Resolved& r,
+                            std::string_view name, Revision rev) {
   if (!loop_->trace().enabled()) return;
-  loop_->trace().record_fields(loop_->now(), caller_.empty() ? std::string_view("apiserver") : caller_, kind,
+  loop_->trace().record_fields(loop_->now(), process.empty() ? std::string_view("apiserver") : process, kind,
                                {{"name", name},
                                 {"namespace", r.ns},
                                 {"resource", r.info->gvr.resource},
@@ -183,9 +183,11 @@ std::optional<api::Status> ApiServer::refuse_create_with_resource_version(std::s
   return std::nullopt;
 }
 
-std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const api::ObjectPtr& object,
-                                                     const api::CreateOptions& options,
-                                                     nlohmann::json& j, std::string& key) {
+api::Result<ApiServer::NamedCreate> ApiServer::name_and_check(const Resolved& r,
+                                                              const api::ObjectPtr& object,
+                                                              const api::CreateOptions& options,
+                                                              nlohmann::json& j,
+                                                              std::vector<std::string>* warnings) {
   // As kube-apiserver's store: a generateName is turned into a name before validation, so the
   // rules see the name the object will have; a generated name that is taken is drawn again.
   const ResourceInfo& info = *r.info;
@@ -197,10 +199,10 @@ std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const ap
       j["metadata"]["name"] = name;
     }
     auto bad = validate_create(info, j, r.ns, options.field_validation,
-                               attempt == 1 ? &warnings_ : nullptr);
-    if (bad && bad->code == 400) return bad;
+                               attempt == 1 ? warnings : nullptr);
+    if (bad && bad->code == 400) return *bad;
     if (attempt == 1) {
-      if (auto refused = refuse_create_in_namespace(info, object->name(), r.ns)) return refused;
+      if (auto refused = refuse_create_in_namespace(info, object->name(), r.ns)) return *refused;
     }
     // Admission, after decoding and before validation: no new objects of a terminating CRD.
     if (info.custom && crd_terminating(info.crd_name)) {
@@ -208,29 +210,30 @@ std::optional<api::Status> ApiServer::name_and_check(const Resolved& r, const ap
                                 "create not allowed while custom resource definition is terminating");
     }
     if (!bad && internal::is_crds(info)) bad = prepare_crd_create(j, name);
-    if (bad) return bad;
+    if (bad) return *bad;
     if (attempt == 1) {
       if (auto refused = refuse_create_with_resource_version(object->resource_version(), options.dry_run)) {
-        return refused;
+        return *refused;
       }
     }
-    key = object_key(info, r.ns, name);
+    std::string key = object_key(info, r.ns, name);
     api::ObjectPtr existing = store_.get(r.table, key);
-    if (!existing) return std::nullopt;
+    if (!existing) return NamedCreate{std::move(key), std::move(name)};
     if (generate && attempt < kNameGenerationAttempts) continue;
     return name_taken(info, name, *existing, generate);
   }
 }
 
-api::Result<std::string> ApiServer::draw_free_name(const Resolved& r, std::string_view prefix,
-                                                   std::string& key) {
+api::Result<ApiServer::NamedCreate> ApiServer::draw_free_name(const Resolved& r,
+                                                              std::string_view prefix) {
   // name_and_check's draws for an object whose every drawn name passes the checks.
+  NamedCreate drawn;
   for (int attempt = 1;; ++attempt) {
-    std::string name = generate_name(prefix);
-    internal::object_key_into(key, *r.info, r.ns, name);
-    api::ObjectPtr existing = store_.get(r.table, key);
-    if (!existing) return name;
-    if (attempt == kNameGenerationAttempts) return name_taken(*r.info, name, *existing, true);
+    drawn.name = generate_name(prefix);
+    internal::object_key_into(drawn.key, *r.info, r.ns, drawn.name);
+    api::ObjectPtr existing = store_.get(r.table, drawn.key);
+    if (!existing) return drawn;
+    if (attempt == kNameGenerationAttempts) return name_taken(*r.info, drawn.name, *existing, true);
   }
 }
 
@@ -266,11 +269,13 @@ void ApiServer::render_stored(const ResourceInfo& info, nlohmann::json& j) {
   }
 }
 
-api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& gvr,
-                                              std::string_view ns, const api::ObjectPtr& object,
-                                              const api::CreateOptions& options) {
-  warnings_.clear();
-  auto r = resolve(gvr, ns, false);
+api::Result<api::ObjectPtr> ApiServer::create_object(const Request& request,
+                                                     std::vector<std::string>* warnings) {
+  const std::string_view ns = request.ns;
+  const api::ObjectPtr& object = request.object;
+  const api::CreateOptions& options = request.create_options();
+  if (!object) return api::new_bad_request("the request has no object to create");
+  auto r = resolve(request.resource, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
   if (!options.dry_run && fast_paths_) {
@@ -284,23 +289,25 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
         if (name.empty()) {
           // Drawn once nothing else can refuse the create: the general path never draws after
           // the fast path did.
-          auto drawn = draw_free_name(*r, plan->generate_name, key);
+          auto drawn = draw_free_name(*r, plan->generate_name);
           if (!drawn) return std::move(drawn).status();
-          name = std::move(drawn).value();
+          name = std::move(drawn.value().name);
+          key = std::move(drawn.value().key);
         }
         const std::string uid = new_uid();
         api::ObjectPtr stored = internal::text_create(info, *plan, name, ns, uid, now_rfc3339(),
                                                       std::to_string(store_.next_revision()));
         const Change& change = store_.put(r->table, key, std::move(stored));
-        trace_write("api.create", *r, name, change.revision);
+        trace_write(request.process, "api.create", *r, name, change.revision);
         return change.object;
       }
     }
   }
   nlohmann::json j = object->to_json();
-  std::string key;
-  if (auto refused = name_and_check(*r, object, options, j, key)) return *refused;
-  const std::string name = j["metadata"]["name"].get<std::string>();
+  auto named = name_and_check(*r, object, options, j, warnings);
+  if (!named) return std::move(named).status();
+  const std::string& key = named.value().key;
+  const std::string& name = named.value().name;
   fill_create_fields(info, ns, j);
   render_stored(info, j);
   if (options.dry_run) {
@@ -310,16 +317,17 @@ api::Result<api::ObjectPtr> ApiServer::create(const api::GroupVersionResource& g
   auto parsed = stored_object(std::move(j));
   if (!parsed) return parsed.status();
   const Change& change = store_.put(r->table, key, parsed.value());
-  trace_write("api.create", *r, name, change.revision);
+  trace_write(request.process, "api.create", *r, name, change.revision);
   api::ObjectPtr created = change.object;
-  if (internal::is_crds(info)) sync_crd(name);  // the controllers react at once
+  if (internal::is_crds(info)) sync_crd(name, request.process);  // the controllers react at once
   return created;
 }
 
 api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api::ObjectPtr& current,
-                                                    nlohmann::json desired, bool status,
+                                                    nlohmann::json desired,
                                                     const WriteOptions& options) {
   const ResourceInfo& info = *r.info;
+  const bool status = options.subresource == Subresource::kStatus;
   // The stored object's whole JSON is not built: its members and metadata are read apart.
   nlohmann::json next;
   if (status) {
@@ -359,7 +367,7 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     // object being deleted is not written; the object is deleted (DELETED carries its last
     // stored state) and the caller gets the object it asked for.
     if (!options.dry_run) {
-      auto deleted = finish_delete(r, key, current, false);
+      auto deleted = finish_delete(r, key, current, false, options.process);
       if (!deleted) return deleted.status();
     }
     return stamp(std::move(next));
@@ -369,21 +377,27 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
   auto parsed = stored_object(std::move(next));
   if (!parsed) return parsed.status();
   const Change& change = store_.put(r.table, key, parsed.value());
-  trace_write(status ? "api.update_status" : "api.update", r, current->name(), change.revision);
+  trace_write(options.process, status ? "api.update_status" : "api.update", r, current->name(),
+              change.revision);
   api::ObjectPtr stored = change.object;
-  if (internal::is_crds(info)) sync_crd(std::string(current->name()));
+  if (internal::is_crds(info)) sync_crd(std::string(current->name()), options.process);
   return stored;
 }
 
-api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& gvr,
-                                              std::string_view ns, const api::ObjectPtr& object,
-                                              const api::UpdateOptions& options) {
-  warnings_.clear();
-  auto r = resolve(gvr, ns, false);
+api::Result<api::ObjectPtr> ApiServer::update_object(const Request& request,
+                                                     std::vector<std::string>* warnings) {
+  const std::string_view ns = request.ns;
+  const api::ObjectPtr& object = request.object;
+  const api::UpdateOptions& options = request.update_options();
+  const Subresource subresource = request.subresource;
+  if (!object) return api::new_bad_request("the request has no object to update");
+  auto r = resolve(request.resource, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
-  const bool status = options.subresource == "status";
-  if (!options.subresource.empty() && !(status && info.has_status)) return internal::unknown_resource();
+  const bool status = subresource == Subresource::kStatus;
+  if (subresource != Subresource::kNone && !(status && info.has_status)) {
+    return internal::unknown_resource();
+  }
   // The object's own key is the one asked for when it names the request's namespace.
   std::string key_text;
   std::string_view key = object->key().view();
@@ -395,7 +409,7 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
   if (!current) {
     // The handler decodes the body before the store looks for the object.
     if (auto bad = validate_request(info, object->json(), ns, options.field_validation,
-                                    &warnings_)) {
+                                    warnings)) {
       return *bad;
     }
     return api::new_not_found(info.group_resource(), object->name());
@@ -406,14 +420,14 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
     if (fast.outcome == internal::TextUpdate::Outcome::kUnchanged) return current;
     if (fast.outcome == internal::TextUpdate::Outcome::kWrite) {
       const Change& change = store_.put(r->table, key, std::move(fast.object));
-      trace_write("api.update", *r, current->name(), change.revision);
+      trace_write(request.process, "api.update", *r, current->name(), change.revision);
       return change.object;
     }
   }
   // kube-apiserver's order: the handler's decode and name checks (400), the uid precondition,
   // the resourceVersion, and only then the validation of the new object (422).
   auto bad = validate_update(info, *current, object->json(), ns, object->name(), status,
-                             options.field_validation, /*patched=*/false, &warnings_);
+                             options.field_validation, /*patched=*/false, warnings);
   if (bad && bad->code == 400) return *bad;
   if (!object->uid().empty() && object->uid() != current->uid()) {
     return internal::precondition_failed(info, ns, object->name(),
@@ -427,20 +441,25 @@ api::Result<api::ObjectPtr> ApiServer::update(const api::GroupVersionResource& g
     return api::new_conflict(info.group_resource(), object->name(), api::kOptimisticLockErrorMsg);
   }
   if (bad) return *bad;
-  return write_update(*r, current, object->json(), status,
-                      {options.dry_run, options.field_validation});
+  return write_update(*r, current, object->json(),
+                      {request.process, subresource, options.dry_run, options.field_validation});
 }
 
-api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gvr,
-                                             std::string_view ns, std::string_view name,
-                                             api::PatchType type, std::string_view body,
-                                             const api::PatchOptions& options) {
-  warnings_.clear();
-  auto r = resolve(gvr, ns, false);
+api::Result<api::ObjectPtr> ApiServer::patch_object(const Request& request,
+                                                    std::vector<std::string>* warnings) {
+  const std::string_view ns = request.ns;
+  const std::string_view name = request.name;
+  const api::PatchType type = request.patch_type;
+  const std::string_view body = request.patch_body;
+  const api::PatchOptions& options = request.patch_options();
+  const Subresource subresource = request.subresource;
+  auto r = resolve(request.resource, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
-  const bool status = options.subresource == "status";
-  if (!options.subresource.empty() && !(status && info.has_status)) return internal::unknown_resource();
+  const bool status = subresource == Subresource::kStatus;
+  if (subresource != Subresource::kNone && !(status && info.has_status)) {
+    return internal::unknown_resource();
+  }
   const std::string key = object_key(info, ns, name);
   api::ObjectPtr current = store_.get(r->table, key);
   if (!current) return api::new_not_found(info.group_resource(), name);
@@ -452,15 +471,15 @@ api::Result<api::ObjectPtr> ApiServer::patch(const api::GroupVersionResource& gv
   if (!patched) return patched.status();
   // As for update: name checks (400), then the resourceVersion, then validation (422).
   auto bad = validate_update(info, old, patched.value(), ns, name, status,
-                             options.field_validation, /*patched=*/true, &warnings_);
+                             options.field_validation, /*patched=*/true, warnings);
   if (bad && bad->code == 400) return *bad;
   const nlohmann::json& patched_rv = field(field(patched.value(), "metadata"), "resourceVersion");
   if (patched_rv.is_string() && patched_rv.get<std::string>() != current->resource_version()) {
     return api::new_conflict(info.group_resource(), name, api::kOptimisticLockErrorMsg);
   }
   if (bad) return *bad;
-  return write_update(*r, current, std::move(patched.value()), status,
-                      {options.dry_run, options.field_validation});
+  return write_update(*r, current, std::move(patched.value()),
+                      {request.process, subresource, options.dry_run, options.field_validation});
 }
 
 }  // namespace kubesim::fakeapi

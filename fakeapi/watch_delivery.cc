@@ -63,9 +63,15 @@ void HeldEvents::clear() {
   bookmark_.reset();
 }
 
-WatchRequest WatchRequest::of(const Request& request) {
-  return WatchRequest{request.verb,    request.resource.resource, request.ns, request.name,
-                      request.process, request.subresource};
+Request DeliveredWatch::rule_view(const Request& request) {
+  Request view;
+  view.verb = request.verb;
+  view.resource = request.resource;
+  view.ns = request.ns;
+  view.name = request.name;
+  view.subresource = request.subresource;
+  view.process = request.process;
+  return view;
 }
 
 bool DeliveredWatch::too_far_behind() const {
@@ -102,20 +108,19 @@ std::optional<sim::Duration> DeliveredWatch::coalescing() {
     if (fault != nullptr && (!rule->until || now() < *rule->until)) return fault->hold;
     coalesce_rule_.clear();
   }
-  const RequestInfo info = request_.info();
   for (;;) {
     // The first rule this watch has not yet drawn for that matches it now.
     const auto& rules = faults_->rules();
     const auto rule = std::find_if(rules.begin(), rules.end(), [&](const FaultRule& r) {
       return r.kind() == FaultKind::kCoalesceWatch &&
              std::find(decided_rules_.begin(), decided_rules_.end(), r.id) == decided_rules_.end() &&
-             faults_->matches(r, info);
+             faults_->matches(r, request_);
     });
     if (rule == rules.end()) return std::nullopt;
     const std::string id = rule->id;
     const sim::Duration hold_for = rule->as<CoalesceWatchFault>()->hold;
     decided_rules_.push_back(id);
-    if (faults_->fire_rule(id, info)) {
+    if (faults_->fire_rule(id, request_)) {
       coalesce_rule_ = id;
       return hold_for;
     }
@@ -188,12 +193,11 @@ void DeliveredWatch::stop() {
 
 void WatchDelivery::complete(const Request& request, Response& response) {
   if (request.verb != Verb::kWatch || !response.watch) return;
-  const RequestInfo info = RequestInfo::of(request);
   std::optional<std::int64_t> drop_after;
-  if (const DropWatchFault* drop = faults_->fire<DropWatchFault>(info)) drop_after = drop->after_events;
-  const bool stalled = faults_->fire<StallWatchFault>(info) != nullptr;
-  response.watch = std::make_unique<DeliveredWatch>(std::move(response.watch), *faults_,
-                                                    WatchRequest::of(request), drop_after, stalled,
+  if (const DropWatchFault* drop = faults_->fire<DropWatchFault>(request)) drop_after = drop->after_events;
+  const bool stalled = faults_->fire<StallWatchFault>(request) != nullptr;
+  response.watch = std::make_unique<DeliveredWatch>(std::move(response.watch), *faults_, request,
+                                                    drop_after, stalled,
                                                     response.initial_events, max_backlog_);
 }
 

@@ -247,7 +247,7 @@ bool read_verbs(ParseContext& ctx, const Field& verbs, fakeapi::FaultRule& rule)
   bool ok = true;
   for (const Field& item : verbs.is_list() ? items(verbs) : std::vector<Field>{verbs}) {
     auto text = ctx.reader.string(item);
-    auto verb = text ? fakeapi::parse_verb(*text) : std::nullopt;
+    auto verb = text ? api::parse_verb(*text) : std::nullopt;
     if (verb) {
       rule.verbs.push_back(*verb);
     } else if (text) {
@@ -304,10 +304,10 @@ std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
   for (fakeapi::Verb v : rule.verbs) {
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
       std::vector<std::string> names;
-      for (fakeapi::Verb a : allowed) names.emplace_back(fakeapi::to_string(a));
+      for (fakeapi::Verb a : allowed) names.emplace_back(api::to_string(a));
       ctx.reader.error(f.get("verb"), kinds[0].label + " acts on " + join(names, " and ") +
                                           " requests only, not " +
-                                          std::string(fakeapi::to_string(v)));
+                                          std::string(api::to_string(v)));
       ok = false;
       break;
     }

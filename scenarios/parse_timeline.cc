@@ -91,7 +91,7 @@ std::optional<Trigger> parse_when(ParseContext& ctx, const Field& field) {
   bool ok = process.has_value() && after.ok();
   if (const Field verb_field = after.get("verb")) {
     auto verb_text = ctx.reader.string(verb_field);
-    auto verb = verb_text ? fakeapi::parse_verb(*verb_text) : std::nullopt;
+    auto verb = verb_text ? api::parse_verb(*verb_text) : std::nullopt;
     if (verb_text && !verb) {
       ctx.reader.error(verb_field, "unknown verb \"" + *verb_text +
                                        "\" (get, list, watch, create, update, patch, delete, "

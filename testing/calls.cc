@@ -70,7 +70,7 @@ std::string CallPattern::describe() const {
   } else if (writes) {
     out = "any write";
   } else {
-    for (Verb v : verbs_) out += (out.empty() ? "" : "|") + std::string(fakeapi::to_string(v));
+    for (Verb v : verbs_) out += (out.empty() ? "" : "|") + std::string(api::to_string(v));
   }
   if (!any_resource_ || !subresource_.empty()) {
     out += any_verb || writes ? " on " : " ";

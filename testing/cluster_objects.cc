@@ -110,9 +110,16 @@ std::vector<api::ObjectPtr> SimCluster::list(const api::GroupVersionResource& re
 api::Result<api::ObjectPtr> SimCluster::patch(const api::GroupVersionResource& resource, std::string_view ns,
                                               std::string_view name, const json& merge_patch,
                                               std::string_view subresource) {
-  api::PatchOptions options;
-  options.subresource = std::string(subresource);
-  return impl_->server.patch(resource, ns, name, api::PatchType::kMergePatch, merge_patch.dump(), options);
+  const auto sub = api::parse_subresource(subresource);
+  if (!sub) {  // not served: the answer of kube-apiserver to a path it has no handler for
+    api::Status unknown;
+    unknown.code = 404;
+    unknown.reason = api::StatusReason::kNotFound;
+    unknown.message = "the server could not find the requested resource";
+    return unknown;
+  }
+  return impl_->server.patch(resource, ns, name, api::PatchType::kMergePatch, merge_patch.dump(),
+                             api::PatchOptions(), *sub);
 }
 
 api::Result<api::ObjectPtr> SimCluster::remove(const api::GroupVersionResource& resource, std::string_view ns,

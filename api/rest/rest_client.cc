@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <type_traits>
 
 #include "kubesim/api/rest/internal/client_state.h"
 #include "kubesim/api/rest/internal/files.h"
@@ -48,19 +49,32 @@ RestConfig checked(sim::Loop& loop, RestConfig c) {
   return c;
 }
 
+sim::Task<Response> fail(Status status) { co_return Response::failure(std::move(status)); }
+
+// The Response of a decoded answer: its value in the member of its kind.
 template <class T>
-sim::Task<Result<T>> fail(Status status) {
-  co_return status;
+Response response_of(Result<T> result, int code) {
+  if (!result.ok()) return Response::failure(std::move(result).status());
+  Response r;
+  r.code = code;
+  if constexpr (std::is_same_v<T, ObjectPtr>) {
+    r.object = std::move(result).value();
+  } else if constexpr (std::is_same_v<T, ObjectList>) {
+    r.list = std::move(result).value();
+  } else {
+    static_assert(std::is_void_v<T>);
+  }
+  return r;
 }
 
 // Sends `req` (after the rate limiter, unless `throttle` is false) and decodes the answer on the
 // I/O thread with `decode`.
 template <class T>
-sim::Task<Result<T>> call(std::shared_ptr<RestClient::Shared> s, sim::Context ctx, HttpRequest req,
-                          RequestInfo info, Result<T> (*decode)(const HttpResponse&, const RequestInfo&)) {
+sim::Task<Response> call(std::shared_ptr<RestClient::Shared> s, sim::Context ctx, HttpRequest req,
+                         RequestInfo info, Result<T> (*decode)(const HttpResponse&, const RequestInfo&)) {
   auto denied = co_await s->limiter.wait(ctx);
-  if (denied) co_return *denied;
-  if (ctx.done()) co_return new_context_error(ctx.err());
+  if (denied) co_return Response::failure(std::move(*denied));
+  if (ctx.done()) co_return Response::failure(new_context_error(ctx.err()));
   auto headers = s->headers();
   req.headers.insert(req.headers.begin(), headers.begin(), headers.end());
   req.timeout = s->io_timeout(ctx);
@@ -72,10 +86,13 @@ sim::Task<Result<T>> call(std::shared_ptr<RestClient::Shared> s, sim::Context ct
         auto result = std::make_shared<Result<T>>(decode(response, info));
         auto warnings = std::make_shared<std::vector<internal::WarningHeader>>(
             internal::parse_warning_headers(response.warnings));
-        loop->post_external([handler, pending, result, warnings] {
+        const int code = response.code;
+        loop->post_external([handler, pending, result, warnings, code] {
           if (handler) {
             for (const auto& w : *warnings) handler(w.code, w.agent, w.text);
           }
+          for (const auto& w : *warnings) pending->warnings.push_back(w.text);
+          pending->code = code;
           pending->value.emplace(std::move(*result));
           pending->done.set();
         });
@@ -83,9 +100,11 @@ sim::Task<Result<T>> call(std::shared_ptr<RestClient::Shared> s, sim::Context ct
   const bool arrived = co_await pending->done.wait(ctx);
   if (!arrived) {
     s->transport->cancel(id);
-    co_return new_context_error(ctx.err());
+    co_return Response::failure(new_context_error(ctx.err()));
   }
-  co_return std::move(*pending->value);
+  Response answer = response_of<T>(std::move(*pending->value), pending->code);
+  answer.warnings = std::move(pending->warnings);
+  co_return answer;
 }
 
 // The checks client-go makes before sending: names and namespaces that fit in a path.
@@ -182,101 +201,116 @@ RestClient::Stats RestClient::stats() const {
   return s;
 }
 
-sim::Task<Result<ObjectPtr>> RestClient::get(sim::Context ctx, GroupVersionResource resource,
-                                             std::string ns, std::string name, GetOptions options) {
-  if (auto bad = check_target(ns, name, true)) return fail<ObjectPtr>(*bad);
-  auto path = internal::resource_path(shared_->url.base_path, resource, ns, name);
-  auto req = request("GET", internal::with_query(std::move(path), internal::get_query(options)));
-  RequestInfo info("GET", resource.group_resource(), name);
-  return call<ObjectPtr>(shared_, std::move(ctx), std::move(req), std::move(info),
+namespace {
+
+using SharedPtr = std::shared_ptr<RestClient::Shared>;
+
+sim::Task<Response> get_object(const SharedPtr& s, sim::Context ctx, const Request& r) {
+  if (auto bad = check_target(r.ns, r.name, true, to_string(r.subresource))) return fail(*bad);
+  auto path = internal::resource_path(s->url.base_path, r.resource, r.ns, r.name,
+                                      to_string(r.subresource));
+  auto req = request("GET", internal::with_query(std::move(path), internal::get_query(r.get_options())));
+  RequestInfo info("GET", r.resource.group_resource(), r.name);
+  return call<ObjectPtr>(s, std::move(ctx), std::move(req), std::move(info),
                          &internal::decode_object_response);
 }
 
-sim::Task<Result<ObjectList>> RestClient::list(sim::Context ctx, GroupVersionResource resource,
-                                               std::string ns, ListOptions options) {
-  if (auto bad = check_target(ns, "", false)) return fail<ObjectList>(*bad);
-  auto path = internal::resource_path(shared_->url.base_path, resource, ns);
-  auto req = request("GET", internal::with_query(std::move(path), internal::list_query(options, false)));
-  RequestInfo info("GET", resource.group_resource(), "");
-  return call<ObjectList>(shared_, std::move(ctx), std::move(req), std::move(info),
+sim::Task<Response> list_objects(const SharedPtr& s, sim::Context ctx, const Request& r) {
+  if (auto bad = check_target(r.ns, "", false)) return fail(*bad);
+  auto path = internal::resource_path(s->url.base_path, r.resource, r.ns);
+  auto req = request("GET", internal::with_query(std::move(path),
+                                                 internal::list_query(r.list_options(), false)));
+  RequestInfo info("GET", r.resource.group_resource(), "");
+  return call<ObjectList>(s, std::move(ctx), std::move(req), std::move(info),
                           &internal::decode_list_response);
 }
 
-sim::Task<Result<ObjectPtr>> RestClient::create(sim::Context ctx, GroupVersionResource resource,
-                                                std::string ns, ObjectPtr object,
-                                                CreateOptions options) {
-  if (!object) return fail<ObjectPtr>(internal::request_error("create: no object given"));
-  if (auto bad = check_target(ns, "", false)) return fail<ObjectPtr>(*bad);
-  auto path = internal::resource_path(shared_->url.base_path, resource, ns);
-  auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
+sim::Task<Response> create_object(const SharedPtr& s, sim::Context ctx, const Request& r) {
+  if (!r.object) return fail(internal::request_error("create: no object given"));
+  if (auto bad = check_target(r.ns, "", false)) return fail(*bad);
+  auto path = internal::resource_path(s->url.base_path, r.resource, r.ns);
+  const CreateOptions& o = r.create_options();
+  auto query = internal::write_query(o.dry_run, o.field_manager, o.field_validation);
   auto req = request("POST", internal::with_query(std::move(path), query), "application/json",
-                     std::string(object->serialized()));
-  RequestInfo info("POST", resource.group_resource(), "");
-  return call<ObjectPtr>(shared_, std::move(ctx), std::move(req), std::move(info),
+                     std::string(r.object->serialized()));
+  RequestInfo info("POST", r.resource.group_resource(), "");
+  return call<ObjectPtr>(s, std::move(ctx), std::move(req), std::move(info),
                          &internal::decode_object_response);
 }
 
-namespace {
-
-sim::Task<Result<ObjectPtr>> put(std::shared_ptr<RestClient::Shared> s, sim::Context ctx,
-                                 GroupVersionResource resource, std::string ns, ObjectPtr object,
-                                 UpdateOptions options) {
-  if (!object) return fail<ObjectPtr>(internal::request_error("update: no object given"));
-  const std::string name(object->name());
-  if (auto bad = check_target(ns, name, true, options.subresource)) return fail<ObjectPtr>(*bad);
-  auto path = internal::resource_path(s->url.base_path, resource, ns, name, options.subresource);
-  auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
+sim::Task<Response> update_object(const SharedPtr& s, sim::Context ctx, const Request& r) {
+  if (!r.object) return fail(internal::request_error("update: no object given"));
+  const std::string name(r.object->name());
+  const std::string_view subresource = to_string(r.subresource);
+  if (auto bad = check_target(r.ns, name, true, subresource)) return fail(*bad);
+  auto path = internal::resource_path(s->url.base_path, r.resource, r.ns, name, subresource);
+  const UpdateOptions& o = r.update_options();
+  auto query = internal::write_query(o.dry_run, o.field_manager, o.field_validation);
   auto req = request("PUT", internal::with_query(std::move(path), query), "application/json",
-                     std::string(object->serialized()));
-  RequestInfo info("PUT", resource.group_resource(), name);
-  return call<ObjectPtr>(std::move(s), std::move(ctx), std::move(req), std::move(info),
+                     std::string(r.object->serialized()));
+  RequestInfo info("PUT", r.resource.group_resource(), name);
+  return call<ObjectPtr>(s, std::move(ctx), std::move(req), std::move(info),
                          &internal::decode_object_response);
+}
+
+sim::Task<Response> patch_object(const SharedPtr& s, sim::Context ctx, Request& r) {
+  const std::string_view subresource = to_string(r.subresource);
+  if (auto bad = check_target(r.ns, r.name, true, subresource)) return fail(*bad);
+  auto path = internal::resource_path(s->url.base_path, r.resource, r.ns, r.name, subresource);
+  const PatchOptions& o = r.patch_options();
+  auto query = internal::write_query(o.dry_run, o.field_manager, o.field_validation);
+  auto req = request("PATCH", internal::with_query(std::move(path), query),
+                     std::string(content_type(r.patch_type)), std::move(r.patch_body));
+  RequestInfo info("PATCH", r.resource.group_resource(), r.name);
+  return call<ObjectPtr>(s, std::move(ctx), std::move(req), std::move(info),
+                         &internal::decode_object_response);
+}
+
+sim::Task<Response> delete_object(const SharedPtr& s, sim::Context ctx, const Request& r) {
+  if (auto bad = check_target(r.ns, r.name, true)) return fail(*bad);
+  auto path = internal::resource_path(s->url.base_path, r.resource, r.ns, r.name);
+  auto req = request("DELETE", std::move(path), "application/json",
+                     internal::delete_body(r.delete_options()));
+  RequestInfo info("DELETE", r.resource.group_resource(), r.name);
+  return call<ObjectPtr>(s, std::move(ctx), std::move(req), std::move(info),
+                         &internal::decode_object_response);
+}
+
+sim::Task<Response> delete_objects(const SharedPtr& s, sim::Context ctx, const Request& r) {
+  if (auto bad = check_target(r.ns, "", false)) return fail(*bad);
+  auto path = internal::resource_path(s->url.base_path, r.resource, r.ns);
+  auto req = request("DELETE",
+                     internal::with_query(std::move(path), internal::list_query(r.list_options(), false)),
+                     "application/json", internal::delete_body(r.delete_options()));
+  RequestInfo info("DELETE", r.resource.group_resource(), "");
+  return call<void>(s, std::move(ctx), std::move(req), std::move(info),
+                    &internal::decode_empty_response);
 }
 
 }  // namespace
 
-sim::Task<Result<ObjectPtr>> RestClient::update(sim::Context ctx, GroupVersionResource resource,
-                                                std::string ns, ObjectPtr object,
-                                                UpdateOptions options) {
-  return put(shared_, std::move(ctx), std::move(resource), std::move(ns), std::move(object),
-             std::move(options));
-}
-
-sim::Task<Result<ObjectPtr>> RestClient::patch(sim::Context ctx, GroupVersionResource resource,
-                                               std::string ns, std::string name, PatchType type,
-                                               std::string patch, PatchOptions options) {
-  if (auto bad = check_target(ns, name, true, options.subresource)) return fail<ObjectPtr>(*bad);
-  auto path = internal::resource_path(shared_->url.base_path, resource, ns, name, options.subresource);
-  auto query = internal::write_query(options.dry_run, options.field_manager, options.field_validation);
-  auto req = request("PATCH", internal::with_query(std::move(path), query),
-                     std::string(content_type(type)), std::move(patch));
-  RequestInfo info("PATCH", resource.group_resource(), name);
-  return call<ObjectPtr>(shared_, std::move(ctx), std::move(req), std::move(info),
-                         &internal::decode_object_response);
-}
-
-sim::Task<Result<ObjectPtr>> RestClient::delete_(sim::Context ctx, GroupVersionResource resource,
-                                                std::string ns, std::string name,
-                                                DeleteOptions options) {
-  if (auto bad = check_target(ns, name, true)) return fail<ObjectPtr>(*bad);
-  auto path = internal::resource_path(shared_->url.base_path, resource, ns, name);
-  auto req = request("DELETE", std::move(path), "application/json", internal::delete_body(options));
-  RequestInfo info("DELETE", resource.group_resource(), name);
-  return call<ObjectPtr>(shared_, std::move(ctx), std::move(req), std::move(info),
-                         &internal::decode_object_response);
-}
-
-sim::Task<Result<void>> RestClient::delete_collection(sim::Context ctx, GroupVersionResource resource,
-                                                      std::string ns, DeleteOptions options,
-                                                      ListOptions list_options) {
-  if (auto bad = check_target(ns, "", false)) return fail<void>(*bad);
-  auto path = internal::resource_path(shared_->url.base_path, resource, ns);
-  auto req = request("DELETE",
-                     internal::with_query(std::move(path), internal::list_query(list_options, false)),
-                     "application/json", internal::delete_body(options));
-  RequestInfo info("DELETE", resource.group_resource(), "");
-  return call<void>(shared_, std::move(ctx), std::move(req), std::move(info),
-                    &internal::decode_empty_response);
+// Each verb's HTTP request is built here, before the call's coroutine starts: `request` is not
+// kept.
+sim::Task<Response> RestClient::send(sim::Context ctx, Request request) {
+  switch (request.verb) {
+    case Verb::kGet:
+      return get_object(shared_, std::move(ctx), request);
+    case Verb::kList:
+      return list_objects(shared_, std::move(ctx), request);
+    case Verb::kWatch:
+      return internal::start_watch(shared_, std::move(ctx), request);
+    case Verb::kCreate:
+      return create_object(shared_, std::move(ctx), request);
+    case Verb::kUpdate:
+      return update_object(shared_, std::move(ctx), request);
+    case Verb::kPatch:
+      return patch_object(shared_, std::move(ctx), request);
+    case Verb::kDelete:
+      return delete_object(shared_, std::move(ctx), request);
+    case Verb::kDeleteCollection:
+      return delete_objects(shared_, std::move(ctx), request);
+  }
+  return fail(internal::request_error("unknown verb"));
 }
 
 }  // namespace kubesim::api::rest

@@ -117,11 +117,11 @@ class RestWatchStream final : public WatchStream {
   std::weak_ptr<RestClient::Shared> client_;
 };
 
-sim::Task<Result<WatchPtr>> failed(Status status) { co_return status; }
+sim::Task<Response> failed(Status status) { co_return Response::failure(std::move(status)); }
 
-sim::Task<Result<WatchPtr>> start_watch(std::shared_ptr<RestClient::Shared> s, sim::Context ctx,
-                                        HttpRequest req, RequestInfo info) {
-  if (ctx.done()) co_return new_context_error(ctx.err());
+sim::Task<Response> open_watch(std::shared_ptr<RestClient::Shared> s, sim::Context ctx,
+                               HttpRequest req, RequestInfo info) {
+  if (ctx.done()) co_return Response::failure(new_context_error(ctx.err()));
   req.headers = s->headers();
   req.timeout = s->io_timeout(ctx);
   auto state = std::make_shared<WatchState>(*s->loop, s->config.watch_window);
@@ -148,27 +148,31 @@ sim::Task<Result<WatchPtr>> start_watch(std::shared_ptr<RestClient::Shared> s, s
   if (!opened) {
     state->stopped = true;
     s->transport->cancel(state->id);
-    co_return new_context_error(ctx.err());
+    co_return Response::failure(new_context_error(ctx.err()));
   }
-  if (state->open_error) co_return *state->open_error;
-  co_return WatchPtr(std::make_unique<RestWatchStream>(state, s));
+  if (state->open_error) co_return Response::failure(std::move(*state->open_error));
+  Response opened_watch;
+  opened_watch.watch = WatchPtr(std::make_unique<RestWatchStream>(state, s));
+  co_return opened_watch;
 }
 
 }  // namespace
 
-sim::Task<Result<WatchPtr>> RestClient::watch(sim::Context ctx, GroupVersionResource resource,
-                                              std::string ns, ListOptions options) {
-  if (!ns.empty()) {
-    if (auto bad = internal::check_path_segment("namespace", ns)) {
-      return failed(internal::request_error(*bad));
-    }
+namespace internal {
+
+sim::Task<Response> start_watch(const std::shared_ptr<RestClient::Shared>& s, sim::Context ctx,
+                                const Request& request) {
+  if (!request.ns.empty()) {
+    if (auto bad = check_path_segment("namespace", request.ns)) return failed(request_error(*bad));
   }
-  auto path = internal::resource_path(shared_->url.base_path, resource, ns);
+  auto path = resource_path(s->url.base_path, request.resource, request.ns);
   HttpRequest req;
   req.method = "GET";
-  req.target = internal::with_query(std::move(path), internal::list_query(options, true));
-  return start_watch(shared_, std::move(ctx), std::move(req),
-                     RequestInfo("GET", resource.group_resource(), ""));
+  req.target = with_query(std::move(path), list_query(request.list_options(), true));
+  return open_watch(s, std::move(ctx), std::move(req),
+                    RequestInfo("GET", request.resource.group_resource(), ""));
 }
+
+}  // namespace internal
 
 }  // namespace kubesim::api::rest

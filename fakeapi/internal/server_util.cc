@@ -171,4 +171,21 @@ bool decode_continue(std::string_view token, std::string& start_key, Revision& r
   return revision != 0 && !start_key.empty();
 }
 
+namespace {
+
+constexpr char kContinueTooOld[] =
+    "The provided continue parameter is too old to display a consistent list result. You can "
+    "start a new list without the continue parameter, or use the continue token in this response "
+    "to retrieve the remainder of the results. Continuing with the provided token results in an "
+    "inconsistent list - objects that were created, modified, or deleted between the time the "
+    "first chunk was returned and now may show up in the list.";
+
+}  // namespace
+
+api::Status continue_expired(std::string_view start_key) {
+  api::Status expired = api::new_resource_expired(kContinueTooOld);
+  expired.continue_token = encode_continue(start_key, -1);
+  return expired;
+}
+
 }  // namespace kubesim::fakeapi::internal

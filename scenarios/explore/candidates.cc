@@ -32,7 +32,7 @@ YAML::Node trigger(const WritePoint& p) {
   YAML::Node when;
   when["process"] = p.replica;
   YAML::Node after;
-  after["verb"] = std::string(fakeapi::to_string(p.verb));
+  after["verb"] = std::string(api::to_string(p.verb));
   after["resource"] = p.resource;
   after["count"] = p.count;
   when["after"] = after;

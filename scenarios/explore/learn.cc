@@ -15,7 +15,7 @@ std::string resource_text(const api::GroupVersionResource& gvr) {
 }
 
 std::string WritePoint::text() const {
-  return replica + " " + std::string(fakeapi::to_string(verb)) + " " + resource + " #" +
+  return replica + " " + std::string(api::to_string(verb)) + " " + resource + " #" +
          std::to_string(count);
 }
 
@@ -56,7 +56,7 @@ std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& c
   std::map<Kind, std::size_t> group_of;
   std::vector<std::vector<WritePoint>> groups;  // per kind, in the order kinds first appear
   for (const fakeapi::RecordedCall& call : calls) {
-    if (wanted.count(call.process) == 0 || !fakeapi::is_write(call.verb)) continue;
+    if (wanted.count(call.process) == 0 || !api::is_write(call.verb)) continue;
     // A trigger matches on the plural alone (any subresource, any group).
     const Kind counted{call.process, call.verb, call.resource.resource};
     const int count = ++seen[counted];

@@ -64,7 +64,7 @@ std::vector<RelistTarget> learn_relists(const std::vector<fakeapi::RecordedCall>
   std::map<std::pair<std::string, std::string>, sim::Time> created;  // (resource, object) -> when
   std::vector<RelistTarget> out;
   for (const fakeapi::RecordedCall& call : calls) {
-    if (!fakeapi::is_write(call.verb)) continue;
+    if (!api::is_write(call.verb)) continue;
     const int count = ++seen[{call.process, call.verb, call.resource.resource}];
     const WritePoint d = point_of(call, count);
     if (call.verb == fakeapi::Verb::kCreate && call.ok()) created[{d.resource, d.object}] = d.at;

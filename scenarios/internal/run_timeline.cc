@@ -25,7 +25,7 @@ sim::Process& process_named(World& w, const std::string& name) {
 
 std::string describe_rule(const fakeapi::FaultRule& rule) {
   std::string verbs;
-  for (fakeapi::Verb v : rule.verbs) verbs += (verbs.empty() ? "" : ",") + std::string(fakeapi::to_string(v));
+  for (fakeapi::Verb v : rule.verbs) verbs += (verbs.empty() ? "" : ",") + std::string(api::to_string(v));
   std::string out = (verbs.empty() ? "*" : verbs) + " " + (rule.resource.empty() ? "*" : rule.resource);
   if (!rule.subresource.empty()) out += "/" + rule.subresource;
   out += " " + std::string(fakeapi::to_string(rule.kind()));

@@ -24,55 +24,9 @@ void FactoryClient::saw(const api::GroupVersionResource& resource) {
   }
 }
 
-sim::Task<api::Result<api::ObjectPtr>> FactoryClient::get(sim::Context ctx, api::GroupVersionResource resource,
-                                                          std::string ns, std::string name,
-                                                          api::GetOptions options) {
-  return inner_->get(std::move(ctx), std::move(resource), std::move(ns), std::move(name), std::move(options));
-}
-
-sim::Task<api::Result<api::ObjectList>> FactoryClient::list(sim::Context ctx, api::GroupVersionResource resource,
-                                                            std::string ns, api::ListOptions options) {
-  saw(resource);
-  return inner_->list(std::move(ctx), std::move(resource), std::move(ns), std::move(options));
-}
-
-sim::Task<api::Result<api::WatchPtr>> FactoryClient::watch(sim::Context ctx, api::GroupVersionResource resource,
-                                                           std::string ns, api::ListOptions options) {
-  saw(resource);
-  return inner_->watch(std::move(ctx), std::move(resource), std::move(ns), std::move(options));
-}
-
-sim::Task<api::Result<api::ObjectPtr>> FactoryClient::create(sim::Context ctx, api::GroupVersionResource resource,
-                                                             std::string ns, api::ObjectPtr object,
-                                                             api::CreateOptions options) {
-  return inner_->create(std::move(ctx), std::move(resource), std::move(ns), std::move(object), std::move(options));
-}
-
-sim::Task<api::Result<api::ObjectPtr>> FactoryClient::update(sim::Context ctx, api::GroupVersionResource resource,
-                                                             std::string ns, api::ObjectPtr object,
-                                                             api::UpdateOptions options) {
-  return inner_->update(std::move(ctx), std::move(resource), std::move(ns), std::move(object), std::move(options));
-}
-
-sim::Task<api::Result<api::ObjectPtr>> FactoryClient::patch(sim::Context ctx, api::GroupVersionResource resource,
-                                                            std::string ns, std::string name,
-                                                            api::PatchType type, std::string patch,
-                                                            api::PatchOptions options) {
-  return inner_->patch(std::move(ctx), std::move(resource), std::move(ns), std::move(name), type,
-                       std::move(patch), std::move(options));
-}
-
-sim::Task<api::Result<api::ObjectPtr>> FactoryClient::delete_(sim::Context ctx, api::GroupVersionResource resource,
-                                                              std::string ns, std::string name,
-                                                              api::DeleteOptions options) {
-  return inner_->delete_(std::move(ctx), std::move(resource), std::move(ns), std::move(name), std::move(options));
-}
-
-sim::Task<api::Result<void>> FactoryClient::delete_collection(sim::Context ctx, api::GroupVersionResource resource,
-                                                              std::string ns, api::DeleteOptions options,
-                                                              api::ListOptions list_options) {
-  return inner_->delete_collection(std::move(ctx), std::move(resource), std::move(ns), std::move(options),
-                                   std::move(list_options));
+sim::Task<api::Response> FactoryClient::send(sim::Context ctx, api::Request request) {
+  if (request.verb == api::Verb::kList || request.verb == api::Verb::kWatch) saw(request.resource);
+  return inner_->send(std::move(ctx), std::move(request));
 }
 
 std::vector<api::GroupVersionResource> InformerFactory::resources() const {

@@ -57,29 +57,7 @@ class FactoryClient final : public api::Client {
   explicit FactoryClient(api::Client& inner) : inner_(&inner) {}
   const std::vector<api::GroupVersionResource>& resources() const { return resources_; }
 
-  sim::Task<api::Result<api::ObjectPtr>> get(sim::Context ctx, api::GroupVersionResource resource,
-                                             std::string ns, std::string name,
-                                             api::GetOptions options) override;
-  sim::Task<api::Result<api::ObjectList>> list(sim::Context ctx, api::GroupVersionResource resource,
-                                               std::string ns, api::ListOptions options) override;
-  sim::Task<api::Result<api::WatchPtr>> watch(sim::Context ctx, api::GroupVersionResource resource,
-                                              std::string ns, api::ListOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> create(sim::Context ctx, api::GroupVersionResource resource,
-                                                std::string ns, api::ObjectPtr object,
-                                                api::CreateOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> update(sim::Context ctx, api::GroupVersionResource resource,
-                                                std::string ns, api::ObjectPtr object,
-                                                api::UpdateOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> patch(sim::Context ctx, api::GroupVersionResource resource,
-                                               std::string ns, std::string name,
-                                               api::PatchType type, std::string patch,
-                                               api::PatchOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> delete_(sim::Context ctx, api::GroupVersionResource resource,
-                                                 std::string ns, std::string name,
-                                                 api::DeleteOptions options) override;
-  sim::Task<api::Result<void>> delete_collection(sim::Context ctx, api::GroupVersionResource resource,
-                                                 std::string ns, api::DeleteOptions options,
-                                                 api::ListOptions list_options) override;
+  sim::Task<api::Response> send(sim::Context ctx, api::Request request) override;
 
  private:
   void saw(const api::GroupVersionResource& resource);

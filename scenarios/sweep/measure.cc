@@ -102,7 +102,7 @@ double convergence(const Scenario& scenario, const Timeline& t, const RunCapture
   const sim::Time fault = last_fault(t);
   sim::Time last = fault;
   for (const auto& call : capture.calls) {
-    if (call.ok() && fakeapi::is_write(call.verb) && callers.controller(call)) last = std::max(last, call.answered);
+    if (call.ok() && api::is_write(call.verb) && callers.controller(call)) last = std::max(last, call.answered);
   }
   return seconds(last - fault);
 }
@@ -114,7 +114,7 @@ std::optional<double> calls_per_change(const Scenario& scenario, const Timeline&
   double calls = 0, changes = 0;
   for (const auto& call : capture.calls) {
     if (callers.controller(call)) calls += 1;
-    if (call.process == kWorkloadProcess && call.ok() && fakeapi::is_write(call.verb)) changes += 1;
+    if (call.process == kWorkloadProcess && call.ok() && api::is_write(call.verb)) changes += 1;
   }
   if (changes == 0) return std::nullopt;
   return calls / changes;
@@ -159,7 +159,7 @@ void add_api_calls(const SeedResult& result, const RunCapture& capture, Metrics&
   std::map<fakeapi::Verb, double> by_verb;
   for (const auto& call : capture.calls) by_verb[call.verb] += 1;
   for (fakeapi::Verb verb : kVerbs) {
-    out.emplace_back("apiCalls." + std::string(fakeapi::to_string(verb)), by_verb[verb]);
+    out.emplace_back("apiCalls." + std::string(api::to_string(verb)), by_verb[verb]);
   }
 }
 
@@ -187,7 +187,7 @@ const std::vector<std::string>& metric_names() {
 std::vector<std::string> metric_columns(const std::string& metric) {
   if (metric == "apiCalls") {
     std::vector<std::string> columns = {"apiCalls"};
-    for (fakeapi::Verb verb : kVerbs) columns.push_back("apiCalls." + std::string(fakeapi::to_string(verb)));
+    for (fakeapi::Verb verb : kVerbs) columns.push_back("apiCalls." + std::string(api::to_string(verb)));
     return columns;
   }
   if (metric == "queueDepth" || metric == "workDuration") return {metric + ".p50", metric + ".p95"};

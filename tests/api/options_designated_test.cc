@@ -39,6 +39,8 @@ static_assert(std::is_aggregate_v<api::UpdateOptions>);
 static_assert(std::is_aggregate_v<api::PatchOptions>);
 static_assert(std::is_aggregate_v<api::Preconditions>);
 static_assert(std::is_aggregate_v<api::DeleteOptions>);
+static_assert(std::is_aggregate_v<api::Request>);
+static_assert(std::is_aggregate_v<api::Response>);
 static_assert(std::is_aggregate_v<fakeapi::WatchHubOptions>);
 static_assert(std::is_aggregate_v<fakeapi::InProcessClientOptions>);
 static_assert(std::is_aggregate_v<fakeapi::DeleteCollectionOptions>);
@@ -65,13 +67,20 @@ TEST(OptionsDesignatedTest, ApiOptions) {
   EXPECT_EQ(list.label_selector, "");
   EXPECT_EQ(api::GetOptions{.resource_version = "7"}.resource_version, "7");
   EXPECT_EQ(api::CreateOptions{.field_manager = "m"}.field_manager, "m");
-  EXPECT_EQ(api::UpdateOptions{.field_manager = "m"}.subresource, "");
+  EXPECT_EQ(api::UpdateOptions{.field_manager = "m"}.field_manager, "m");
   EXPECT_EQ(api::UpdateOptions{.dry_run = true}.dry_run, true);
   EXPECT_EQ(api::PatchOptions{.field_manager = "m"}.field_manager, "m");
   const auto del = api::DeleteOptions{.preconditions = {.resource_version = "3"}};
   EXPECT_EQ(del.preconditions.resource_version, "3");
   EXPECT_FALSE(del.preconditions.uid.has_value());
   EXPECT_EQ(del.propagation_policy, api::PropagationPolicy::kUnset);
+  const auto request = api::Request{.verb = api::Verb::kDelete, .ns = "default", .name = "a",
+                                    .options = api::DeleteOptions{.dry_run = true}};
+  EXPECT_EQ(request.verb, api::Verb::kDelete);
+  EXPECT_TRUE(request.delete_options().dry_run);
+  EXPECT_EQ(request.subresource, api::Subresource::kNone);
+  const auto response = api::Response{.code = 201};
+  EXPECT_TRUE(response.ok());
 }
 
 TEST(OptionsDesignatedTest, FakeapiOptions) {

@@ -24,59 +24,27 @@ class RecordingClient final : public api::Client {
   RecordingClient(api::Client& inner, sim::Loop& loop, std::string who, std::vector<Call>* calls)
       : inner_(&inner), loop_(&loop), who_(std::move(who)), calls_(calls) {}
 
-  sim::Task<api::Result<api::ObjectPtr>> get(sim::Context ctx, api::GroupVersionResource r,
-                                             std::string ns, std::string name,
-                                             api::GetOptions o) override {
-    const std::size_t i = begin("get");
-    auto result = co_await inner_->get(std::move(ctx), std::move(r), std::move(ns), std::move(name), std::move(o));
-    end(i, result.ok());
-    co_return result;
-  }
-  sim::Task<api::Result<api::ObjectPtr>> create(sim::Context ctx, api::GroupVersionResource r,
-                                                std::string ns, api::ObjectPtr obj,
-                                                api::CreateOptions o) override {
-    const std::size_t i = begin("create");
-    auto result = co_await inner_->create(std::move(ctx), std::move(r), std::move(ns), std::move(obj), std::move(o));
-    end(i, result.ok());
-    co_return result;
-  }
-  sim::Task<api::Result<api::ObjectPtr>> update(sim::Context ctx, api::GroupVersionResource r,
-                                                std::string ns, api::ObjectPtr obj,
-                                                api::UpdateOptions o) override {
-    const std::size_t i = begin("update");
-    auto result = co_await inner_->update(std::move(ctx), std::move(r), std::move(ns), std::move(obj), std::move(o));
-    end(i, result.ok());
-    co_return result;
-  }
-  sim::Task<api::Result<api::ObjectList>> list(sim::Context ctx, api::GroupVersionResource r,
-                                               std::string ns, api::ListOptions o) override {
-    return inner_->list(std::move(ctx), std::move(r), std::move(ns), std::move(o));
-  }
-  sim::Task<api::Result<api::WatchPtr>> watch(sim::Context ctx, api::GroupVersionResource r,
-                                              std::string ns, api::ListOptions o) override {
-    return inner_->watch(std::move(ctx), std::move(r), std::move(ns), std::move(o));
-  }
-  sim::Task<api::Result<api::ObjectPtr>> patch(sim::Context ctx, api::GroupVersionResource r,
-                                               std::string ns, std::string name, api::PatchType t,
-                                               std::string p, api::PatchOptions o) override {
-    return inner_->patch(std::move(ctx), std::move(r), std::move(ns), std::move(name), t, std::move(p), std::move(o));
-  }
-  sim::Task<api::Result<api::ObjectPtr>> delete_(sim::Context ctx, api::GroupVersionResource r,
-                                                 std::string ns, std::string name,
-                                                 api::DeleteOptions o) override {
-    return inner_->delete_(std::move(ctx), std::move(r), std::move(ns), std::move(name), std::move(o));
-  }
-  sim::Task<api::Result<void>> delete_collection(sim::Context ctx, api::GroupVersionResource r,
-                                                 std::string ns, api::DeleteOptions o,
-                                                 api::ListOptions l) override {
-    return inner_->delete_collection(std::move(ctx), std::move(r), std::move(ns), std::move(o), std::move(l));
+  sim::Task<api::Response> send(sim::Context ctx, api::Request request) override {
+    const api::Verb verb = request.verb;
+    if (verb != api::Verb::kGet && verb != api::Verb::kCreate && verb != api::Verb::kUpdate) {
+      return inner_->send(std::move(ctx), std::move(request));
+    }
+    return recorded(this, std::move(ctx), std::move(request));
   }
 
  private:
-  std::size_t begin(const char* verb) {
+  static sim::Task<api::Response> recorded(RecordingClient* self, sim::Context ctx,
+                                           api::Request request) {
+    const std::size_t i = self->begin(std::string(api::to_string(request.verb)));
+    auto response = co_await self->inner_->send(std::move(ctx), std::move(request));
+    self->end(i, response.ok());
+    co_return response;
+  }
+
+  std::size_t begin(std::string verb) {
     Call c;
     c.who = who_;
-    c.verb = verb;
+    c.verb = std::move(verb);
     c.sent = loop_->now();
     calls_->push_back(std::move(c));
     return calls_->size() - 1;

@@ -165,13 +165,13 @@ TEST(FaultRuleJsonTest, DefaultsOfAMinimalRule) {
 TEST(FaultNamesTest, VerbsAndKindsParseBack) {
   for (Verb v : {Verb::kGet, Verb::kList, Verb::kWatch, Verb::kCreate, Verb::kUpdate, Verb::kPatch,
                  Verb::kDelete, Verb::kDeleteCollection}) {
-    EXPECT_EQ(parse_verb(to_string(v)), v);
+    EXPECT_EQ(api::parse_verb(to_string(v)), v);
   }
   for (FaultKind k : {FaultKind::kError, FaultKind::kLatency, FaultKind::kDropWatch, FaultKind::kStallWatch,
                       FaultKind::kForceGone, FaultKind::kStaleRead, FaultKind::kCoalesceWatch}) {
     EXPECT_EQ(parse_fault_kind(to_string(k)), k);
   }
-  EXPECT_FALSE(parse_verb("GET").has_value());
+  EXPECT_FALSE(api::parse_verb("GET").has_value());
   EXPECT_FALSE(parse_fault_kind("").has_value());
 }
 

@@ -51,10 +51,9 @@ class ServerTest : public ::testing::Test {
   }
   // An update of a ConfigMap or a Deployment (by its kind), of the main resource or its status.
   api::Result<api::ObjectPtr> update(const api::ObjectPtr& obj, bool status = false) {
-    api::UpdateOptions options;
-    if (status) options.subresource = "status";
     return server_.update(obj->gvk().kind == "Deployment" ? kDeployments : kConfigMaps,
-                          std::string(obj->namespace_()), obj, options);
+                          std::string(obj->namespace_()), obj, api::UpdateOptions(),
+                          status ? api::Subresource::kStatus : api::Subresource::kNone);
   }
   static api::ObjectPtr with_data(const api::ObjectPtr& obj, const std::string& key,
                                   const std::string& value) {

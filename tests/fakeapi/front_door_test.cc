@@ -248,7 +248,8 @@ TEST_F(FrontDoorTest, AFaultRuleOnTheStatusSubresourceFailsOnlyStatusWrites) {
   EXPECT_EQ(status.status().code, 500);
   auto patched = loop_.run_until_complete(client_.patch(sim::Context(), kDeployments, "default", "d",
                                                         api::PatchType::kMergePatch,
-                                                        R"({"status":{"replicas":1}})", status_patch()));
+                                                        R"({"status":{"replicas":1}})", api::PatchOptions(),
+                                                        api::Subresource::kStatus));
   EXPECT_EQ(patched.status().code, 500);
   auto main = loop_.run_until_complete(client_.patch(sim::Context(), kDeployments, "default", "d",
                                                      api::PatchType::kMergePatch,
@@ -270,7 +271,8 @@ TEST_F(FrontDoorTest, ARuleWithoutASubresourceMatchesTheSubresourcesToo) {
   ASSERT_TRUE(server_.create(kDeployments, "default", deployment("default", "d", 1), {}).ok());
   auto patched = loop_.run_until_complete(client_.patch(sim::Context(), kDeployments, "default", "d",
                                                         api::PatchType::kMergePatch,
-                                                        R"({"status":{"replicas":1}})", status_patch()));
+                                                        R"({"status":{"replicas":1}})", api::PatchOptions(),
+                                                        api::Subresource::kStatus));
   EXPECT_EQ(patched.status().code, 500);
   EXPECT_FALSE(FaultRule::from_json({{"kind", "stallWatch"}, {"resource", "deployments/"}}).ok());
   EXPECT_FALSE(FaultRule::from_json({{"kind", "stallWatch"},
@@ -281,13 +283,12 @@ TEST_F(FrontDoorTest, ARuleWithoutASubresourceMatchesTheSubresourcesToo) {
 
 TEST_F(FrontDoorTest, AnUnknownSubresourceIsNotFound) {
   ASSERT_TRUE(create_cm(client_, "a").ok());
-  api::PatchOptions scale;
-  scale.subresource = "scale";
   auto r = loop_.run_until_complete(client_.patch(sim::Context(), kConfigMaps, "default", "a",
-                                                  api::PatchType::kMergePatch, "{}", scale));
+                                                  api::PatchType::kMergePatch, "{}",
+                                                  api::PatchOptions(), api::Subresource::kScale));
   EXPECT_TRUE(api::is_not_found(r.status())) << r.status();
   auto status = loop_.run_until_complete(client_.patch(sim::Context(), kConfigMaps, "default", "a",
-                                                       api::PatchType::kMergePatch, "{}", status_patch()));
+                                                       api::PatchType::kMergePatch, "{}", api::PatchOptions(), api::Subresource::kStatus));
   EXPECT_TRUE(api::is_not_found(status.status())) << "ConfigMaps have no /status";
 }
 

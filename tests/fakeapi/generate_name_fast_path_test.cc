@@ -31,6 +31,7 @@ struct Side {
   }
   sim::Loop loop;
   ApiServer server;
+  testutil::WarnedWrites writes{server};
 };
 
 // The stored text of a created object, or the whole Status of a refusal.
@@ -61,10 +62,10 @@ void add_terminating_namespace(ApiServer& server) {
 
 // Sends the same create to both servers: the answers, warnings and revisions must agree.
 void expect_alike(Side& fast, Side& general, std::string_view ns, const api::ObjectPtr& object) {
-  const auto a = fast.server.create(kConfigMaps, ns, object, {});
-  const auto b = general.server.create(kConfigMaps, ns, object, {});
+  const auto a = fast.writes.create(kConfigMaps, ns, object, {});
+  const auto b = general.writes.create(kConfigMaps, ns, object, {});
   EXPECT_EQ(answer(a), answer(b));
-  EXPECT_EQ(fast.server.warnings(), general.server.warnings());
+  EXPECT_EQ(fast.writes.warnings(), general.writes.warnings());
   EXPECT_EQ(fast.server.revision(), general.server.revision());
 }
 
@@ -185,8 +186,8 @@ TEST(GenerateNameFastPathTest, TakenNamesAreDrawnAgainAsTheGeneralPathDraws) {
           }
         }
         const api::ObjectPtr object = api::internal::make_object(workload_object(), layout);
-        const auto a = fast.server.create(kConfigMaps, "default", object, {});
-        const auto b = general.server.create(kConfigMaps, "default", object, {});
+        const auto a = fast.writes.create(kConfigMaps, "default", object, {});
+        const auto b = general.writes.create(kConfigMaps, "default", object, {});
         EXPECT_EQ(answer(a), answer(b));
         EXPECT_EQ(fast.server.revision(), general.server.revision());
         if (taken < 8) {

@@ -170,14 +170,17 @@ RC_GTEST_PROP(GoEncodingProperty, UnknownFieldsAreWhatTheRenderingDrops, ()) {
   RC_ASSERT(types::unknown_fields(*deployment, j) == dropped);
 }
 
-class GoEncodingServerTest : public testutil::ServerTest {};
+class GoEncodingServerTest : public testutil::ServerTest {
+ protected:
+  testutil::WarnedWrites writes_{server_};
+};
 
 TEST_F(GoEncodingServerTest, StoredObjectsLeaveOutZeroValuedOmitEmptyFields) {
   auto input = testutil::config_map("default", "a", {{"k", "v"}})->edited([](json& j) {
     j["binaryData"] = json::object();
     j["metadata"]["generation"] = 0;
   });
-  auto created = must(server_.create(testutil::kConfigMaps, "default", input, api::CreateOptions()));
+  auto created = must(writes_.create(testutil::kConfigMaps, "default", input, api::CreateOptions()));
   ASSERT_TRUE(created);
   EXPECT_FALSE(created->json().contains("binaryData"));
   EXPECT_FALSE(created->json()["metadata"].contains("generation"));
@@ -186,7 +189,7 @@ TEST_F(GoEncodingServerTest, StoredObjectsLeaveOutZeroValuedOmitEmptyFields) {
 }
 
 TEST_F(GoEncodingServerTest, AStatusWriteOfZerosToANewDeploymentIsNoWrite) {
-  auto d = must(server_.create(testutil::kDeployments, "default", deployment("default", "web", 0),
+  auto d = must(writes_.create(testutil::kDeployments, "default", deployment("default", "web", 0),
                                api::CreateOptions()));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->json()["spec"]["replicas"], 0);  // a pointer: its zero is kept
@@ -211,7 +214,7 @@ TEST_F(GoEncodingServerTest, PodsAndEventsComeBackAsKubeApiserverRendersThem) {
                                {"kind", "Pod"},
                                {"metadata", {{"name", "p"}}},
                                {"spec", {{"containers", {{{"name", "c"}, {"image", "nginx"}}}}}}});
-  auto p = must(server_.create(testutil::kPods, "default", pod, api::CreateOptions()));
+  auto p = must(writes_.create(testutil::kPods, "default", pod, api::CreateOptions()));
   ASSERT_TRUE(p);
   EXPECT_EQ(p->json()["spec"]["containers"][0]["resources"], json::object());
   EXPECT_EQ(p->json()["status"], json({{"phase", "Pending"}}));
@@ -220,7 +223,7 @@ TEST_F(GoEncodingServerTest, PodsAndEventsComeBackAsKubeApiserverRendersThem) {
                                  {"metadata", {{"name", "e"}}},
                                  {"involvedObject", {{"kind", "Pod"}, {"name", "p"}}},
                                  {"reason", "Started"}});
-  auto e = must(server_.create(api::kEvents, "default", event, api::CreateOptions()));
+  auto e = must(writes_.create(api::kEvents, "default", event, api::CreateOptions()));
   ASSERT_TRUE(e);
   // Value structs appear, zero Times are null, omitempty zeros are left out.
   EXPECT_EQ(e->json()["source"], json::object());
@@ -236,7 +239,7 @@ TEST_F(GoEncodingServerTest, StrictFieldValidationFailsWritesWithUnknownFieldsOt
   });
   api::CreateOptions strict;
   strict.field_validation = api::FieldValidation::kStrict;
-  auto refused = server_.create(testutil::kConfigMaps, "default", typo, strict);
+  auto refused = writes_.create(testutil::kConfigMaps, "default", typo, strict);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code, 400);
   EXPECT_EQ(refused.status().message,
@@ -244,37 +247,37 @@ TEST_F(GoEncodingServerTest, StrictFieldValidationFailsWritesWithUnknownFieldsOt
             "unknown field \"dta\", unknown field \"metadata.lables\"");
   // A type error is the decoder's first pass, so it is answered before unknown fields.
   auto mistyped = typo->edited([](json& j) { j["data"]["k"] = 1; });
-  auto type_error = server_.create(testutil::kConfigMaps, "default", mistyped, strict);
+  auto type_error = writes_.create(testutil::kConfigMaps, "default", mistyped, strict);
   ASSERT_FALSE(type_error.ok());
   EXPECT_NE(type_error.status().message.find("cannot unmarshal number"), std::string::npos)
       << type_error.status().message;
   EXPECT_EQ(server_.revision(), 4);  // nothing was written
-  EXPECT_TRUE(server_.warnings().empty());
+  EXPECT_TRUE(writes_.warnings().empty());
   // The default (Warn) and Ignore drop the unknown fields and store the rest; Warn says so.
-  auto created = must(server_.create(testutil::kConfigMaps, "default", typo, api::CreateOptions()));
+  auto created = must(writes_.create(testutil::kConfigMaps, "default", typo, api::CreateOptions()));
   ASSERT_TRUE(created);
-  EXPECT_EQ(server_.warnings(),
+  EXPECT_EQ(writes_.warnings(),
             (std::vector<std::string>{"unknown field \"dta\"", "unknown field \"metadata.lables\""}));
   EXPECT_FALSE(created->json().contains("dta"));
   EXPECT_FALSE(created->json()["metadata"].contains("lables"));
   // An update only adding an unknown field is no write; under Strict it fails.
   api::UpdateOptions ignore;
   ignore.field_validation = api::FieldValidation::kIgnore;
-  auto same = must(server_.update(testutil::kConfigMaps, "default",
+  auto same = must(writes_.update(testutil::kConfigMaps, "default",
                                   typo->with_resource_version(std::string(created->resource_version())),
                                   ignore));
   ASSERT_TRUE(same);
   EXPECT_EQ(same->resource_version(), created->resource_version());
-  EXPECT_TRUE(server_.warnings().empty());
+  EXPECT_TRUE(writes_.warnings().empty());
   api::UpdateOptions strict_update;
   strict_update.field_validation = api::FieldValidation::kStrict;
-  auto refused_update = server_.update(testutil::kConfigMaps, "default", typo, strict_update);
+  auto refused_update = writes_.update(testutil::kConfigMaps, "default", typo, strict_update);
   ASSERT_FALSE(refused_update.ok());
   EXPECT_EQ(refused_update.status().code, 400);
   // A patch's result is checked too; its message has no preamble.
   api::PatchOptions strict_patch;
   strict_patch.field_validation = api::FieldValidation::kStrict;
-  auto patched = server_.patch(testutil::kConfigMaps, "default", "a", api::PatchType::kMergePatch,
+  auto patched = writes_.patch(testutil::kConfigMaps, "default", "a", api::PatchType::kMergePatch,
                                R"({"metadata":{"app":"x"}})", strict_patch);
   ASSERT_FALSE(patched.ok());
   EXPECT_EQ(patched.status().code, 400);
@@ -288,64 +291,64 @@ TEST_F(GoEncodingServerTest, UnknownFieldWarningsComeWithFailuresAfterTheDecode)
   const auto with_dta = [](const api::ObjectPtr& o) {
     return o->edited([](json& j) { j["dta"] = {{"k", "w"}}; });
   };
-  auto a = must(server_.create(testutil::kConfigMaps, "default",
+  auto a = must(writes_.create(testutil::kConfigMaps, "default",
                                testutil::config_map("default", "a", {{"k", "v"}}), {}));
   ASSERT_TRUE(a);
   const Revision before = server_.revision();
   // 409: the name is taken.
-  auto taken = server_.create(testutil::kConfigMaps, "default",
+  auto taken = writes_.create(testutil::kConfigMaps, "default",
                               with_dta(a->with_resource_version("")), {});
   ASSERT_FALSE(taken.ok());
   EXPECT_EQ(taken.status().code, 409);
-  EXPECT_EQ(server_.warnings(), dta);
+  EXPECT_EQ(writes_.warnings(), dta);
   // 422: the name is invalid.
-  auto invalid = server_.create(
+  auto invalid = writes_.create(
       testutil::kConfigMaps, "default",
       with_dta(testutil::config_map("default", "Not_A_Name", {{"k", "v"}})), {});
   ASSERT_FALSE(invalid.ok());
   EXPECT_EQ(invalid.status().code, 422);
-  EXPECT_EQ(server_.warnings(), dta);
+  EXPECT_EQ(writes_.warnings(), dta);
   // 404: the handler decodes the body before the store looks for the object.
-  auto missing = server_.update(testutil::kConfigMaps, "default",
+  auto missing = writes_.update(testutil::kConfigMaps, "default",
                                 with_dta(testutil::config_map("default", "nope", {})), {});
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code, 404);
-  EXPECT_EQ(server_.warnings(), dta);
+  EXPECT_EQ(writes_.warnings(), dta);
   // 409: a stale resourceVersion.
-  auto stale = server_.update(testutil::kConfigMaps, "default",
+  auto stale = writes_.update(testutil::kConfigMaps, "default",
                               with_dta(a)->with_resource_version("1"), {});
   ASSERT_FALSE(stale.ok());
   EXPECT_EQ(stale.status().code, 409);
-  EXPECT_EQ(server_.warnings(), dta);
+  EXPECT_EQ(writes_.warnings(), dta);
   // 422 from a merge patch: the patched object is what decodes.
-  auto patched = server_.patch(testutil::kConfigMaps, "default", "a", api::PatchType::kMergePatch,
+  auto patched = writes_.patch(testutil::kConfigMaps, "default", "a", api::PatchType::kMergePatch,
                                R"({"dta":{"k":"w"},"data":{"bad key":"x"}})", {});
   ASSERT_FALSE(patched.ok());
   EXPECT_EQ(patched.status().code, 422);
-  EXPECT_EQ(server_.warnings(), dta);
+  EXPECT_EQ(writes_.warnings(), dta);
   // A body that does not decode gets no warnings.
-  auto mistyped = server_.create(testutil::kConfigMaps, "default",
+  auto mistyped = writes_.create(testutil::kConfigMaps, "default",
                                  with_dta(a)->edited([](json& j) { j["data"]["k"] = 1; }), {});
   ASSERT_FALSE(mistyped.ok());
   EXPECT_EQ(mistyped.status().code, 400);
-  EXPECT_TRUE(server_.warnings().empty());
+  EXPECT_TRUE(writes_.warnings().empty());
   EXPECT_EQ(server_.revision(), before);
 }
 
 // The whole body decodes, so a status the main resource ignores is read for unknown fields too.
 TEST_F(GoEncodingServerTest, UnknownFieldsOfAnIgnoredStatusAreWarnedOf) {
-  auto d = must(server_.create(testutil::kDeployments, "default",
+  auto d = must(writes_.create(testutil::kDeployments, "default",
                                testutil::deployment("default", "d", 1), {}));
   ASSERT_TRUE(d);
-  auto updated = must(server_.update(
+  auto updated = must(writes_.update(
       testutil::kDeployments, "default",
       d->edited([](json& j) { j["status"]["replicaz"] = 3; j["spec"]["replicas"] = 2; }), {}));
   ASSERT_TRUE(updated);
-  EXPECT_EQ(server_.warnings(), (std::vector<std::string>{"unknown field \"status.replicaz\""}));
+  EXPECT_EQ(writes_.warnings(), (std::vector<std::string>{"unknown field \"status.replicaz\""}));
 }
 
 TEST_F(GoEncodingServerTest, AnUpdateThatOnlyAddsZeroValuedFieldsIsNoWrite) {
-  auto d = must(server_.create(testutil::kDeployments, "default", deployment("default", "web", 1),
+  auto d = must(writes_.create(testutil::kDeployments, "default", deployment("default", "web", 1),
                                api::CreateOptions()));
   ASSERT_TRUE(d);
   auto padded = d->edited([](json& j) {

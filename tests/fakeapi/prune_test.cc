@@ -159,8 +159,9 @@ api::ObjectPtr structural_widget_crd() {
 
 class ServerPruneTest : public testutil::ServerTest {
  protected:
+  testutil::WarnedWrites writes_{server_};
   void SetUp() override {
-    ASSERT_TRUE(must(server_.create(testutil::kCrds, "", structural_widget_crd(), api::CreateOptions())));
+    ASSERT_TRUE(must(writes_.create(testutil::kCrds, "", structural_widget_crd(), api::CreateOptions())));
     testutil::settle(loop_);
   }
   api::ObjectPtr typo_widget() {
@@ -173,9 +174,9 @@ class ServerPruneTest : public testutil::ServerTest {
 };
 
 TEST_F(ServerPruneTest, CreateStoresThePrunedObjectAndWarnsPerField) {
-  auto created = must(server_.create(testutil::kWidgets, "default", typo_widget(), api::CreateOptions()));
+  auto created = must(writes_.create(testutil::kWidgets, "default", typo_widget(), api::CreateOptions()));
   ASSERT_TRUE(created);
-  EXPECT_EQ(server_.warnings(),
+  EXPECT_EQ(writes_.warnings(),
             (Paths{"unknown field \"metadata.lables\"", "unknown field \"spec.ports[0].nmae\"",
                    "unknown field \"spec.sise\""}));
   EXPECT_EQ(created->json()["spec"], json::parse(R"({"size": 3, "ports": [{"name": "p"}], "mode": "auto"})"));
@@ -188,7 +189,7 @@ TEST_F(ServerPruneTest, StrictRefusesUnknownFieldsAndChangesNothing) {
   const auto before = server_.revision();
   api::CreateOptions strict;
   strict.field_validation = api::FieldValidation::kStrict;
-  auto refused = server_.create(testutil::kWidgets, "default", typo_widget(), strict);
+  auto refused = writes_.create(testutil::kWidgets, "default", typo_widget(), strict);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code, 400);
   EXPECT_EQ(refused.status().message,
@@ -199,34 +200,34 @@ TEST_F(ServerPruneTest, StrictRefusesUnknownFieldsAndChangesNothing) {
   // Ignore drops them silently.
   api::CreateOptions ignore;
   ignore.field_validation = api::FieldValidation::kIgnore;
-  auto created = must(server_.create(testutil::kWidgets, "default", typo_widget(), ignore));
+  auto created = must(writes_.create(testutil::kWidgets, "default", typo_widget(), ignore));
   ASSERT_TRUE(created);
-  EXPECT_TRUE(server_.warnings().empty());
+  EXPECT_TRUE(writes_.warnings().empty());
   EXPECT_FALSE(created->json()["spec"].contains("sise"));
 }
 
 TEST_F(ServerPruneTest, PatchesAndStatusWritesArePrunedToo) {
-  ASSERT_TRUE(must(server_.create(testutil::kWidgets, "default", testutil::widget("default", "w", 3),
+  ASSERT_TRUE(must(writes_.create(testutil::kWidgets, "default", testutil::widget("default", "w", 3),
                                   api::CreateOptions())));
   api::PatchOptions strict;
   strict.field_validation = api::FieldValidation::kStrict;
-  auto refused = server_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
+  auto refused = writes_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
                                R"({"spec": {"colour": "red"}})", strict);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().message, "strict decoding error: unknown field \"spec.colour\"");
   // Without Strict the patch adds nothing: no write.
   const auto before = server_.revision();
-  auto same = must(server_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
+  auto same = must(writes_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
                                  R"({"spec": {"colour": "red"}})", api::PatchOptions()));
   ASSERT_TRUE(same);
   EXPECT_EQ(server_.revision(), before);
-  EXPECT_EQ(server_.warnings(), (Paths{"unknown field \"spec.colour\""}));
-  auto status = must(server_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
-                                   R"({"status": {"ready": true, "phase": "Up"}})", testutil::status_patch()));
+  EXPECT_EQ(writes_.warnings(), (Paths{"unknown field \"spec.colour\""}));
+  auto status = must(writes_.patch(testutil::kWidgets, "default", "w", api::PatchType::kMergePatch,
+                                   R"({"status": {"ready": true, "phase": "Up"}})", api::PatchOptions(), api::Subresource::kStatus));
   ASSERT_TRUE(status);
   EXPECT_EQ(status->json()["status"], json::parse(R"({"ready": true})"));
   // An update leaving out a defaulted field gets the default back.
-  auto updated = must(server_.update(testutil::kWidgets, "default", status->edited([](json& j) {
+  auto updated = must(writes_.update(testutil::kWidgets, "default", status->edited([](json& j) {
     j["spec"].erase("mode");
     j["spec"]["size"] = 5;
   }), api::UpdateOptions()));

@@ -33,7 +33,8 @@ const std::vector<std::string> kProcesses = {"", "replica-0", "replica-1", "syst
 const std::vector<api::GroupVersionResource> kResources = {kConfigMaps, kDeployments, kLeases, kCrds,
                                                            kWidgets};
 const std::vector<std::string> kNames = {"", "a", "cm-000001", kLong};
-const std::vector<std::string> kSubresources = {"", "status", "scale"};
+const std::vector<api::Subresource> kSubresources = {api::Subresource::kNone, api::Subresource::kStatus,
+                                                    api::Subresource::kScale};
 const std::vector<std::string> kFaults = {"", "rule-1", "cm-500", kLong};
 const std::vector<Verb> kVerbs = {Verb::kGet,    Verb::kList,  Verb::kWatch,  Verb::kCreate,
                                   Verb::kUpdate, Verb::kPatch, Verb::kDelete, Verb::kDeleteCollection};
@@ -57,7 +58,7 @@ class Model {
     if (call.name.empty() && request.verb == Verb::kCreate && response.object) {
       call.name = std::string(response.object->name());
     }
-    call.subresource = request.subresource;
+    call.subresource = std::string(api::to_string(request.subresource));
     call.code = response.code;
     if (response.error) call.reason = response.error->reason;
     call.revision = response.revision;

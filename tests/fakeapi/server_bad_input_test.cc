@@ -228,7 +228,7 @@ std::vector<BadInputCase> cases() {
        [](Env& e) {
          return status(e.server.update(kConfigMaps, "default",
                                        e.a->edited([](nlohmann::json& j) { j["data"]["k"] = "3"; }),
-                                       testutil::status_update()));
+                                       api::UpdateOptions(), api::Subresource::kStatus));
        },
        404, StatusReason::kNotFound},
       // --- patch -----------------------------------------------------------------------------

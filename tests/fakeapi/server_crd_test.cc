@@ -101,7 +101,7 @@ TEST_F(ServerCrdTest, ACreatedCrdServesItsResource) {
   EXPECT_EQ(bigger->generation(), 2);
   auto status = must(server_.update(kWidgets, "default",
                                     bigger->edited([](nlohmann::json& j) { j["status"] = {{"ready", true}}; }),
-                                    testutil::status_update()));
+                                    api::UpdateOptions(), api::Subresource::kStatus));
   ASSERT_TRUE(status);
   EXPECT_EQ(status->generation(), 2);
   EXPECT_EQ(status->json()["status"]["ready"], true);

@@ -28,10 +28,9 @@ class ServerCrudTest : public ::testing::Test {
     return must(server_.get(kConfigMaps, "default", name, api::GetOptions()));
   }
   api::Result<api::ObjectPtr> update(const api::ObjectPtr& obj, bool status = false) {
-    api::UpdateOptions options;
-    if (status) options.subresource = "status";
     return server_.update(obj->gvk().kind == "Deployment" ? kDeployments : kConfigMaps,
-                          std::string(obj->namespace_()), obj, options);
+                          std::string(obj->namespace_()), obj, api::UpdateOptions(),
+                          status ? api::Subresource::kStatus : api::Subresource::kNone);
   }
   api::ObjectPtr with_data(const api::ObjectPtr& obj, const std::string& key, const std::string& value) {
     return obj->edited([&](nlohmann::json& j) { j["data"][key] = value; });

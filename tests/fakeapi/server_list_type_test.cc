@@ -139,13 +139,13 @@ TEST_F(ServerListTypeTest, StatusConditionsAreAMapByType) {
               return server_.patch(kWidgets, "default", "w", api::PatchType::kMergePatch,
                                    R"({"status": {"conditions": [{"type": "Ready"},
                                        {"type": "Ready", "status": "True"}]}})",
-                                   testutil::status_patch());
+                                   api::PatchOptions(), api::Subresource::kStatus);
             }),
             "Widget.example.com \"w\" is invalid: status.conditions[1]: Duplicate value: "
             "{\"type\":\"Ready\"}");
   EXPECT_TRUE(must(server_.patch(kWidgets, "default", "w", api::PatchType::kMergePatch,
                                  R"({"status": {"conditions": [{"type": "Ready"}]}})",
-                                 testutil::status_patch())));
+                                 api::PatchOptions(), api::Subresource::kStatus)));
 }
 
 TEST_F(ServerListTypeTest, AStoredObjectThatBrokeTheRuleIsNotHeldToIt) {
@@ -163,7 +163,7 @@ TEST_F(ServerListTypeTest, AStoredObjectThatBrokeTheRuleIsNotHeldToIt) {
   ASSERT_TRUE(must(create(list_widget("new", {{"tags", {"a"}}}))));
   ASSERT_TRUE(must(server_.patch(kWidgets, "default", "new", api::PatchType::kMergePatch,
                                  R"({"status": {"conditions": [{"type": "A"}, {"type": "A"}]}})",
-                                 testutil::status_patch())));
+                                 api::PatchOptions(), api::Subresource::kStatus)));
   crd = must(server_.get(kCrds, "", "widgets.example.com", api::GetOptions()));
   ASSERT_TRUE(must(server_.update(kCrds, "", crd->edited([&](json& j) {
     j["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = kListSchema;
@@ -183,7 +183,7 @@ TEST_F(ServerListTypeTest, AStoredObjectThatBrokeTheRuleIsNotHeldToIt) {
                                  R"({"spec": {"tags": ["c"]}})", api::PatchOptions())));
   ASSERT_TRUE(must(server_.patch(kWidgets, "default", "new", api::PatchType::kMergePatch,
                                  R"({"status": {"conditions": [{"type": "A"}]}})",
-                                 testutil::status_patch())));
+                                 api::PatchOptions(), api::Subresource::kStatus)));
   EXPECT_EQ(refused([&] {
               return server_.patch(kWidgets, "default", "new", api::PatchType::kMergePatch,
                                    R"({"spec": {"tags": ["c", "c"]}})", api::PatchOptions());

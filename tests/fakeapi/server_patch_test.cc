@@ -26,10 +26,9 @@ class ServerPatchTest : public ::testing::Test {
     return must(server_.get(kConfigMaps, "default", name, api::GetOptions()));
   }
   api::Result<api::ObjectPtr> update(const api::ObjectPtr& obj, bool status = false) {
-    api::UpdateOptions options;
-    if (status) options.subresource = "status";
     return server_.update(obj->gvk().kind == "Deployment" ? kDeployments : kConfigMaps,
-                          std::string(obj->namespace_()), obj, options);
+                          std::string(obj->namespace_()), obj, api::UpdateOptions(),
+                          status ? api::Subresource::kStatus : api::Subresource::kNone);
   }
   api::ObjectPtr with_data(const api::ObjectPtr& obj, const std::string& key,
                            const std::string& value) {
@@ -103,7 +102,7 @@ TEST_F(ServerPatchTest, PatchThroughStatusWritesTheStatusOnly) {
                       api::CreateOptions()));
   auto r =
       must(server_.patch(kDeployments, "default", "web", api::PatchType::kMergePatch,
-                         R"({"spec":{"replicas":7},"status":{"replicas":2}})", testutil::status_patch()));
+                         R"({"spec":{"replicas":7},"status":{"replicas":2}})", api::PatchOptions(), api::Subresource::kStatus));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->json()["status"]["replicas"], 2);
   EXPECT_EQ(r->json()["spec"]["replicas"], 1);

@@ -135,12 +135,12 @@ TEST_F(ServerSchemaValidationTest, StatusWritesValidateTheStatusAlone) {
   const auto before = server_.revision();
   auto bad = w->edited([](json& j) { j["status"] = {{"ready", "yes"}}; });
   EXPECT_EQ(
-      invalid(server_.update(kWidgets, "default", bad, testutil::status_update()))
+      invalid(server_.update(kWidgets, "default", bad, api::UpdateOptions(), api::Subresource::kStatus))
           .message,
       "Widget.example.com \"w\" is invalid: status.ready: Invalid value: \"string\": ready in "
       "body must be of type integer: \"string\"");
   invalid(server_.patch(kWidgets, "default", "w", api::PatchType::kMergePatch,
-                        R"({"status": {"ready": -1}})", testutil::status_patch()));
+                        R"({"status": {"ready": -1}})", api::PatchOptions(), api::Subresource::kStatus));
   EXPECT_EQ(server_.revision(), before);
   // The main resource ignores the status, and /status ignores the spec: neither is refused for
   // the part it does not write.
@@ -149,7 +149,7 @@ TEST_F(ServerSchemaValidationTest, StatusWritesValidateTheStatusAlone) {
                                   api::UpdateOptions())));
   auto ok = must(server_.patch(kWidgets, "default", "w", api::PatchType::kMergePatch,
                                R"({"spec": {"replicas": "ignored"}, "status": {"ready": 2}})",
-                               testutil::status_patch()));
+                               api::PatchOptions(), api::Subresource::kStatus));
   ASSERT_TRUE(ok);
   EXPECT_EQ(ok->json()["status"], json::parse(R"({"ready": 2})"));
   EXPECT_EQ(ok->json()["spec"]["replicas"], 1);

@@ -359,7 +359,7 @@ class MoreHarness {
     RC_LOG() << "update status " << name << " mode=" << mode << " status=" << status.first << "/" << status.second << "\n";
     if (*rc::gen::inRange(0, 8) == 0) {
       auto got = server_.update(kConfigMaps, "default", cm_body("default", "cm-0", {}, "", false, ""),
-                                testutil::status_update());
+                                api::UpdateOptions(), api::Subresource::kStatus);
       return check_error(got, 404, StatusReason::kNotFound);
     }
     api::Result<api::ObjectPtr> got = api::Status();
@@ -367,12 +367,12 @@ class MoreHarness {
       const Containers containers = current != nullptr ? current->containers : Containers{{"main", "nginx"}};
       got = server_.update(kDeployments, "default",
                            deployment_body(name, spec_replicas, containers, status, update_rv(mode, current)),
-                           testutil::status_update());
+                           api::UpdateOptions(), api::Subresource::kStatus);
     } else {
       const json patch = {{"spec", {{"replicas", spec_replicas}}},
                           {"status", {{"replicas", status.first}, {"readyReplicas", status.second}}}};
       got = server_.patch(kDeployments, "default", name, api::PatchType::kMergePatch, patch.dump(),
-                          testutil::status_patch());
+                          api::PatchOptions(), api::Subresource::kStatus);
     }
     if (current == nullptr) return check_error(got, 404, StatusReason::kNotFound);
     if (mode == 2) return check_error(got, 409, StatusReason::kConflict);

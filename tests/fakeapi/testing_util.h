@@ -45,18 +45,6 @@ inline nlohmann::json config_map_json(const std::string& ns, const std::string& 
   return j;
 }
 
-// Options that write the /status subresource.
-inline api::UpdateOptions status_update() {
-  api::UpdateOptions o;
-  o.subresource = "status";
-  return o;
-}
-inline api::PatchOptions status_patch() {
-  api::PatchOptions o;
-  o.subresource = "status";
-  return o;
-}
-
 inline api::ObjectPtr config_map(const std::string& ns, const std::string& name,
                                  const StringMap& data = {}, const StringMap& labels = {}) {
   return api::make_object(config_map_json(ns, name, data, labels));
@@ -212,6 +200,57 @@ inline std::vector<std::string> describe(const std::vector<api::WatchEvent>& eve
   }
   return out;
 }
+
+// The operator's writes as one Request each through ApiServer::answer, keeping the warnings of
+// the last one (the typed calls return the result alone).
+class WarnedWrites {
+ public:
+  explicit WarnedWrites(ApiServer& server) : server_(&server) {}
+
+  api::Result<api::ObjectPtr> create(const api::GroupVersionResource& gvr, std::string_view ns,
+                                     const api::ObjectPtr& object, const api::CreateOptions& options) {
+    Request r = request(Verb::kCreate, gvr, ns, object->name());
+    r.options = options;
+    r.object = object;
+    return answered(r);
+  }
+  api::Result<api::ObjectPtr> update(const api::GroupVersionResource& gvr, std::string_view ns,
+                                     const api::ObjectPtr& object, const api::UpdateOptions& options,
+                                     Subresource subresource = Subresource::kNone) {
+    Request r = request(Verb::kUpdate, gvr, ns, object->name());
+    r.options = options;
+    r.object = object;
+    r.subresource = subresource;
+    return answered(r);
+  }
+  api::Result<api::ObjectPtr> patch(const api::GroupVersionResource& gvr, std::string_view ns,
+                                    std::string_view name, api::PatchType type, std::string_view body,
+                                    const api::PatchOptions& options,
+                                    Subresource subresource = Subresource::kNone) {
+    Request r = request(Verb::kPatch, gvr, ns, name);
+    r.options = options;
+    r.patch_type = type;
+    r.patch_body = std::string(body);
+    r.subresource = subresource;
+    return answered(r);
+  }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  static Request request(Verb verb, const api::GroupVersionResource& gvr, std::string_view ns,
+                         std::string_view name) {
+    return Request{.verb = verb, .resource = gvr, .ns = std::string(ns), .name = std::string(name)};
+  }
+  api::Result<api::ObjectPtr> answered(const Request& r) {
+    Response response = server_->answer(r);
+    warnings_ = std::move(response.warnings);
+    if (response.error) return std::move(*response.error);
+    return std::move(response.object);
+  }
+
+  ApiServer* server_;
+  std::vector<std::string> warnings_;
+};
 
 }  // namespace kubesim::fakeapi::testutil
 

@@ -26,6 +26,7 @@ struct TextSide {
   }
   sim::Loop loop;
   ApiServer server;
+  testutil::WarnedWrites writes{server};
 };
 
 std::string describe(const api::Result<api::ObjectPtr>& r) {
@@ -40,10 +41,10 @@ std::string describe(const api::Result<api::ObjectPtr>& r) {
 // Sends the same update to both servers: the answers, warnings and revisions must agree.
 void update_both(TextSide& fast, TextSide& general, const api::GroupVersionResource& gvr,
                  const api::ObjectPtr& object, const api::UpdateOptions& options = {}) {
-  const auto a = fast.server.update(gvr, "default", object, options);
-  const auto b = general.server.update(gvr, "default", object, options);
+  const auto a = fast.writes.update(gvr, "default", object, options);
+  const auto b = general.writes.update(gvr, "default", object, options);
   RC_ASSERT(describe(a) == describe(b));
-  RC_ASSERT(fast.server.warnings() == general.server.warnings());
+  RC_ASSERT(fast.writes.warnings() == general.writes.warnings());
   RC_ASSERT(fast.server.revision() == general.server.revision());
 }
 
@@ -196,10 +197,10 @@ RC_GTEST_PROP(TextWritesProperty, CreatesAnswerAsTheGeneralPath, ()) {
         api::FieldValidation::kStrict);
     const std::string ns =
         *rc::gen::element<std::string>("default", "default", "default", "missing", "Bad_NS");
-    const auto a = fast.server.create(kConfigMaps, ns, built.value(), options);
-    const auto b = general.server.create(kConfigMaps, ns, built.value(), options);
+    const auto a = fast.writes.create(kConfigMaps, ns, built.value(), options);
+    const auto b = general.writes.create(kConfigMaps, ns, built.value(), options);
     RC_ASSERT(describe(a) == describe(b));
-    RC_ASSERT(fast.server.warnings() == general.server.warnings());
+    RC_ASSERT(fast.writes.warnings() == general.writes.warnings());
     RC_ASSERT(fast.server.revision() == general.server.revision());
   }
   const auto listed_a = fast.server.list(kConfigMaps, "", {});
@@ -305,9 +306,9 @@ RC_GTEST_PROP(TextWritesProperty, SecretUpdatesAnswerAsTheGeneralPath, ()) {
                                             "kubernetes.io/basic-auth", "example.com/x");
   if (!type.is_null()) secret["type"] = type;
   if (*rc::gen::inRange(0, 4) == 0) secret["immutable"] = *rc::gen::arbitrary<bool>();
-  const auto created_a = fast.server.create(testutil::kSecrets, "default", api::make_object(secret), {});
+  const auto created_a = fast.writes.create(testutil::kSecrets, "default", api::make_object(secret), {});
   const auto created_b =
-      general.server.create(testutil::kSecrets, "default", api::make_object(secret), {});
+      general.writes.create(testutil::kSecrets, "default", api::make_object(secret), {});
   RC_ASSERT(describe(created_a) == describe(created_b));
   if (!created_a.ok()) return;  // a type whose keys this data lacks
   const auto data_value = rc::gen::element<json>("dg==", "eHl6", "", "AAAA", "dg=", "d g==",
@@ -342,7 +343,7 @@ std::string case_name(const std::string& name, api::internal::Layout layout) {
 void expect_text_alike(TextSide& fast, TextSide& general, const api::Result<api::ObjectPtr>& a,
                   const api::Result<api::ObjectPtr>& b) {
   EXPECT_EQ(describe(a), describe(b));
-  EXPECT_EQ(fast.server.warnings(), general.server.warnings());
+  EXPECT_EQ(fast.writes.warnings(), general.writes.warnings());
 }
 
 // Updates chosen to sit on each of the fast path's edges; both paths answer each alike.
@@ -411,8 +412,8 @@ TEST(TextWritesTest, EdgesAnswerAsTheGeneralPath) {
       json desired = fast.server.get(kConfigMaps, "default", "cm", {}).value()->to_json();
       c.edit(desired);
       const api::ObjectPtr object = api::internal::make_object(desired, layout);
-      const auto a = fast.server.update(kConfigMaps, "default", object, {});
-      const auto b = general.server.update(kConfigMaps, "default", object, {});
+      const auto a = fast.writes.update(kConfigMaps, "default", object, {});
+      const auto b = general.writes.update(kConfigMaps, "default", object, {});
       expect_text_alike(fast, general, a, b);
     }
   }
@@ -443,8 +444,8 @@ TEST(TextWritesTest, CreateEdgesAnswerAsTheGeneralPath) {
       json j = testutil::config_map_json("default", "cm", {{"gen", "0"}}, {{"app", "x"}});
       edit(j);
       const api::ObjectPtr object = api::internal::make_object(j, layout);
-      const auto a = fast.server.create(kConfigMaps, "default", object, {});
-      const auto b = general.server.create(kConfigMaps, "default", object, {});
+      const auto a = fast.writes.create(kConfigMaps, "default", object, {});
+      const auto b = general.writes.create(kConfigMaps, "default", object, {});
       expect_text_alike(fast, general, a, b);
     }
   }

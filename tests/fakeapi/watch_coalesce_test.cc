@@ -293,7 +293,7 @@ TEST(DeliveredWatchTest, AnErrorEventPassesAtOnceAndDiscardsWhatIsHeld) {
   Request request;
   request.verb = Verb::kWatch;
   request.resource.resource = "configmaps";
-  DeliveredWatch watch(std::move(source), faults, WatchRequest::of(request), std::nullopt, false);
+  DeliveredWatch watch(std::move(source), faults, request, std::nullopt, false);
   ASSERT_TRUE(feed.send({api::EventType::kAdded, stored_config_map("default/a", 5)}));
   EXPECT_FALSE(watch.try_next(sim::Context()).has_value());
   EXPECT_EQ(watch.held(), 1u);

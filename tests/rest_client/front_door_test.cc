@@ -14,12 +14,6 @@ namespace {
 
 class FrontDoorTest : public BothTransportsTest {};
 
-PatchOptions status_patch() {
-  PatchOptions o;
-  o.subresource = "status";
-  return o;
-}
-
 TEST_P(FrontDoorTest, AFaultRuleOnAStatusSubresourceFailsOnlyItsWrites) {
   auto rule = fakeapi::FaultRule::from_json(
       {{"kind", "error"}, {"verbs", {"update", "patch"}}, {"resource", "deployments/status"},
@@ -32,14 +26,14 @@ TEST_P(FrontDoorTest, AFaultRuleOnAStatusSubresourceFailsOnlyItsWrites) {
   auto updated = run(c().update_status(ctx(), kDeployments, "default", with_status, UpdateOptions()));
   EXPECT_EQ(status_of(updated).code, 503);
   auto patched = run(c().patch(ctx(), kDeployments, "default", "d", PatchType::kMergePatch,
-                               R"({"status":{"replicas":1}})", status_patch()));
+                               R"({"status":{"replicas":1}})", PatchOptions(), Subresource::kStatus));
   EXPECT_EQ(status_of(patched).code, 503);
   auto spec = run(c().patch(ctx(), kDeployments, "default", "d", PatchType::kMergePatch,
                             R"({"spec":{"replicas":3}})", PatchOptions()));
   ASSERT_TRUE(spec.ok()) << spec.status();
   api_->faults().clear();
   auto status = run(c().patch(ctx(), kDeployments, "default", "d", PatchType::kMergePatch,
-                              R"({"spec":{"replicas":9},"status":{"replicas":2}})", status_patch()));
+                              R"({"spec":{"replicas":9},"status":{"replicas":2}})", PatchOptions(), Subresource::kStatus));
   ASSERT_TRUE(status.ok()) << status.status();
   EXPECT_EQ(status.value()->json()["status"]["replicas"], 2);
   EXPECT_EQ(status.value()->json()["spec"]["replicas"], 3) << "/status leaves the spec alone";
@@ -193,7 +187,7 @@ std::string apply(Env& e, const Op& op) {
     }
     case 8:
       return front_door_outcome(e.run(c.patch(ctx.ctx, kDeployments, "default", op.name, PatchType::kMergePatch,
-                                   R"({"status":{"readyReplicas":1}})", status_patch())));
+                                   R"({"status":{"readyReplicas":1}})", PatchOptions(), Subresource::kStatus)));
     case 9: {
       fakeapi::FaultRule rule;
       rule.id = "r";

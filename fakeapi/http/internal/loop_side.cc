@@ -19,11 +19,12 @@ Reply success_status() {
 std::unique_ptr<Request> to_request(ApiCall& call) {
   const Route& r = call.route;
   auto req = std::make_unique<Request>();
-  req->verb = parse_verb(call.verb).value_or(Verb::kGet);
+  req->verb = api::parse_verb(call.verb).value_or(Verb::kGet);
   req->resource = api::GroupVersionResource{r.group, r.version, r.resource};
   req->ns = r.ns;
   req->name = r.name;
-  req->subresource = r.subresource;
+  // Only the subresources the server models get this far (parse_verb_and_options).
+  req->subresource = api::parse_subresource(r.subresource).value_or(Subresource::kNone);
   req->process = call.user.name;
   switch (req->verb) {
     case Verb::kGet:

@@ -112,7 +112,7 @@ Outcome run_mirror(std::uint64_t seed, const std::vector<Op>& ops, int workers) 
   Outcome out{f.contents("src"), f.contents("dst"), f.loop.trace().hash(), f.loop.trace().count()};
   out.injected = f.server.recorder().count([](const fakeapi::RecordedCall& call) { return !call.fault.empty(); });
   out.mirror_writes = f.server.recorder().count([](const fakeapi::RecordedCall& call) {
-    return call.ok() && fakeapi::is_write(call.verb);
+    return call.ok() && api::is_write(call.verb);
   });
   return out;
 }

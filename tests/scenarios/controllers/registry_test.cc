@@ -106,11 +106,9 @@ TEST(RegistryTest, WidgetCrdIsServedWithItsSchemaAndStatus) {
   auto updated = f.server.update(kWidgets, "default", with_status, api::UpdateOptions());
   ASSERT_TRUE(updated.ok()) << updated.status().message;
   EXPECT_TRUE(updated.value()->value_at("status.readyReplicas").is_null());
-  api::UpdateOptions status;
-  status.subresource = "status";
   auto written = f.server.update(kWidgets, "default",
                                  updated.value()->edited([](nlohmann::json& j) { j["status"]["readyReplicas"] = 2; }),
-                                 status);
+                                 api::UpdateOptions(), api::Subresource::kStatus);
   ASSERT_TRUE(written.ok()) << written.status().message;
   EXPECT_EQ(written.value()->value_at("status.readyReplicas"), 2);
   EXPECT_EQ(written.value()->value_at("spec.replicas"), 2);

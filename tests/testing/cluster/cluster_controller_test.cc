@@ -34,11 +34,10 @@ sim::Task<ReconcileResult> reconcile_widget(ReconcileContext rc, ReconcileReques
                                             api::CreateOptions());
     if (!made.ok() && !api::is_already_exists(made.status())) co_return ReconcileResult::fail(made.status());
   }
-  api::PatchOptions options;
-  options.subresource = "status";
+  const api::PatchOptions options;
   const nlohmann::json patch = {{"status", {{"readyReplicas", want}}}};
   auto patched = co_await rc.client().patch(rc.ctx(), kWidgets, req.ns, req.name, api::PatchType::kMergePatch,
-                                            patch.dump(), options);
+                                            patch.dump(), options, api::Subresource::kStatus);
   if (!patched.ok()) co_return ReconcileResult::fail(patched.status());
   co_return ReconcileResult::done();
 }

@@ -35,11 +35,11 @@ class RecorderCallsTest : public ::testing::Test {
     return loop_.run_until_complete(client.get(sim::Context(), api::kConfigMaps, "default", name, {}));
   }
   api::Result<api::ObjectPtr> patch_deployment(fakeapi::InProcessClient& client, const json& patch,
-                                               std::string subresource) {
-    api::PatchOptions options;
-    options.subresource = std::move(subresource);
+                                               api::Subresource subresource) {
+    const api::PatchOptions options;
     return loop_.run_until_complete(client.patch(sim::Context(), api::kDeployments, "default", "d",
-                                                 api::PatchType::kMergePatch, patch.dump(), options));
+                                                 api::PatchType::kMergePatch, patch.dump(), options,
+                                                 subresource));
   }
 
   sim::Loop loop_;
@@ -67,8 +67,8 @@ TEST_F(RecorderCallsTest, PatternsPickTheServedRequests) {
 
   ASSERT_TRUE(create_config_map(client0_, "a").ok());
   EXPECT_TRUE(api::is_not_found(get_config_map(client0_, "gone").status()));
-  ASSERT_TRUE(patch_deployment(client1_, {{"status", {{"replicas", 1}}}}, "status").ok());
-  ASSERT_TRUE(patch_deployment(client0_, {{"spec", {{"replicas", 2}}}}, "").ok());
+  ASSERT_TRUE(patch_deployment(client1_, {{"status", {{"replicas", 1}}}}, api::Subresource::kStatus).ok());
+  ASSERT_TRUE(patch_deployment(client0_, {{"spec", {{"replicas", 2}}}}, api::Subresource::kNone).ok());
   EXPECT_TRUE(api::is_already_exists(create_config_map(client1_, "a").status()));
 
   EXPECT_EQ(log.size(), 5u);  // a live view

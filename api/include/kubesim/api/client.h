@@ -8,7 +8,8 @@
 //
 // Resources are named by GroupVersionResource; `ns` is the namespace for namespaced resources and
 // "" for cluster-scoped ones (for list, watch and delete_collection "" also means all
-// namespaces). Implementations take every argument by value: they are coroutines.
+// namespaces). Every call is one Request through the one virtual function, send(): a transport
+// implements it, and a decorator (recording, counting, rewriting) overrides it alone.
 #ifndef KUBESIM_API_CLIENT_H_
 #define KUBESIM_API_CLIENT_H_
 
@@ -19,6 +20,7 @@
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
 #include "kubesim/api/options.h"
+#include "kubesim/api/request.h"
 #include "kubesim/api/result.h"
 #include "kubesim/api/watch.h"
 #include "kubesim/sim/context.h"
@@ -35,53 +37,61 @@ class Client {
  public:
   virtual ~Client() = default;
 
-  virtual sim::Task<Result<ObjectPtr>> get(sim::Context ctx, GroupVersionResource resource,
-                                           std::string ns, std::string name, GetOptions options) = 0;
+  // Carries `request` to the server and brings back its answer: the one function a transport
+  // (or a decorator over another Client) implements, as client-go's typed clients sit on one
+  // http.RoundTripper. A failure is a Response whose `error` is set (code 0 when no answer came:
+  // a done context, a network fault). The transport sets `request.process` to its own name. For a
+  // watch, a Response without error carries the started stream in `watch`.
+  virtual sim::Task<Response> send(sim::Context ctx, Request request) = 0;
 
-  virtual sim::Task<Result<ObjectList>> list(sim::Context ctx, GroupVersionResource resource,
-                                             std::string ns, ListOptions options) = 0;
+  // The typed verbs: each builds its Request, sends it and reads the Response as a Result.
+
+  sim::Task<Result<ObjectPtr>> get(sim::Context ctx, GroupVersionResource resource, std::string ns,
+                                   std::string name, GetOptions options = GetOptions());
+
+  sim::Task<Result<ObjectList>> list(sim::Context ctx, GroupVersionResource resource,
+                                     std::string ns, ListOptions options = ListOptions());
 
   // Starts a watch; events then arrive through the stream.
-  virtual sim::Task<Result<WatchPtr>> watch(sim::Context ctx, GroupVersionResource resource,
-                                            std::string ns, ListOptions options) = 0;
+  sim::Task<Result<WatchPtr>> watch(sim::Context ctx, GroupVersionResource resource,
+                                    std::string ns, ListOptions options = ListOptions());
 
-  virtual sim::Task<Result<ObjectPtr>> create(sim::Context ctx, GroupVersionResource resource,
-                                              std::string ns, ObjectPtr object,
-                                              CreateOptions options) = 0;
+  sim::Task<Result<ObjectPtr>> create(sim::Context ctx, GroupVersionResource resource,
+                                      std::string ns, ObjectPtr object,
+                                      CreateOptions options = CreateOptions());
 
-  // Replaces the object, or the subresource `options.subresource` names ("status": only the
-  // status is written); its metadata.resourceVersion is the optimistic-concurrency precondition
-  // (empty: unconditional). An update of the object itself leaves the status as stored where the
-  // kind has a /status subresource.
-  virtual sim::Task<Result<ObjectPtr>> update(sim::Context ctx, GroupVersionResource resource,
-                                              std::string ns, ObjectPtr object,
-                                              UpdateOptions options) = 0;
+  // Replaces the object, or its `subresource` (kStatus: only the status is written); its
+  // metadata.resourceVersion is the optimistic-concurrency precondition (empty: unconditional).
+  // An update of the object itself leaves the status as stored where the kind has a /status
+  // subresource.
+  sim::Task<Result<ObjectPtr>> update(sim::Context ctx, GroupVersionResource resource,
+                                      std::string ns, ObjectPtr object,
+                                      UpdateOptions options = UpdateOptions(),
+                                      Subresource subresource = Subresource::kNone);
 
   // update() of the /status subresource (client-go's UpdateStatus).
   sim::Task<Result<ObjectPtr>> update_status(sim::Context ctx, GroupVersionResource resource,
                                              std::string ns, ObjectPtr object,
-                                             UpdateOptions options) {
-    options.subresource = "status";
+                                             UpdateOptions options = UpdateOptions()) {
     return update(std::move(ctx), std::move(resource), std::move(ns), std::move(object),
-                  std::move(options));
+                  std::move(options), Subresource::kStatus);
   }
 
-  // Patches the object, or the subresource `options.subresource` names (client-go's
-  // Patch(..., "status")).
-  virtual sim::Task<Result<ObjectPtr>> patch(sim::Context ctx, GroupVersionResource resource,
-                                             std::string ns, std::string name, PatchType type,
-                                             std::string patch, PatchOptions options) = 0;
+  // Patches the object, or its `subresource` (client-go's Patch(..., "status")).
+  sim::Task<Result<ObjectPtr>> patch(sim::Context ctx, GroupVersionResource resource,
+                                     std::string ns, std::string name, PatchType type,
+                                     std::string patch, PatchOptions options = PatchOptions(),
+                                     Subresource subresource = Subresource::kNone);
 
   // Deletes the object, or marks it with a deletionTimestamp while finalizers remain. Returns the
   // object as it was deleted, or as it now stands with its deletionTimestamp.
-  virtual sim::Task<Result<ObjectPtr>> delete_(sim::Context ctx, GroupVersionResource resource,
-                                              std::string ns, std::string name,
-                                              DeleteOptions options) = 0;
+  sim::Task<Result<ObjectPtr>> delete_(sim::Context ctx, GroupVersionResource resource,
+                                      std::string ns, std::string name,
+                                      DeleteOptions options = DeleteOptions());
 
-  virtual sim::Task<Result<void>> delete_collection(sim::Context ctx,
-                                                    GroupVersionResource resource, std::string ns,
-                                                    DeleteOptions options,
-                                                    ListOptions list_options) = 0;
+  sim::Task<Result<void>> delete_collection(sim::Context ctx, GroupVersionResource resource,
+                                            std::string ns, DeleteOptions options = DeleteOptions(),
+                                            ListOptions list_options = ListOptions());
 };
 
 }  // namespace kubesim::api

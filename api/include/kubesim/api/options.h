@@ -58,10 +58,9 @@ struct CreateOptions {
   FieldValidation field_validation = FieldValidation::kUnset;
 };
 
+// (The subresource an update or patch writes is the Request's, not an option: a path segment of
+// the URL, not a query parameter.)
 struct UpdateOptions {
-  // The subresource written: "" for the object itself, "status", "scale". A path segment, not a
-  // query parameter (client-go's `subresources ...string`).
-  std::string subresource{};
   bool dry_run = false;
   std::string field_manager{};
   FieldValidation field_validation = FieldValidation::kUnset;
@@ -75,8 +74,6 @@ std::string_view content_type(PatchType type);
 std::optional<PatchType> patch_type_from_content_type(std::string_view content_type);
 
 struct PatchOptions {
-  // The subresource patched: "" for the object itself, "status", "scale" (as in UpdateOptions).
-  std::string subresource{};
   bool dry_run = false;
   std::string field_manager{};
   FieldValidation field_validation = FieldValidation::kUnset;

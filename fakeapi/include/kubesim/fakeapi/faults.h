@@ -153,22 +153,6 @@ struct FaultRule {
   static api::Result<FaultRule> from_json(const nlohmann::json& j);
 };
 
-// What a request looks like to the fault rules.
-struct RequestInfo {
-  Verb verb = Verb::kGet;
-  std::string_view resource;
-  std::string_view ns;
-  std::string_view name;
-  std::string_view process;
-  std::string_view subresource;
-
-  // A view of `request` (which must outlive it).
-  static RequestInfo of(const Request& request) {
-    return RequestInfo{request.verb,    request.resource.resource, request.ns,
-                       request.name,    request.process,           request.subresource};
-  }
-};
-
 class FaultInjector {
  public:
   explicit FaultInjector(sim::Loop& loop) : loop_(&loop) {}
@@ -190,26 +174,26 @@ class FaultInjector {
 
   // The first rule of `kind` that matches `request` and fires now; its count is consumed and the
   // injection traced. Null when none fires.
-  const FaultRule* fire(FaultKind kind, const RequestInfo& request);
+  const FaultRule* fire(FaultKind kind, const Request& request);
   // The same for the rules whose effect is a `Fault`; the effect of the rule that fired, or null.
   template <class Fault>
-  const Fault* fire(const RequestInfo& request) {
+  const Fault* fire(const Request& request) {
     const FaultRule* rule = fire(kind_of<Fault>(), request);
     return rule != nullptr ? rule->as<Fault>() : nullptr;
   }
 
   // Whether `rule` matches `request` now: its keys, its window and a count not used up. Draws
   // nothing.
-  bool matches(const FaultRule& rule, const RequestInfo& request) const;
+  bool matches(const FaultRule& rule, const Request& request) const;
   // The rule with `id`, if it matches `request` now, fires as fire() would fire it (the
   // probability drawn, the count consumed, the injection traced). False when it does not.
-  bool fire_rule(std::string_view id, const RequestInfo& request);
+  bool fire_rule(std::string_view id, const Request& request);
   // The rule with `id`, or null.
   const FaultRule* find(std::string_view id) const;
 
  private:
   // Draws for `rule` (which matches) and, when it fires, consumes its count and traces it.
-  bool try_fire(FaultRule& rule, const RequestInfo& request);
+  bool try_fire(FaultRule& rule, const Request& request);
 
   struct Firings {
     std::int64_t count = 0;

@@ -3,8 +3,8 @@
 // ApiServer::serve passes every Request through an ordered chain of filters before the store
 // answers it, and the Response back through the same filters, last first (an HTTP middleware
 // chain). The built-in chain is: the recorder, the filters added with ApiServer::add_filter (in
-// the order added), the fault rules (latency, then errors), the revision wait, and watch
-// delivery (dropped and stalled watches). Each filter has one job.
+// the order added), the fault rules (latency, then errors), the revision wait, watch delivery
+// (dropped, stalled and coalesced watches), stale reads and forced 410s. Each filter has one job.
 //
 // admit() sees the request first and says what happens next: pass it on, answer it now (the
 // store and the filters after this one never see it), or wait (a delay, or until the store

@@ -54,31 +54,9 @@ class InProcessClient final : public api::Client {
   InProcessClient(const InProcessClient&) = delete;
   InProcessClient& operator=(const InProcessClient&) = delete;
 
-  sim::Task<api::Result<api::ObjectPtr>> get(sim::Context ctx, api::GroupVersionResource resource,
-                                             std::string ns, std::string name,
-                                             api::GetOptions options) override;
-  sim::Task<api::Result<api::ObjectList>> list(sim::Context ctx, api::GroupVersionResource resource,
-                                               std::string ns, api::ListOptions options) override;
-  sim::Task<api::Result<api::WatchPtr>> watch(sim::Context ctx, api::GroupVersionResource resource,
-                                              std::string ns, api::ListOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> create(sim::Context ctx, api::GroupVersionResource resource,
-                                                std::string ns, api::ObjectPtr object,
-                                                api::CreateOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> update(sim::Context ctx, api::GroupVersionResource resource,
-                                                std::string ns, api::ObjectPtr object,
-                                                api::UpdateOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> patch(sim::Context ctx, api::GroupVersionResource resource,
-                                               std::string ns, std::string name,
-                                               api::PatchType type, std::string patch,
-                                               api::PatchOptions options) override;
-  sim::Task<api::Result<api::ObjectPtr>> delete_(sim::Context ctx,
-                                                 api::GroupVersionResource resource,
-                                                 std::string ns, std::string name,
-                                                 api::DeleteOptions options) override;
-  sim::Task<api::Result<void>> delete_collection(sim::Context ctx,
-                                                 api::GroupVersionResource resource,
-                                                 std::string ns, api::DeleteOptions options,
-                                                 api::ListOptions list_options) override;
+  // Carries the request across the process's link to the server's front door, as its process
+  // (request.process is set to the client's name), and the answer back.
+  sim::Task<Response> send(sim::Context ctx, Request request) override;
 
   const std::string& name() const;
   // Where the warnings of creates, updates and patches go (the server's, as it would send them

@@ -19,10 +19,11 @@
 //
 // The front door: transports (InProcessClient for simulated processes, the HTTP front end) hand
 // every call to serve() as a Request, which passes through an ordered chain of filters
-// (kubesim/fakeapi/filter.h: the recorder, user filters, fault rules, the revision wait, watch delivery)
-// before these synchronous methods answer it. Calling the synchronous methods directly is the
-// operator's hand on the store (setup code, tests): no filter sees it and it is not recorded.
-// Committed writes, from either, reach the write listeners.
+// (kubesim/fakeapi/filter.h: the recorder, user filters, fault rules, the revision wait, watch
+// delivery, stale reads, forced 410s) before the store answers it with a Response. answer() and
+// the typed calls over it (get, create, ...) are the operator's hand on the store (setup code,
+// checks, tests): they answer at once, no filter sees them and they are not recorded. Committed
+// writes, from either, reach the write listeners.
 //
 // The network, latency and partitions belong to the transports.
 #ifndef KUBESIM_FAKEAPI_SERVER_H_
@@ -58,6 +59,8 @@
 namespace kubesim::fakeapi {
 namespace internal {
 class FastPaths;  // tests compare the write paths (internal/fastpath/fast_paths.h)
+class StaleReads;  // the fault filters that answer from the store (internal/filters.h)
+class ForcedGone;
 }  // namespace internal
 
 struct ServerOptions {
@@ -125,6 +128,12 @@ class ApiServer {
   std::uint64_t add_write_listener(WriteListener listener);
   void remove_write_listener(std::uint64_t id);
 
+  // The operator's hand: answers `request` at once from the store, as serve() would once the
+  // request passed the filters (no fault rule, revision wait or recorder sees it). The Response
+  // carries the answer's warnings.
+  Response answer(const Request& request);
+
+  // Typed operator calls over answer(), with the request's fields as arguments.
   api::Result<api::ObjectPtr> get(const api::GroupVersionResource& gvr, std::string_view ns,
                                   std::string_view name, const api::GetOptions& options);
   api::Result<api::ObjectList> list(const api::GroupVersionResource& gvr, std::string_view ns,
@@ -133,20 +142,20 @@ class ApiServer {
                                    const api::ListOptions& options);
   api::Result<api::ObjectPtr> create(const api::GroupVersionResource& gvr, std::string_view ns,
                                      const api::ObjectPtr& object, const api::CreateOptions& options);
-  // options.subresource "status" selects the /status subresource (of a kind that has one; any
-  // other subresource is not found).
+  // Subresource::kStatus writes the /status subresource (of a kind that has one; any other
+  // subresource is not found).
   api::Result<api::ObjectPtr> update(const api::GroupVersionResource& gvr, std::string_view ns,
-                                     const api::ObjectPtr& object, const api::UpdateOptions& options);
+                                     const api::ObjectPtr& object, const api::UpdateOptions& options,
+                                     Subresource subresource = Subresource::kNone);
   api::Result<api::ObjectPtr> patch(const api::GroupVersionResource& gvr, std::string_view ns,
                                     std::string_view name, api::PatchType type,
-                                    std::string_view patch, const api::PatchOptions& options);
-  // The warnings of the last create, update or patch called directly (a served request carries
-  // its own in Response::warnings), as kube-apiserver sends them in Warning headers: under
+                                    std::string_view patch, const api::PatchOptions& options,
+                                    Subresource subresource = Subresource::kNone);
+  // A write's Response carries the warnings kube-apiserver sends in Warning headers: under
   // fieldValidation Warn (the default), one "unknown field \"spec.foo\"" per field the kind's Go
   // type does not have (the field is dropped). Like kube-apiserver's, they come with the answer
   // whatever happens once the body has decoded (a 404, 409 or 422 too); a body that does not
   // decode, and a request refused before its body is read, get none.
-  const std::vector<std::string>& warnings() const { return warnings_; }
 
   // The deleted object, or the object now marked with a deletionTimestamp.
   api::Result<api::ObjectPtr> delete_(const api::GroupVersionResource& gvr, std::string_view ns,
@@ -159,7 +168,7 @@ class ApiServer {
   // resourceVersion N > 0 (any resourceVersionMatch; not "0", not a continue) from its watch
   // cache once that has reached N, waiting up to 3 s (options.watch.fresh_wait), and answers 504
   // "Too large resource version" with the ResourceVersionTooLarge cause after that. Served
-  // requests wait (the revision-wait filter); get() and list() called directly answer at once.
+  // requests wait (the revision-wait filter); the operator's calls answer at once.
 
   // Compacts history up to the current revision now (an operator's etcd compaction).
   void compact_now();
@@ -170,38 +179,92 @@ class ApiServer {
   std::size_t close_watches(const api::GroupVersionResource& gvr);
 
  private:
-  // The store's answer to a request that passed the chain (server_serve.cc).
-  Response handle(const Request& request);
-  // Completes once the store reaches `revision` (true), or after fresh_wait or when `ctx` is
-  // done (false).
-  sim::Task<bool> wait_for_revision(Revision revision, sim::Context ctx);
-  api::Result<WatchStart> start_watch(const api::GroupVersionResource& gvr, std::string_view ns,
-                                      const api::ListOptions& options);
-  void rebuild_chain();
-  void notify_write(const Change& change);
-
   struct Resolved {
     const ResourceInfo* info = nullptr;
     TableId table = 0;
     std::string ns;
   };
+  // What a list will read, once the request has passed every check before the store's scan.
+  struct ListPlan {
+    Resolved r;
+    std::function<bool(const api::Object&)> predicate;
+    Revision at = 0;
+    std::string start;  // the key to start after (a continue token's)
+    std::int64_t limit = 0;
+    bool continued = false;  // from a continue token at a retained revision
+  };
+  // What a watch will start, once the request has passed every check.
+  struct WatchPlan {
+    Resolved r;
+    std::function<bool(const api::Object&)> predicate;
+  };
+
+  // The core verbs: each answers one request from the store (server_serve.cc dispatches).
+  // `cached` is the revision a read the watch cache may serve (resourceVersion "0") is served
+  // at: the latest, or an older one for a stale read (internal::StaleReads).
+  Response serve_read(const Request& request, Revision cached);
+  Response serve_watch(const Request& request);
+  // create, update or patch through `path`, answered with `code` and the write's warnings.
+  using WritePath = api::Result<api::ObjectPtr> (ApiServer::*)(const Request&, std::vector<std::string>*);
+  Response serve_write(const Request& request, WritePath path, int code);
+  Response serve_delete(const Request& request);
+  Response serve_delete_collection(const Request& request);
+  // A watch or continued list answered 410 Gone at once (internal::ForcedGone): the watch starts
+  // and ends with the 410 ERROR event; the list's 410 carries a token for the rest at the latest
+  // revision. Null when the request would not reach the store's answer (it fails a check first,
+  // or is not a watch or a list continued at a retained revision).
+  // `fire` is the fault rule's draw, asked only once the request reached that point.
+  std::unique_ptr<Response> expired(const Request& request, const std::function<bool()>& fire);
+  // A get or list the watch cache serves (resourceVersion "0") answered from the revision the
+  // store had the stale-read rule's stale_by ago (internal::StaleReads); `fire` is the rule's
+  // draw, asked only once the request reached that point. Null when it did not, or the rule did
+  // not fire.
+  std::unique_ptr<Response> stale_read(const Request& request,
+                                       const std::function<const StaleReadFault*()>& fire);
+  // The revision the store had `lag` ago (not older than the compacted one).
+  Revision revision_before(sim::Duration lag) const;
+
+  api::Result<api::ObjectPtr> get_object(const Request& request, Revision cached);
+  api::Result<ListPlan> plan_list(const Request& request, Revision cached);
+  api::ObjectList scan_list(const ListPlan& plan);
+  api::Result<WatchPlan> plan_watch(const Request& request);
+  // Draws the watch's timeout, then starts it (or fails on its resourceVersion).
+  api::Result<WatchStart> start_watch(const Request& request, WatchPlan plan);
+  // Completes once the store reaches `revision` (true), or after fresh_wait or when `ctx` is
+  // done (false).
+  sim::Task<bool> wait_for_revision(Revision revision, sim::Context ctx);
+  void rebuild_chain();
+  void notify_write(const Change& change);
+
   api::Result<Resolved> resolve(const api::GroupVersionResource& gvr, std::string_view ns,
                                 bool collection) const;
   api::Result<Revision> not_older_than(std::string_view rv) const;
-  Revision stale_revision(const RequestInfo& request);
-  std::function<bool(const api::Object&)> predicate(const ResourceInfo& info,
-                                                    const api::ListOptions& options,
-                                                    api::Status& error) const;
+  api::Result<std::function<bool(const api::Object&)>> predicate(const ResourceInfo& info,
+                                                                 const api::ListOptions& options) const;
+  // The write paths of create, update and patch; `warnings` collects the answer's warnings.
+  api::Result<api::ObjectPtr> create_object(const Request& request, std::vector<std::string>* warnings);
+  api::Result<api::ObjectPtr> update_object(const Request& request, std::vector<std::string>* warnings);
+  api::Result<api::ObjectPtr> patch_object(const Request& request, std::vector<std::string>* warnings);
   // What update and patch pass on to write_update.
   struct WriteOptions {
+    std::string_view process;  // who writes, for the trace
+    Subresource subresource = Subresource::kNone;
     bool dry_run = false;
     api::FieldValidation field_validation = api::FieldValidation::kUnset;
   };
   api::Result<api::ObjectPtr> write_update(const Resolved& r, const api::ObjectPtr& current,
-                                           nlohmann::json desired, bool status,
-                                           const WriteOptions& options);
+                                           nlohmann::json desired, const WriteOptions& options);
+  // delete and deletecollection; `process` is who deletes, for the trace (the cascades of a
+  // namespace's or a CRD's deletion are the request's too).
+  api::Result<api::ObjectPtr> delete_object(const api::GroupVersionResource& gvr, std::string_view ns,
+                                            std::string_view name, const api::DeleteOptions& options,
+                                            std::string_view process);
+  api::Result<void> delete_objects(const api::GroupVersionResource& gvr, std::string_view ns,
+                                   const api::DeleteOptions& options,
+                                   const api::ListOptions& list_options, std::string_view process);
   api::Result<api::ObjectPtr> finish_delete(const Resolved& r, const std::string& key,
-                                            const api::ObjectPtr& current, bool dry_run);
+                                            const api::ObjectPtr& current, bool dry_run,
+                                            std::string_view process);
   // NamespaceLifecycle admission: a namespaced create needs a namespace that exists and is not
   // terminating. It runs after decoding and before validation, as in kube-apiserver.
   std::optional<api::Status> refuse_create_in_namespace(const ResourceInfo& info, std::string_view name,
@@ -209,16 +272,19 @@ class ApiServer {
   // The store's refusal of a create that carries a resourceVersion (after validation).
   static std::optional<api::Status> refuse_create_with_resource_version(std::string_view client_rv,
                                                                         bool dry_run);
-  // create's steps: the name (generated if asked), validation, admission and the existing key;
-  // then the system fields and initial status.
-  std::optional<api::Status> name_and_check(const Resolved& r, const api::ObjectPtr& object,
-                                            const api::CreateOptions& options, nlohmann::json& j,
-                                            std::string& key);
-  // The create fast path's generated name: drawn as name_and_check draws, again while its key
-  // (set in `key`) is taken, for a prefix whose every drawn name passes the checks; the
+  // A create's name (generated if asked), validation, admission and free key, or why it is
+  // refused; `j` is the object to store, with its name.
+  struct NamedCreate {
+    std::string key;
+    std::string name;
+  };
+  api::Result<NamedCreate> name_and_check(const Resolved& r, const api::ObjectPtr& object,
+                                          const api::CreateOptions& options, nlohmann::json& j,
+                                          std::vector<std::string>* warnings);
+  // The create fast path's generated name and its key: drawn as name_and_check draws, again
+  // while its key is taken, for a prefix whose every drawn name passes the checks; the
   // AlreadyExists of the last one when all the attempts are taken.
-  api::Result<std::string> draw_free_name(const Resolved& r, std::string_view prefix,
-                                          std::string& key);
+  api::Result<NamedCreate> draw_free_name(const Resolved& r, std::string_view prefix);
   void fill_create_fields(const ResourceInfo& info, std::string_view ns, nlohmann::json& j);
   // Renders `j` as the kind's Go type stores it (kubesim/fakeapi/internal/encoding/types/go_encoding.h), or for a custom
   // resource prunes it by its CRD's schema and applies the schema's defaults; drops unknown
@@ -231,26 +297,32 @@ class ApiServer {
   std::string generate_name(std::string_view prefix);
   std::string now_rfc3339() const;
   bool namespace_terminating(std::string_view ns) const;
-  void on_namespace_deleting(const std::string& ns);
-  void maybe_finalize_namespace(const std::string& ns);
+  void on_namespace_deleting(const std::string& ns, std::string_view process);
+  void maybe_finalize_namespace(const std::string& ns, std::string_view process);
   // CustomResourceDefinitions (server_crd.cc).
   std::optional<api::Status> prepare_crd_create(nlohmann::json& j, const std::string& name) const;
   std::optional<api::Status> prepare_crd_update(const nlohmann::json& old, nlohmann::json& next) const;
   std::vector<api::ObjectPtr> crds_of_group(const std::string& group);
-  api::ObjectPtr put_crd(const api::ObjectPtr& current, nlohmann::json next);
-  void sync_crd(const std::string& name);
+  // The CRD controllers' writes; `process` is whose request set them going ("" for a timer's).
+  api::ObjectPtr put_crd(const api::ObjectPtr& current, nlohmann::json next, std::string_view process);
+  void sync_crd(const std::string& name, std::string_view process);
   void serve_crd(const api::ObjectPtr& crd);
   api::Result<api::ObjectPtr> delete_crd(const Resolved& r, const std::string& key,
                                          const api::ObjectPtr& current,
-                                         const api::DeleteOptions& options);
+                                         const api::DeleteOptions& options, std::string_view process);
   bool crd_terminating(const std::string& crd_name) const;
-  void finalize_crd(std::string name);  // by value: deletions may free the caller's string
-  bool delete_crd_instances(const std::string& crd_name);
-  void on_crd_deleted(const api::ObjectPtr& crd);
+  // By value: deletions may free the caller's string.
+  void finalize_crd(std::string name, std::string_view process);
+  bool delete_crd_instances(const std::string& crd_name, std::string_view process);
+  void on_crd_deleted(const api::ObjectPtr& crd, std::string_view process);
   void schedule_compaction();
-  void trace_write(std::string_view kind, const Resolved& r, std::string_view name, Revision rev);
+  // A trace line of a write by `process` ("apiserver" when empty).
+  void trace_write(std::string_view process, std::string_view kind, const Resolved& r,
+                   std::string_view name, Revision rev);
 
   friend class internal::FastPaths;
+  friend class internal::StaleReads;
+  friend class internal::ForcedGone;
 
   sim::Loop* loop_;
   ServerOptions options_;
@@ -260,13 +332,12 @@ class ApiServer {
   TableId namespaces_table_ = 0;  // the store's table of namespaces, looked up once
   WatchHub hub_;
   FaultInjector faults_;
-  std::string_view caller_;  // the process of the request being handled
-  std::vector<std::string> warnings_;  // of the last write call
   // The front door: the chain every served request passes, replaced (never changed) when a
   // filter is added or removed.
   std::shared_ptr<Recorder> recorder_;
   std::vector<std::shared_ptr<Filter>> user_filters_;
-  std::vector<std::shared_ptr<Filter>> fault_filters_;  // latency, errors, revision wait, delivery
+  // latency, errors, revision wait, delivery, stale reads, forced 410s
+  std::vector<std::shared_ptr<Filter>> fault_filters_;
   std::shared_ptr<const std::vector<std::shared_ptr<Filter>>> chain_;
   // Write listeners by id; a removed one is left empty until no notification is running.
   std::deque<std::pair<std::uint64_t, WriteListener>> write_listeners_;  // stable while called

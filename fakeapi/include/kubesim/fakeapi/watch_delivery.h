@@ -82,25 +82,17 @@ class HeldEvents {
   std::uint64_t arrivals_ = 0;
 };
 
-// What a watch request looked like to the fault rules, kept for the life of the watch.
-struct WatchRequest {
-  Verb verb = Verb::kWatch;
-  std::string resource, ns, name, process, subresource;
-
-  static WatchRequest of(const Request& request);
-  RequestInfo info() const { return RequestInfo{verb, resource, ns, name, process, subresource}; }
-};
-
 class DeliveredWatch final : public api::WatchStream {
  public:
   // `initial_events`: how many events the watch started with; `max_backlog`: the most live
   // events its client may leave unread.
-  DeliveredWatch(api::WatchPtr source, FaultInjector& faults, WatchRequest request,
+  // The fault rules see `request` (what the rules match of it is kept for the life of the watch).
+  DeliveredWatch(api::WatchPtr source, FaultInjector& faults, const Request& request,
                  std::optional<std::int64_t> drop_after, bool stalled, std::size_t initial_events = 0,
                  std::size_t max_backlog = std::numeric_limits<std::size_t>::max())
       : source_(std::move(source)),
         faults_(&faults),
-        request_(std::move(request)),
+        request_(rule_view(request)),
         drop_after_(drop_after),
         stalled_(stalled),
         initial_(initial_events),
@@ -135,9 +127,12 @@ class DeliveredWatch final : public api::WatchStream {
   std::optional<api::WatchEvent> deliver(api::WatchEvent event);
   sim::Time now() const { return faults_->loop().now(); }
 
+  // What the fault rules match of `request`: its verb, target and process, without its options.
+  static Request rule_view(const Request& request);
+
   api::WatchPtr source_;
   FaultInjector* faults_;
-  WatchRequest request_;
+  Request request_;
   std::optional<std::int64_t> drop_after_;
   bool stalled_;
   bool cut_ = false;

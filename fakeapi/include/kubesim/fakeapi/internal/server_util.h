@@ -71,6 +71,9 @@ api::Status unknown_resource();
 // rv 0 is invalid.
 std::string encode_continue(std::string_view next_key, Revision revision);
 bool decode_continue(std::string_view token, std::string& start_key, Revision& revision);
+// As etcd3's store: the 410 of a continue whose revision is gone (or a forced one) carries a
+// token for the rest of the list, after `start_key`, at the latest revision.
+api::Status continue_expired(std::string_view start_key);
 
 // Base64url without padding, for continue tokens.
 std::string base64url_encode(std::string_view data);

@@ -62,29 +62,10 @@ class RestClient final : public Client {
   RestClient& operator=(const RestClient&) = delete;
   ~RestClient() override;
 
-  sim::Task<Result<ObjectPtr>> get(sim::Context ctx, GroupVersionResource resource, std::string ns,
-                                   std::string name, GetOptions options) override;
-  sim::Task<Result<ObjectList>> list(sim::Context ctx, GroupVersionResource resource,
-                                     std::string ns, ListOptions options) override;
-  sim::Task<Result<WatchPtr>> watch(sim::Context ctx, GroupVersionResource resource,
-                                    std::string ns, ListOptions options) override;
-  sim::Task<Result<ObjectPtr>> create(sim::Context ctx, GroupVersionResource resource,
-                                      std::string ns, ObjectPtr object,
-                                      CreateOptions options) override;
-  sim::Task<Result<ObjectPtr>> update(sim::Context ctx, GroupVersionResource resource,
-                                      std::string ns, ObjectPtr object,
-                                      UpdateOptions options) override;
-  sim::Task<Result<ObjectPtr>> patch(sim::Context ctx, GroupVersionResource resource,
-                                     std::string ns, std::string name, PatchType type,
-                                     std::string patch, PatchOptions options) override;
-  // The deleted object, or the object marked for deletion; when the server answers with a
-  // Success Status instead (kube-apiserver does for many kinds), that Status as an Object.
-  sim::Task<Result<ObjectPtr>> delete_(sim::Context ctx, GroupVersionResource resource,
-                                      std::string ns, std::string name,
-                                      DeleteOptions options) override;
-  sim::Task<Result<void>> delete_collection(sim::Context ctx, GroupVersionResource resource,
-                                            std::string ns, DeleteOptions options,
-                                            ListOptions list_options) override;
+  // One HTTP exchange (a streamed one for a watch). A delete answered with a Success Status
+  // instead of the object (kube-apiserver does that for many kinds) carries that Status as its
+  // object.
+  sim::Task<Response> send(sim::Context ctx, Request request) override;
 
   const RestConfig& config() const;
 

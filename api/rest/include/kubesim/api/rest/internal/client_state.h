@@ -51,7 +51,14 @@ struct Pending {
   explicit Pending(sim::Loop& loop) : done(loop) {}
   sim::Event done;
   std::optional<Result<T>> value;
+  int code = 0;  // the HTTP status code (0: no answer)
+  std::vector<std::string> warnings;  // the texts of its Warning headers
 };
+
+// A watch request (rest_watch.cc): a streamed GET ?watch=true; the Response carries the stream
+// once the server's headers arrived.
+sim::Task<Response> start_watch(const std::shared_ptr<RestClient::Shared>& s, sim::Context ctx,
+                                const Request& request);
 
 }  // namespace internal
 }  // namespace kubesim::api::rest
