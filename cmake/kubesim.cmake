@@ -1,9 +1,11 @@
 # Helpers that give every component the same shape.
 #
 # kubesim_add_component(NAME DEPS ...) builds <NAME>/*.cc and <NAME>/internal/*.cc into the
-# library kubesim::<NAME>. Its headers sit in <NAME>/include/kubesim/<NAME>/ (helpers private to
-# it in .../internal/) and are included as "kubesim/<NAME>/header.h"; they are installed under
-# include/ and the target is exported for find_package(kubesim).
+# library kubesim::<NAME>. Its public headers sit in <NAME>/include/kubesim/<NAME>/ and are
+# included as "kubesim/<NAME>/header.h"; they are installed under include/ and the target is
+# exported for find_package(kubesim). Private headers sit in <NAME>/internal/ beside the sources
+# ("<NAME>/internal/x.h", from the source root) and are not installed; an internal/ folder under
+# include/ holds only what public headers need inline.
 function(kubesim_add_component name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS
@@ -24,6 +26,9 @@ endfunction()
 function(kubesim_export_library target export_name include_dir)
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${include_dir}>
                                               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # A component's private headers sit beside its sources ("fakeapi/internal/x.h") and are never
+  # installed.
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
   install(TARGETS ${target} EXPORT kubesimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(DIRECTORY ${include_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "kubesim/api/validation.h"
-#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
 
 namespace kubesim::fakeapi {
 namespace {

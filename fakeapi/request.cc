@@ -1,6 +1,6 @@
 #include "kubesim/fakeapi/request.h"
 
-#include "kubesim/fakeapi/internal/server_util.h"
+#include "fakeapi/internal/server_util.h"
 
 namespace kubesim::fakeapi {
 

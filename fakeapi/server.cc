@@ -3,8 +3,8 @@
 #include "kubesim/api/fields.h"
 #include "kubesim/api/labels.h"
 #include "kubesim/api/resources.h"
-#include "kubesim/fakeapi/internal/filters.h"
-#include "kubesim/fakeapi/internal/server_util.h"
+#include "fakeapi/internal/filters.h"
+#include "fakeapi/internal/server_util.h"
 #include "kubesim/fakeapi/watch_delivery.h"
 #include "kubesim/fakeapi/validation.h"
 

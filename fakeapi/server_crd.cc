@@ -13,9 +13,9 @@
 #include <algorithm>
 
 #include "kubesim/api/resources.h"
-#include "kubesim/fakeapi/internal/crd/crd.h"
-#include "kubesim/fakeapi/internal/server_util.h"
-#include "kubesim/fakeapi/internal/validation/field_errors.h"
+#include "fakeapi/internal/crd/crd.h"
+#include "fakeapi/internal/server_util.h"
+#include "fakeapi/internal/validation/field_errors.h"
 #include "kubesim/fakeapi/server.h"
 
 namespace kubesim::fakeapi {

@@ -1,8 +1,8 @@
 // The delete verbs of ApiServer, with finalizers, namespace termination and the removal of a
 // CustomResourceDefinition's resource.
 #include "kubesim/api/resources.h"
-#include "kubesim/fakeapi/internal/crd/crd.h"
-#include "kubesim/fakeapi/internal/server_util.h"
+#include "fakeapi/internal/crd/crd.h"
+#include "fakeapi/internal/server_util.h"
 #include "kubesim/fakeapi/server.h"
 
 namespace kubesim::fakeapi {

@@ -3,7 +3,7 @@
 #include <cassert>
 #include <type_traits>
 
-#include "kubesim/fakeapi/internal/server_util.h"
+#include "fakeapi/internal/server_util.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/sim/sleep.h"
 

@@ -1,14 +1,14 @@
 // The write verbs of ApiServer: create, update (main resource and /status), patch.
 #include <algorithm>
 
-#include "kubesim/fakeapi/internal/crd/crd.h"
-#include "kubesim/fakeapi/internal/crd/schema_defaults.h"
-#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
-#include "kubesim/fakeapi/internal/fastpath/object_text.h"
-#include "kubesim/fakeapi/internal/fastpath/text_create.h"
-#include "kubesim/fakeapi/internal/fastpath/text_update.h"
-#include "kubesim/fakeapi/internal/server_util.h"
-#include "kubesim/fakeapi/internal/validation/field_errors.h"
+#include "fakeapi/internal/crd/crd.h"
+#include "fakeapi/internal/crd/schema_defaults.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
+#include "fakeapi/internal/fastpath/object_text.h"
+#include "fakeapi/internal/fastpath/text_create.h"
+#include "fakeapi/internal/fastpath/text_update.h"
+#include "fakeapi/internal/server_util.h"
+#include "fakeapi/internal/validation/field_errors.h"
 #include "kubesim/fakeapi/patch.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/fakeapi/validation.h"

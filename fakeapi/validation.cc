@@ -6,9 +6,9 @@
 #include <array>
 #include <cstdio>
 
-#include "kubesim/fakeapi/internal/crd/prune.h"
-#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/crd/prune.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi {
 namespace {

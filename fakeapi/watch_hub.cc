@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kubesim/fakeapi/internal/server_util.h"
+#include "fakeapi/internal/server_util.h"
 
 namespace kubesim::fakeapi {
 

@@ -13,10 +13,10 @@
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 
-#include "kubesim/fakeapi/http/internal/dispatch.h"
-#include "kubesim/fakeapi/http/internal/frontend.h"
-#include "kubesim/fakeapi/http/internal/loop_side.h"
-#include "kubesim/fakeapi/http/internal/session.h"
+#include "fakeapi/http/internal/dispatch.h"
+#include "fakeapi/http/internal/frontend.h"
+#include "fakeapi/http/internal/loop_side.h"
+#include "fakeapi/http/internal/session.h"
 
 namespace kubesim::fakeapi::http {
 namespace {

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/internal/filters.h"
+#include "fakeapi/internal/filters.h"
 
 #include "kubesim/fakeapi/server.h"
 

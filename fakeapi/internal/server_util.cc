@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/internal/server_util.h"
+#include "fakeapi/internal/server_util.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,6 +1,6 @@
 // Bad values print as apimachinery's field.Error.ErrorBody prints the Go values they decode to:
 // float64 with %v, maps and slices with encoding/json (internal/validation/field_errors.h).
-#include "kubesim/fakeapi/internal/validation/field_errors.h"
+#include "fakeapi/internal/validation/field_errors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The create fast path on generateName creates (kubesim/fakeapi/internal/fastpath/text_create.h)
+// The create fast path on generateName creates (fakeapi/internal/fastpath/text_create.h)
 // answers exactly as the general path: two servers on loops with the same seed, one with the fast
 // paths and one without, get the same creates and must give the same answers (stored text or the
 // whole Status), warnings and revisions, and draw the same names — also when drawn names are
@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "kubesim/api/internal/object_access.h"
-#include "kubesim/fakeapi/internal/fastpath/fast_paths.h"
-#include "kubesim/fakeapi/internal/fastpath/text_create.h"
-#include "kubesim/fakeapi/internal/server_util.h"
+#include "fakeapi/internal/fastpath/fast_paths.h"
+#include "fakeapi/internal/fastpath/text_create.h"
+#include "fakeapi/internal/server_util.h"
 #include "kubesim/fakeapi/server.h"
 #include "tests/fakeapi/testing_util.h"
 

@@ -1,6 +1,6 @@
 // Built-in kinds are stored as encoding/json renders their Go types: what render_go_json makes of
 // a JSON body, and what the server then stores, returns and counts as a change.
-#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

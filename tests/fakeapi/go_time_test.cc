@@ -1,6 +1,6 @@
 // metav1.Time and MicroTime: Go's time.Parse for their layouts (errors word for word) and what
 // the server keeps and writes back.
-#include "kubesim/fakeapi/internal/encoding/types/go_time.h"
+#include "fakeapi/internal/encoding/types/go_time.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "kubesim/fakeapi/internal/patch/patch_meta.h"
+#include "fakeapi/internal/patch/patch_meta.h"
 #include "kubesim/fakeapi/patch.h"
 
 namespace kubesim::fakeapi {

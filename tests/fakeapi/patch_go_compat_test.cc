@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

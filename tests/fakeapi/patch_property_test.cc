@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 #include "kubesim/fakeapi/patch.h"
 
 namespace kubesim::fakeapi {

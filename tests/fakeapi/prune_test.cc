@@ -1,8 +1,8 @@
 // Custom resources are pruned and defaulted by their CRD's structural schema, as
 // apiextensions-apiserver does: the pruning and the defaulting themselves (internal/crd/prune.h,
 // internal/crd/schema_defaults.h) and what the server does with them (fieldValidation).
-#include "kubesim/fakeapi/internal/crd/prune.h"
-#include "kubesim/fakeapi/internal/crd/schema_defaults.h"
+#include "fakeapi/internal/crd/prune.h"
+#include "fakeapi/internal/crd/schema_defaults.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // Objects a custom resource embeds (x-kubernetes-embedded-resource) are checked as
 // apiextensions-apiserver checks them (internal/crd/schema_embedded.h), on creates and updates.
-#include "kubesim/fakeapi/internal/crd/schema_embedded.h"
+#include "fakeapi/internal/crd/schema_embedded.h"
 
 #include <string>
 

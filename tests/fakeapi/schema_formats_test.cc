@@ -1,6 +1,6 @@
 // The string formats custom resources are checked against (internal/crd/schema_formats.h): which
 // formats a schema keeps, and what each accepts, as kube-openapi's strfmt accepts it.
-#include "kubesim/fakeapi/internal/crd/schema_formats.h"
+#include "fakeapi/internal/crd/schema_formats.h"
 
 #include <string>
 #include <vector>

@@ -10,7 +10,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "kubesim/fakeapi/internal/crd/schema_validation.h"
+#include "fakeapi/internal/crd/schema_validation.h"
 
 namespace kubesim::fakeapi {
 namespace {

@@ -1,7 +1,7 @@
 // Custom resources against their CRD's OpenAPI v3 schema (internal/crd/schema_validation.h): each
 // keyword with kube-apiserver's field errors and messages, the order and merging of errors,
 // anyOf/oneOf/allOf/not, the /status check and ratcheting on updates.
-#include "kubesim/fakeapi/internal/crd/schema_validation.h"
+#include "fakeapi/internal/crd/schema_validation.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 // resourceVersionMatch, compaction.
 #include "kubesim/fakeapi/server.h"
 
-#include "kubesim/fakeapi/internal/server_util.h"
+#include "fakeapi/internal/server_util.h"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 // refuses (400, changing nothing) and stores the rest as kube-apiserver does, in UTC and
 // truncated, on the fast and the general write paths alike.
 #include "kubesim/api/resources.h"
-#include "kubesim/fakeapi/internal/fastpath/fast_paths.h"
+#include "fakeapi/internal/fastpath/fast_paths.h"
 #include "kubesim/fakeapi/server.h"
 
 #include <string>

@@ -1,4 +1,4 @@
-// The write fast paths (kubesim/fakeapi/internal/fastpath/text_create.h, text_update.h) answer exactly as the
+// The write fast paths (fakeapi/internal/fastpath/text_create.h, text_update.h) answer exactly as the
 // general path: two servers, one with the fast paths and one without, get the same random creates
 // and updates and must give the same answers, warnings and stored objects.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kubesim/api/internal/object_access.h"
-#include "kubesim/fakeapi/internal/fastpath/fast_paths.h"
+#include "fakeapi/internal/fastpath/fast_paths.h"
 #include "kubesim/fakeapi/server.h"
 #include "tests/fakeapi/testing_util.h"
 

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/internal/channel.h"
+#include "fakeapi/http/internal/channel.h"
 
 #include <boost/asio/io_context.hpp>
 #include <chrono>

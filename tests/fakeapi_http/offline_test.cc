@@ -1,7 +1,7 @@
 // The socket-free request path (internal/offline.h) that the fuzz target drives: every seed of
 // the fuzz corpus replayed through it keeps the rules of answer_checks.h, pipelined requests are
 // answered in order, and refusals by the parser end the connection.
-#include "kubesim/fakeapi/http/internal/offline.h"
+#include "fakeapi/http/internal/offline.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,6 @@
 // The pure parts of the front end: query strings, paths, booleans, YAML, token files, the
 // kubeconfig, /version and manifests.
-#include "kubesim/fakeapi/http/internal/request.h"
+#include "fakeapi/http/internal/request.h"
 
 #include <filesystem>
 #include <fstream>
@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "kubesim/fakeapi/http/auth.h"
-#include "kubesim/fakeapi/http/internal/dispatch.h"
+#include "fakeapi/http/internal/dispatch.h"
 #include "kubesim/fakeapi/http/kubeconfig.h"
 #include "kubesim/fakeapi/http/manifests.h"
 #include "kubesim/api/yaml.h"

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kubesim/fakeapi/http/internal/offline.h"
+#include "fakeapi/http/internal/offline.h"
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/sim/process.h"
 #include "tests/fakeapi/testing_util.h"

@@ -1,5 +1,5 @@
 // The Go JSON forms the decoder writes: base64, UTF-8 repair, RFC 3339 times, Quantity syntax.
-#include "kubesim/fakeapi/http/protobuf/internal/json_forms.h"
+#include "fakeapi/http/protobuf/internal/json_forms.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 //   POST   /kubesim/v1/compact       compacts history to the current revision
 //   POST   /kubesim/v1/restart       cuts every watch (each stream ends cleanly), keeps the state
 //   GET    /kubesim/v1/stats         revision, compaction, objects per resource, watches
-#include "kubesim/fakeapi/http/internal/loop_side.h"
+#include "fakeapi/http/internal/loop_side.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

@@ -1,5 +1,5 @@
 // Request bodies: JSON and YAML objects for create and update, patch documents, DeleteOptions.
-#include "kubesim/fakeapi/http/internal/request.h"
+#include "fakeapi/http/internal/request.h"
 #include "kubesim/api/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {

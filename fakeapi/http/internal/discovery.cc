@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/internal/discovery.h"
+#include "fakeapi/http/internal/discovery.h"
 
 #include <map>
 #include <set>

@@ -1,8 +1,8 @@
-#include "kubesim/fakeapi/http/internal/dispatch.h"
+#include "fakeapi/http/internal/dispatch.h"
 
 #include <cctype>
 
-#include "kubesim/fakeapi/http/internal/request.h"
+#include "fakeapi/http/internal/request.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

@@ -1,8 +1,8 @@
-#include "kubesim/fakeapi/http/internal/loop_side.h"
+#include "fakeapi/http/internal/loop_side.h"
 
 #include "kubesim/api/go_strings.h"
-#include "kubesim/fakeapi/http/internal/discovery.h"
-#include "kubesim/fakeapi/http/internal/utf8.h"
+#include "fakeapi/http/internal/discovery.h"
+#include "fakeapi/http/internal/utf8.h"
 #include "kubesim/fakeapi/http/protobuf_body.h"
 #include "kubesim/fakeapi/watch_delivery.h"
 

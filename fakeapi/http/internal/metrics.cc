@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/internal/metrics.h"
+#include "fakeapi/http/internal/metrics.h"
 
 #include <cstdio>
 

@@ -1,14 +1,14 @@
-#include "kubesim/fakeapi/http/internal/offline.h"
+#include "fakeapi/http/internal/offline.h"
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 
-#include "kubesim/fakeapi/http/internal/dispatch.h"
-#include "kubesim/fakeapi/http/internal/frontend.h"
-#include "kubesim/fakeapi/http/internal/loop_side.h"
-#include "kubesim/fakeapi/http/internal/wire.h"
+#include "fakeapi/http/internal/dispatch.h"
+#include "fakeapi/http/internal/frontend.h"
+#include "fakeapi/http/internal/loop_side.h"
+#include "fakeapi/http/internal/wire.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

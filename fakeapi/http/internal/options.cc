@@ -2,8 +2,8 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "kubesim/fakeapi/http/internal/request.h"
-#include "kubesim/fakeapi/http/internal/utf8.h"
+#include "fakeapi/http/internal/request.h"
+#include "fakeapi/http/internal/utf8.h"
 #include "kubesim/api/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/internal/peer_cert.h"
+#include "fakeapi/http/internal/peer_cert.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/internal/request.h"
+#include "fakeapi/http/internal/request.h"
 
 #include <cctype>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/internal/session.h"
+#include "fakeapi/http/internal/session.h"
 
 #include <type_traits>
 
@@ -8,9 +8,9 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
-#include "kubesim/fakeapi/http/internal/dispatch.h"
-#include "kubesim/fakeapi/http/internal/peer_cert.h"
-#include "kubesim/fakeapi/http/internal/wire.h"
+#include "fakeapi/http/internal/dispatch.h"
+#include "fakeapi/http/internal/peer_cert.h"
+#include "fakeapi/http/internal/wire.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {

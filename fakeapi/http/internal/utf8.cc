@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/internal/utf8.h"
+#include "fakeapi/http/internal/utf8.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/internal/wire.h"
+#include "fakeapi/http/internal/wire.h"
 
 #include <cstdio>
 

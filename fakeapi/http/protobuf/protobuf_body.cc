@@ -1,16 +1,16 @@
 // decode_protobuf_body: the `k8s\0` envelope and runtime.Unknown around an object, the kind
 // lookup, and the Status for each way it can fail. The object itself is decoded by the
-// table-driven walker (kubesim/fakeapi/internal/encoding/types/schema.h explains the design).
+// table-driven walker (fakeapi/internal/encoding/types/schema.h explains the design).
 #include "kubesim/fakeapi/http/protobuf_body.h"
 
 #include <string>
 #include <utility>
 #include <variant>
 
-#include "kubesim/fakeapi/http/protobuf/internal/json_forms.h"
-#include "kubesim/fakeapi/http/protobuf/internal/message_decoder.h"
-#include "kubesim/fakeapi/http/protobuf/internal/schema.h"
-#include "kubesim/fakeapi/http/protobuf/internal/wire_reader.h"
+#include "fakeapi/http/protobuf/internal/json_forms.h"
+#include "fakeapi/http/protobuf/internal/message_decoder.h"
+#include "fakeapi/http/protobuf/internal/schema.h"
+#include "fakeapi/http/protobuf/internal/wire_reader.h"
 
 namespace kubesim::fakeapi::http {
 namespace {

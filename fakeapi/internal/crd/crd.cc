@@ -1,9 +1,9 @@
-#include "kubesim/fakeapi/internal/crd/crd.h"
+#include "fakeapi/internal/crd/crd.h"
 
 #include <algorithm>
 #include <set>
 
-#include "kubesim/fakeapi/internal/validation/field_errors.h"
+#include "fakeapi/internal/validation/field_errors.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

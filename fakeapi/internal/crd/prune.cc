@@ -1,10 +1,10 @@
-#include "kubesim/fakeapi/internal/crd/prune.h"
+#include "fakeapi/internal/crd/prune.h"
 
 #include <algorithm>
 #include <string_view>
 
-#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
-#include "kubesim/fakeapi/internal/encoding/types/schema_tables.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
+#include "fakeapi/internal/encoding/types/schema_tables.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,15 +1,15 @@
 // kube-openapi's value validators (pkg/validation/validate: type.go, validator.go, values.go) and
 // the message texts of pkg/validation/errors/schema.go.
-#include "kubesim/fakeapi/internal/crd/schema_checks.h"
+#include "fakeapi/internal/crd/schema_checks.h"
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
 
-#include "kubesim/fakeapi/internal/crd/schema_formats.h"
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
-#include "kubesim/fakeapi/internal/validation/field_errors.h"
+#include "fakeapi/internal/crd/schema_formats.h"
+#include "fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/validation/field_errors.h"
 
 namespace kubesim::fakeapi::internal::schema_checks {
 namespace {

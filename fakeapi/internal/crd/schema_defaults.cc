@@ -1,6 +1,6 @@
-#include "kubesim/fakeapi/internal/crd/schema_defaults.h"
+#include "fakeapi/internal/crd/schema_defaults.h"
 
-#include "kubesim/fakeapi/internal/crd/prune.h"
+#include "fakeapi/internal/crd/prune.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,14 +1,14 @@
 // apiextensions-apiserver's pkg/apiserver/schema/objectmeta (validation.go) over nlohmann JSON.
-#include "kubesim/fakeapi/internal/crd/schema_embedded.h"
+#include "fakeapi/internal/crd/schema_embedded.h"
 
 #include <algorithm>
 #include <cctype>
 #include <string>
 
 #include "kubesim/api/validation.h"
-#include "kubesim/fakeapi/internal/crd/schema_checks.h"
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/crd/schema_checks.h"
+#include "fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,13 +1,13 @@
 // kube-openapi's strfmt checks (pkg/validation/strfmt and its third_party/govalidator) of the
 // formats apiextensions-apiserver supports; the network and address formats are in
 // schema_formats_net.cc.
-#include "kubesim/fakeapi/internal/crd/schema_formats.h"
+#include "fakeapi/internal/crd/schema_formats.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 
-#include "kubesim/fakeapi/internal/crd/schema_formats_net.h"
+#include "fakeapi/internal/crd/schema_formats_net.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

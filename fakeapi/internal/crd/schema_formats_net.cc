@@ -1,12 +1,12 @@
 // Go's net, net/url and net/mail parsers as far as strfmt's format checks need them, and
 // strfmt's hostname rule.
-#include "kubesim/fakeapi/internal/crd/schema_formats_net.h"
+#include "fakeapi/internal/crd/schema_formats_net.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,12 +1,12 @@
 // apiextensions-apiserver's pkg/apiserver/schema/listtype (validation.go) over nlohmann JSON.
-#include "kubesim/fakeapi/internal/crd/schema_list_types.h"
+#include "fakeapi/internal/crd/schema_list_types.h"
 
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "kubesim/fakeapi/internal/crd/schema_checks.h"
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/crd/schema_checks.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -3,16 +3,16 @@
 // ratcheting (pkg/apiserver/validation/ratcheting.go, k8s.io/apiserver's CorrelatedObject) and its
 // conversion of the result to field errors (validation.go). The checks of single values (type,
 // string, format, number, enum, and the limits on counts) are in schema_checks.cc.
-#include "kubesim/fakeapi/internal/crd/schema_validation.h"
+#include "fakeapi/internal/crd/schema_validation.h"
 
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "kubesim/fakeapi/internal/crd/schema_checks.h"
-#include "kubesim/fakeapi/internal/crd/schema_formats.h"
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/crd/schema_checks.h"
+#include "fakeapi/internal/crd/schema_formats.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

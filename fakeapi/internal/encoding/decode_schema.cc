@@ -1,5 +1,5 @@
 // The decode schemas of the built-in kinds (k8s.io/api's v1 types, reduced to the fields listed).
-#include "kubesim/fakeapi/internal/encoding/decode_schema.h"
+#include "fakeapi/internal/encoding/decode_schema.h"
 
 #include <algorithm>
 #include <deque>

@@ -1,6 +1,6 @@
 // Go's view of decoded JSON values: types, equality, fmt formatting, strconv.Quote and
 // sort.SliceStable. go_parse lives in go_json.cc.
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 
 #include <charconv>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,9 +1,9 @@
-#include "kubesim/fakeapi/internal/fastpath/text_create.h"
+#include "fakeapi/internal/fastpath/text_create.h"
 
 #include "kubesim/api/validation.h"
-#include "kubesim/fakeapi/internal/fastpath/text_members.h"
-#include "kubesim/fakeapi/internal/server_util.h"
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/fastpath/text_members.h"
+#include "fakeapi/internal/server_util.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,6 +1,6 @@
-#include "kubesim/fakeapi/internal/fastpath/text_members.h"
+#include "fakeapi/internal/fastpath/text_members.h"
 
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal {
 

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/internal/fastpath/text_update.h"
+#include "fakeapi/internal/fastpath/text_update.h"
 
 #include <algorithm>
 #include <array>
@@ -12,9 +12,9 @@
 #include <emmintrin.h>
 #endif
 
-#include "kubesim/fakeapi/internal/encoding/types/go_time.h"
-#include "kubesim/fakeapi/internal/fastpath/text_members.h"
-#include "kubesim/fakeapi/internal/fastpath/tree_update.h"
+#include "fakeapi/internal/encoding/types/go_time.h"
+#include "fakeapi/internal/fastpath/text_members.h"
+#include "fakeapi/internal/fastpath/tree_update.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -1,9 +1,9 @@
-#include "kubesim/fakeapi/internal/fastpath/tree_update.h"
+#include "fakeapi/internal/fastpath/tree_update.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "kubesim/fakeapi/internal/fastpath/text_members.h"
+#include "fakeapi/internal/fastpath/text_members.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
-#include "kubesim/fakeapi/internal/patch/patch_meta.h"
+#include "fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/patch/patch_meta.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

@@ -2,7 +2,7 @@
 // objects merge recursively, anything else replaces. Unlike the RFC, every value the patch
 // inserts where the document had nothing (or null, or a non-object) has its null members pruned,
 // also in objects nested inside arrays; an array replacing an object is taken as is.
-#include "kubesim/fakeapi/internal/patch/patch_meta.h"
+#include "fakeapi/internal/patch/patch_meta.h"
 
 namespace kubesim::fakeapi::internal {
 namespace {

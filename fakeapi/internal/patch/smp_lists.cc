@@ -2,13 +2,13 @@
 // lists of objects by merge key, the "$patch" directives inside lists, and the ordering rules of
 // apimachinery's strategicpatch (patch items keep the patch's order, server-only items the live
 // order, interleaved by mergeSortedSlice).
-#include "kubesim/fakeapi/internal/patch/smp_lists.h"
+#include "fakeapi/internal/patch/smp_lists.h"
 
 #include <optional>
 #include <string>
 #include <utility>
 
-#include "kubesim/fakeapi/internal/patch/patch_meta.h"
+#include "fakeapi/internal/patch/patch_meta.h"
 
 namespace kubesim::fakeapi::internal {
 

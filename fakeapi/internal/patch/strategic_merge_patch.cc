@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "kubesim/fakeapi/internal/patch/patch_meta.h"
-#include "kubesim/fakeapi/internal/patch/smp_lists.h"
+#include "fakeapi/internal/patch/patch_meta.h"
+#include "fakeapi/internal/patch/smp_lists.h"
 
 namespace kubesim::fakeapi::internal {
 

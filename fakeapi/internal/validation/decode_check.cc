@@ -8,8 +8,8 @@
 // reported.
 #include <limits>
 
-#include "kubesim/fakeapi/internal/encoding/decode_schema.h"
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/encoding/decode_schema.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

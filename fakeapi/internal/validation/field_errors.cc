@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/internal/validation/field_errors.h"
+#include "fakeapi/internal/validation/field_errors.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include "kubesim/api/go_strings.h"
 #include "kubesim/api/validation.h"
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

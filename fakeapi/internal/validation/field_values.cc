@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 #include "kubesim/fakeapi/validation.h"
 
 namespace kubesim::fakeapi {

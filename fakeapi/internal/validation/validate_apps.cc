@@ -7,7 +7,7 @@
 // bounds, progressDeadlineSeconds) are validated as their defaults when absent.
 #include <algorithm>
 
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

@@ -3,7 +3,7 @@
 // (pkg/apis/coordination/validation: ValidateLease, ValidateLeaseSpec).
 #include <map>
 
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

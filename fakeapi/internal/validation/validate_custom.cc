@@ -2,11 +2,11 @@
 // ObjectMeta rules, then the CRD's schema over the object as kube-apiserver decodes it, then the
 // objects it embeds, then the uniqueness its x-kubernetes-list-type lists ask for (not asked
 // again of an update whose stored object already broke it).
-#include "kubesim/fakeapi/internal/crd/schema_defaults.h"
-#include "kubesim/fakeapi/internal/crd/schema_embedded.h"
-#include "kubesim/fakeapi/internal/crd/schema_list_types.h"
-#include "kubesim/fakeapi/internal/crd/schema_validation.h"
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/crd/schema_defaults.h"
+#include "fakeapi/internal/crd/schema_embedded.h"
+#include "fakeapi/internal/crd/schema_list_types.h"
+#include "fakeapi/internal/crd/schema_validation.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

@@ -12,7 +12,7 @@
 #include <set>
 
 #include "kubesim/api/validation.h"
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

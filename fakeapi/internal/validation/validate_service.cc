@@ -6,7 +6,7 @@
 #include <set>
 #include <utility>
 
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

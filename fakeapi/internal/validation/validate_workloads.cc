@@ -3,7 +3,7 @@
 // ReplicaSet and StatefulSet. Job has its own files (validate_job.cc, validate_job_policies.cc).
 #include <array>
 
-#include "kubesim/fakeapi/internal/validation/validation_rules.h"
+#include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
 namespace {

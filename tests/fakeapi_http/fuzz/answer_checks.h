@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kubesim/fakeapi/http/internal/offline.h"
+#include "fakeapi/http/internal/offline.h"
 
 namespace kubesim::fakeapi::http::testing {
 

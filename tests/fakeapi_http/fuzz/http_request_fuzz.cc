@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "kubesim/fakeapi/http/internal/offline.h"
+#include "fakeapi/http/internal/offline.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/sim/loop.h"
 #include "tests/fakeapi_http/fuzz/answer_checks.h"

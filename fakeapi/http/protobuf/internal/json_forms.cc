@@ -1,11 +1,11 @@
-#include "kubesim/fakeapi/http/protobuf/internal/json_forms.h"
+#include "fakeapi/http/protobuf/internal/json_forms.h"
 
 #include <array>
 #include <charconv>
 #include <cstdio>
 
 #include "kubesim/api/go_strings.h"
-#include "kubesim/fakeapi/internal/encoding/types/go_time.h"
+#include "fakeapi/internal/encoding/types/go_time.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {

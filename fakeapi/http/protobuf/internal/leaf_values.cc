@@ -1,11 +1,11 @@
-#include "kubesim/fakeapi/http/protobuf/internal/leaf_values.h"
+#include "fakeapi/http/protobuf/internal/leaf_values.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-#include "kubesim/fakeapi/http/protobuf/internal/json_forms.h"
-#include "kubesim/fakeapi/http/protobuf/internal/wire_reader.h"
+#include "fakeapi/http/protobuf/internal/json_forms.h"
+#include "fakeapi/http/protobuf/internal/wire_reader.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {

@@ -1,12 +1,12 @@
-#include "kubesim/fakeapi/http/protobuf/internal/message_decoder.h"
+#include "fakeapi/http/protobuf/internal/message_decoder.h"
 
 #include <cstdint>
 #include <utility>
 
-#include "kubesim/fakeapi/http/protobuf/internal/json_forms.h"
-#include "kubesim/fakeapi/http/protobuf/internal/leaf_values.h"
-#include "kubesim/fakeapi/http/protobuf/internal/wire_reader.h"
-#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
+#include "fakeapi/http/protobuf/internal/json_forms.h"
+#include "fakeapi/http/protobuf/internal/leaf_values.h"
+#include "fakeapi/http/protobuf/internal/wire_reader.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 namespace {

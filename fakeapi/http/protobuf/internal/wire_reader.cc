@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/http/protobuf/internal/wire_reader.h"
+#include "fakeapi/http/protobuf/internal/wire_reader.h"
 
 #include <climits>
 #include <utility>

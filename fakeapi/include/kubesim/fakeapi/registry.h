@@ -47,8 +47,8 @@ struct ResourceInfo {
   // For custom resources: this version's openAPIV3Schema (null when it has none), which prunes,
   // defaults and validates its objects.
   nlohmann::json schema;
-  // For built-in kinds with a Go type table (kubesim/fakeapi/internal/encoding/types/schema.h): the kind's type, which
-  // decides how stored objects are rendered (kubesim/fakeapi/internal/encoding/types/go_encoding.h); null otherwise.
+  // For built-in kinds with a Go type table (fakeapi/internal/encoding/types/schema.h): the kind's type, which
+  // decides how stored objects are rendered (fakeapi/internal/encoding/types/go_encoding.h); null otherwise.
   const types::MessageSpec* go_type = nullptr;
 
   api::GroupVersionKind gvk() const { return {gvr.group, gvr.version, kind}; }

@@ -6,7 +6,7 @@
 // optimistic on resourceVersion (empty: unconditional), keeps system fields, ignores status on the
 // main resource of kinds with a /status subresource, bumps generation on spec changes, and a write
 // that changes nothing is not a write. A built-in kind with a Go type table is stored as
-// encoding/json renders its Go type (kubesim/fakeapi/internal/encoding/types/go_encoding.h): omitempty zeros are left out
+// encoding/json renders its Go type (fakeapi/internal/encoding/types/go_encoding.h): omitempty zeros are left out
 // and value structs appear, so "changes nothing" is judged on that rendering; fields the Go type
 // does not have are dropped, or refused with 400 under fieldValidation Strict (named in
 // warnings() under Warn). Delete honours preconditions and finalizers. Lists are
@@ -286,7 +286,7 @@ class ApiServer {
   // AlreadyExists of the last one when all the attempts are taken.
   api::Result<NamedCreate> draw_free_name(const Resolved& r, std::string_view prefix);
   void fill_create_fields(const ResourceInfo& info, std::string_view ns, nlohmann::json& j);
-  // Renders `j` as the kind's Go type stores it (kubesim/fakeapi/internal/encoding/types/go_encoding.h), or for a custom
+  // Renders `j` as the kind's Go type stores it (fakeapi/internal/encoding/types/go_encoding.h), or for a custom
   // resource prunes it by its CRD's schema and applies the schema's defaults; drops unknown
   // fields (the validation named them in warnings).
   void render_stored(const ResourceInfo& info, nlohmann::json& j);

@@ -15,9 +15,9 @@
 //     breaks a rule: ObjectMeta (name, generateName, namespace, labels, annotations, finalizers,
 //     ownerReferences, and on update the immutable identity fields) for every kind, and the rules
 //     of ConfigMap, Secret, Namespace, Pod, Service, Deployment, ReplicaSet, StatefulSet,
-//     DaemonSet, Job and Lease (see kubesim/fakeapi/internal/validation/validation_rules.h for the list of files).
+//     DaemonSet, Job and Lease (see fakeapi/internal/validation/validation_rules.h for the list of files).
 //   - Custom resources get the kind check (422 "kind: Invalid value"), the ObjectMeta rules, then
-//     their CRD's OpenAPI v3 schema (kubesim/fakeapi/internal/crd/schema_validation.h) over the body as it
+//     their CRD's OpenAPI v3 schema (fakeapi/internal/crd/schema_validation.h) over the body as it
 //     will be stored: pruned, defaulted, with the status the status subresource leaves it.
 //     Updates ratchet: errors in values the stored object already holds are not reported; a
 //     /status write checks the status alone. A CustomResourceDefinition's spec is checked by

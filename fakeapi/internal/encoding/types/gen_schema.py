@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the Go type tables of the built-in kinds (kubesim/fakeapi/internal/encoding/types/schema.h).
+"""Writes the Go type tables of the built-in kinds (fakeapi/internal/encoding/types/schema.h).
 
 Usage: gen_schema.py API_DIR APIMACHINERY_DIR FAKEAPI_DIR
 
@@ -9,7 +9,7 @@ reads, for every message reachable from the kinds in ROOTS:
   - types.go: what Go's encoding/json does with the field: its JSON name, omitempty/omitzero,
     pointer or value, embedded (inlined into the parent JSON object).
 FAKEAPI_DIR is kubesim's fakeapi/. It writes
-FAKEAPI_DIR/include/kubesim/fakeapi/internal/encoding/types/schema_tables.h (declarations),
+FAKEAPI_DIR/internal/encoding/types/schema_tables.h (declarations),
 FAKEAPI_DIR/internal/encoding/types/schema_<package>[_N].cc (one MessageSpec per message) and
 schema_kinds.cc beside them (the decodable kinds). Regenerate after adding a kind to ROOTS; never
 edit the output by hand.
@@ -201,16 +201,16 @@ def main():
 
     decls = [HEADER + "#ifndef KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_",
              "#define KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_", "",
-             '#include "kubesim/fakeapi/internal/encoding/types/schema.h"', "",
+             '#include "fakeapi/internal/encoding/types/schema.h"', "",
              "namespace kubesim::fakeapi::types {", ""]
     decls += ["extern const MessageSpec %s;" % ident(m) for m in order]
     decls += ["", "}  // namespace kubesim::fakeapi::types", "",
               "#endif  // KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_", ""]
-    write(os.path.join(out, "include", "kubesim", "fakeapi", "internal", "encoding", "types",
+    write(os.path.join(out, "internal", "encoding", "types",
                        "schema_tables.h"),
           "\n".join(decls))
 
-    prologue = [HEADER + '#include "kubesim/fakeapi/internal/encoding/types/schema_tables.h"', "",
+    prologue = [HEADER + '#include "fakeapi/internal/encoding/types/schema_tables.h"', "",
                 "namespace kubesim::fakeapi::types {", "",
                 "using K = ValueKind;", "using C = Cardinality;", ""]
     epilogue = ["}  // namespace kubesim::fakeapi::types", ""]
@@ -230,7 +230,7 @@ def main():
             write(os.path.join(sources, "schema_%s%s.cc" % (short, suffix)),
                   "\n".join(prologue + body + epilogue))
 
-    kinds = [HEADER + '#include "kubesim/fakeapi/internal/encoding/types/schema_tables.h"', "",
+    kinds = [HEADER + '#include "fakeapi/internal/encoding/types/schema_tables.h"', "",
              "namespace kubesim::fakeapi::types {", "",
              "constexpr KindSpec kKinds[] = {"]
     for p, k in ROOTS:

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/internal/encoding/types/go_encoding.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "kubesim/fakeapi/internal/encoding/types/go_time.h"
+#include "fakeapi/internal/encoding/types/go_time.h"
 
 namespace kubesim::fakeapi::types {
 namespace {

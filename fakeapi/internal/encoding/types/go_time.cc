@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/internal/encoding/types/go_time.h"
+#include "fakeapi/internal/encoding/types/go_time.h"
 
 #include <array>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "kubesim/fakeapi/internal/encoding/types/schema.h"
+#include "fakeapi/internal/encoding/types/schema.h"
 
 #include <algorithm>
 

@@ -12,7 +12,7 @@
 //
 // Internal to the library: with internal/object_access.h it is the one seam through which the
 // fake API server's write fast paths reach Objects' texts; outside api/ only
-// kubesim/fakeapi/internal/fastpath/object_text.h includes it (and tests).
+// fakeapi/internal/fastpath/object_text.h includes it (and tests).
 #ifndef KUBESIM_API_INTERNAL_JSON_TEXT_H_
 #define KUBESIM_API_INTERNAL_JSON_TEXT_H_
 

@@ -10,7 +10,7 @@
 //
 // Internal to the library: with internal/json_text.h it is the one seam through which the fake
 // API server's storage and its write fast paths reach Objects' representation; outside api/ only
-// kubesim/fakeapi/internal/fastpath/object_text.h includes it (and tests, which compare the
+// fakeapi/internal/fastpath/object_text.h includes it (and tests, which compare the
 // layouts through it).
 #ifndef KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_
 #define KUBESIM_API_INTERNAL_OBJECT_ACCESS_H_

@@ -15,10 +15,10 @@
 #include <boost/asio/ssl/context.hpp>
 
 #include "kubesim/fakeapi/http/http_server.h"
-#include "kubesim/fakeapi/http/internal/call.h"
-#include "kubesim/fakeapi/http/internal/channel.h"
-#include "kubesim/fakeapi/http/internal/loop_side.h"
-#include "kubesim/fakeapi/http/internal/metrics.h"
+#include "fakeapi/http/internal/call.h"
+#include "fakeapi/http/internal/channel.h"
+#include "fakeapi/http/internal/loop_side.h"
+#include "fakeapi/http/internal/metrics.h"
 
 namespace kubesim::fakeapi::http::internal {
 

@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kubesim/fakeapi/http/protobuf/internal/schema.h"
+#include "fakeapi/http/protobuf/internal/schema.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 

@@ -11,7 +11,7 @@
 
 #include "kubesim/api/result.h"
 #include "kubesim/api/status.h"
-#include "kubesim/fakeapi/internal/encoding/go_compat.h"
+#include "fakeapi/internal/encoding/go_compat.h"
 #include "kubesim/fakeapi/patch.h"
 
 namespace kubesim::fakeapi::internal {

@@ -7,8 +7,8 @@
 
 #include <string_view>
 
-#include "kubesim/fakeapi/http/protobuf/internal/message_decoder.h"
-#include "kubesim/fakeapi/http/protobuf/internal/schema.h"
+#include "fakeapi/http/protobuf/internal/message_decoder.h"
+#include "fakeapi/http/protobuf/internal/schema.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 

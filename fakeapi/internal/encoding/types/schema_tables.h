@@ -3,7 +3,7 @@
 #ifndef KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_
 #define KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_
 
-#include "kubesim/fakeapi/internal/encoding/types/schema.h"
+#include "fakeapi/internal/encoding/types/schema.h"
 
 namespace kubesim::fakeapi::types {
 

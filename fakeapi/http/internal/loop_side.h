@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
-#include "kubesim/fakeapi/http/internal/call.h"
-#include "kubesim/fakeapi/http/internal/channel.h"
+#include "fakeapi/http/internal/call.h"
+#include "fakeapi/http/internal/channel.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/sim/context.h"
 #include "kubesim/sim/loop.h"

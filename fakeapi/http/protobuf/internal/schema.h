@@ -1,10 +1,10 @@
-// The decoder's names for the Go type tables of the built-in kinds (kubesim/fakeapi/internal/encoding/types/schema.h, which
+// The decoder's names for the Go type tables of the built-in kinds (fakeapi/internal/encoding/types/schema.h, which
 // explains the design): one generic walker over the wire bytes turns any table-described message
 // into JSON, so "unknown field → error" is a table miss rather than a scan of an UnknownFieldSet.
 #ifndef KUBESIM_FAKEAPI_HTTP_PROTOBUF_INTERNAL_SCHEMA_H_
 #define KUBESIM_FAKEAPI_HTTP_PROTOBUF_INTERNAL_SCHEMA_H_
 
-#include "kubesim/fakeapi/internal/encoding/types/schema.h"
+#include "fakeapi/internal/encoding/types/schema.h"
 
 namespace kubesim::fakeapi::http::k8s_protobuf {
 

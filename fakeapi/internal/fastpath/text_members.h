@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "kubesim/fakeapi/internal/fastpath/object_text.h"
+#include "fakeapi/internal/fastpath/object_text.h"
 
 namespace kubesim::fakeapi::internal {
 

@@ -26,7 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kubesim/fakeapi/internal/encoding/types/schema.h"
+#include "fakeapi/internal/encoding/types/schema.h"
 
 namespace kubesim::fakeapi::types {
 

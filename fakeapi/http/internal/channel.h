@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "kubesim/api/watch.h"
-#include "kubesim/fakeapi/http/internal/call.h"
+#include "fakeapi/http/internal/call.h"
 
 namespace boost::asio {
 class io_context;

@@ -10,8 +10,8 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
-#include "kubesim/fakeapi/http/internal/call.h"
-#include "kubesim/fakeapi/http/internal/frontend.h"
+#include "fakeapi/http/internal/call.h"
+#include "fakeapi/http/internal/frontend.h"
 
 namespace kubesim::fakeapi::http::internal {
 

@@ -34,7 +34,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kubesim/fakeapi/internal/validation/field_errors.h"
+#include "fakeapi/internal/validation/field_errors.h"
 
 namespace kubesim::fakeapi::internal {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "kubesim/api/result.h"
-#include "kubesim/fakeapi/http/internal/call.h"
+#include "fakeapi/http/internal/call.h"
 
 namespace kubesim::fakeapi::http::internal {
 

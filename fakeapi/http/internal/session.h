@@ -28,8 +28,8 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
-#include "kubesim/fakeapi/http/internal/channel.h"
-#include "kubesim/fakeapi/http/internal/frontend.h"
+#include "fakeapi/http/internal/channel.h"
+#include "fakeapi/http/internal/frontend.h"
 
 namespace kubesim::fakeapi::http::internal {
 

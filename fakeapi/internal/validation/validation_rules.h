@@ -28,7 +28,7 @@
 
 #include "kubesim/api/object.h"
 #include "kubesim/api/validation.h"
-#include "kubesim/fakeapi/internal/validation/field_errors.h"
+#include "fakeapi/internal/validation/field_errors.h"
 #include "kubesim/fakeapi/registry.h"
 
 namespace kubesim::fakeapi::internal::validation {
