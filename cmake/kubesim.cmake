@@ -24,14 +24,17 @@ endfunction()
 # directory (INCLUDE_DIR in the build tree, include/ once installed), names it
 # kubesim::EXPORT_NAME in the exported package, and installs it with its headers.
 function(kubesim_export_library target export_name include_dir)
-  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${include_dir}>
-                                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_include_directories(${target} PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # A library may have no public headers of its own (it implements another's).
+  if(EXISTS ${include_dir})
+    target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${include_dir}>)
+    install(DIRECTORY ${include_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  endif()
   # A component's private headers sit beside its sources ("fakeapi/internal/x.h") and are never
   # installed.
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
   install(TARGETS ${target} EXPORT kubesimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-  install(DIRECTORY ${include_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   set_property(GLOBAL APPEND PROPERTY KUBESIM_LIBRARIES kubesim::${export_name})
   kubesim_unity_build(${target} ${KUBESIM_UNITY_LIBS})
 endfunction()
