@@ -21,8 +21,6 @@ bool valid_process_name(const std::string& name) {
   return name.front() != '-' && name.back() != '-';
 }
 
-std::string seconds_text(sim::Duration d) { return api::format_go_duration(d); }
-
 // One value, or [min, max]; `read` reads each.
 template <class Read>
 auto range_of(ParseContext& ctx, const Field& field, Read read)
@@ -80,9 +78,9 @@ std::optional<Lock> parse_lock(ParseContext& ctx, const Field& field) {
 void check_timings(ParseContext& ctx, const MapFields& f, const ElectorSpec& e) {
   if (e.lease_duration <= e.renew_deadline) {
     const Field at = f.has("renewDeadline") ? f.get("renewDeadline") : f.get("leaseDuration");
-    ctx.reader.error(at ? at.mark() : f.mark(), "leaseDuration (" + seconds_text(e.lease_duration) +
+    ctx.reader.error(at ? at.mark() : f.mark(), "leaseDuration (" + api::format_go_duration(e.lease_duration) +
                                                     ") must be greater than renewDeadline (" +
-                                                    seconds_text(e.renew_deadline) +
+                                                    api::format_go_duration(e.renew_deadline) +
                                                     "), as client-go requires");
     return;
   }
@@ -91,9 +89,9 @@ void check_timings(ParseContext& ctx, const MapFields& f, const ElectorSpec& e) 
   if (e.renew_deadline <= jittered) {
     const Field at = f.has("retryPeriod") ? f.get("retryPeriod") : f.get("renewDeadline");
     ctx.reader.error(at ? at.mark() : f.mark(),
-                     "renewDeadline (" + seconds_text(e.renew_deadline) +
+                     "renewDeadline (" + api::format_go_duration(e.renew_deadline) +
                          ") must be greater than retryPeriod*JitterFactor (1.2 × " +
-                         seconds_text(e.retry_period) + " = " + seconds_text(jittered) +
+                         api::format_go_duration(e.retry_period) + " = " + api::format_go_duration(jittered) +
                          "), as client-go requires");
   }
 }

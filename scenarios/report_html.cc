@@ -51,12 +51,10 @@ std::string place(const std::string& file, const Mark& mark) {
   return file + ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column);
 }
 
-std::string when(sim::Time at) { return api::format_go_duration(at.time_since_epoch()); }
-
 // "check at 1m2s (FILE:L:C)" or the run's error, for a failing seed.
 std::string failure_cell(const ScenarioResult& r, const SeedResult& seed) {
   if (const Failure* f = counting_failure(r, seed)) {
-    return "<code>" + h(f->check) + "</code> at " + h(when(f->at)) + " <span class=\"muted\">(" +
+    return "<code>" + h(f->check) + "</code> at " + h(api::format_go_time(f->at)) + " <span class=\"muted\">(" +
            h(place(r.file, f->mark)) + ")</span>";
   }
   return "the run failed: " + h(seed.error);
@@ -90,7 +88,7 @@ void write_overview(const RunSet& set, std::ostream& out) {
       shown = report_seed_index(r);
       const Failure& f = r.seeds[*shown].failures.front();
       out << "found in seed " << r.seeds[*shown].seed << ": <code>" << h(f.check) << "</code> at "
-          << h(when(f.at));
+          << h(api::format_go_time(f.at));
     }
     out << "</td><td class=\"cmd\">"
         << (shown ? h(r.replay_command(r.seeds[*shown].seed, set.program)) : "") << "</td></tr>\n";

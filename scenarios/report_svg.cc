@@ -59,8 +59,6 @@ std::string count_text(double v) {
 
 std::string esc(std::string_view text) { return escape_markup(text, true); }
 
-std::string go(sim::Time t) { return api::format_go_duration(t.time_since_epoch()); }
-
 const char* span_color(const std::string& kind) {
   for (const auto& s : kSpanStyles) {
     if (kind == s.kind) return s.color;
@@ -295,8 +293,8 @@ void draw_spans(const Picture& p, std::ostream& out) {
     out << "<rect x=\"" << num(a) << "\" y=\"" << num(top) << "\" width=\"" << num(b - a)
         << "\" height=\"" << num(kLaneHeight - 8) << "\" rx=\"2\" fill=\"" << color << "\""
         << (fault ? " fill-opacity=\"0.55\"" : "") << "><title>"
-        << esc(s.kind + (s.label.empty() ? "" : " " + s.label) + ": " + go(s.from) + " to " +
-               go(s.to))
+        << esc(s.kind + (s.label.empty() ? "" : " " + s.label) + ": " + api::format_go_time(s.from) + " to " +
+               api::format_go_time(s.to))
         << "</title></rect>";
     if (!s.label.empty() && b - a > 6.5 * static_cast<double>(s.label.size()) + 8) {
       out << "<text x=\"" << num(a + 4) << "\" y=\"" << num(top + 12) << "\" fill=\""
@@ -338,7 +336,7 @@ void draw_mark(const Picture& p, const TimelineMark& m, std::ostream& out) {
   const Lane* lane = p.lane(m.lane);
   const double x = p.x(m.at);
   const std::string title = "<title>" + esc(m.kind + (m.label.empty() ? "" : " " + m.label) +
-                                            " at " + go(m.at)) + "</title>";
+                                            " at " + api::format_go_time(m.at)) + "</title>";
   if (m.kind == "failure") {
     out << "<line x1=\"" << num(x) << "\" y1=\"" << num(p.lanes_top - 2) << "\" x2=\"" << num(x)
         << "\" y2=\"" << num(p.lanes_bottom) << "\" stroke=\"" << kFailureColor
@@ -346,7 +344,7 @@ void draw_mark(const Picture& p, const TimelineMark& m, std::ostream& out) {
     const bool right = x < (p.x0 + p.x1) / 2;
     out << "<text x=\"" << num(right ? x + 4 : x - 4) << "\" y=\"" << num(p.lanes_top - 4)
         << "\" fill=\"" << kFailureColor << "\" font-weight=\"bold\" text-anchor=\""
-        << (right ? "start" : "end") << "\">" << esc("failure at " + go(m.at)) << "</text>";
+        << (right ? "start" : "end") << "\">" << esc("failure at " + api::format_go_time(m.at)) << "</text>";
     return;
   }
   if (lane == nullptr) return;

@@ -47,7 +47,7 @@ Mark mark_from(const json& j, const std::string& path) {
 
 json failure_json(const Failure& f) {
   return json{{"check", f.check},   {"condition", f.condition}, {"mark", mark_json(f.mark)},
-              {"at", go_text(f.at)}, {"detail", f.detail}};
+              {"at", api::format_go_time(f.at)}, {"detail", f.detail}};
 }
 
 Failure failure_from(const json& j, const std::string& path) {
@@ -64,13 +64,13 @@ json timeline_json(const Timeline& t) {
   json spans = json::array(), marks = json::array(), samples = json::array();
   for (const auto& s : t.spans) {
     spans.push_back({{"lane", s.lane}, {"kind", s.kind}, {"label", s.label},
-                     {"from", go_text(s.from)}, {"to", go_text(s.to)}});
+                     {"from", api::format_go_time(s.from)}, {"to", api::format_go_time(s.to)}});
   }
   for (const auto& m : t.marks) {
-    marks.push_back({{"lane", m.lane}, {"kind", m.kind}, {"label", m.label}, {"at", go_text(m.at)}});
+    marks.push_back({{"lane", m.lane}, {"kind", m.kind}, {"label", m.label}, {"at", api::format_go_time(m.at)}});
   }
   for (const auto& s : t.samples) {
-    samples.push_back({{"series", s.series}, {"at", go_text(s.at)}, {"value", s.value}});
+    samples.push_back({{"series", s.series}, {"at", api::format_go_time(s.at)}, {"value", s.value}});
   }
   return json{{"duration", api::format_go_duration(t.duration)},
               {"lanes", t.lanes},

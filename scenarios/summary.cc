@@ -46,8 +46,6 @@ std::string place(const std::string& file, const Mark& mark) {
   return file + ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column);
 }
 
-std::string at_text(sim::Time at) { return api::format_go_duration(at.time_since_epoch()); }
-
 void print_lines(const std::string& text, const std::string& indent, std::ostream& out) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) out << indent << line << "\n";
@@ -116,7 +114,7 @@ void print_seed_failure(const ScenarioResult& result, const SeedResult& seed,
   const Failure* first = counting_failure(result, seed);
   if (first != nullptr) {
     out << indent << "broke " << place(result.file, first->mark) << ": " << first->check << "\n";
-    out << indent << "at " << at_text(first->at) << (seed.live ? " of real time (a live run)\n" : " of virtual time\n");
+    out << indent << "at " << api::format_go_time(first->at) << (seed.live ? " of real time (a live run)\n" : " of virtual time\n");
     print_lines(first->detail, indent + "  ", out);
   }
   if (!seed.error.empty()) {
@@ -125,7 +123,7 @@ void print_seed_failure(const ScenarioResult& result, const SeedResult& seed,
   for (const auto& f : seed.failures) {
     if (&f == first) continue;
     out << indent << "also broke " << place(result.file, f.mark) << ": " << f.check << " at "
-        << at_text(f.at) << "\n";
+        << api::format_go_time(f.at) << "\n";
   }
   if (!seed.trace_tail.empty()) {
     out << indent << "last trace lines before it:\n";

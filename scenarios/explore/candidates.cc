@@ -8,8 +8,6 @@
 
 namespace kubesim::scenarios::explorer {
 
-std::string duration_text(sim::Duration d) { return api::format_go_duration(d); }
-
 sim::Time limit_of(const Space& space) { return sim::Time{} + (space.duration - space.settle); }
 
 sim::Duration window(const Space& space, sim::Time from, sim::Duration wanted) {
@@ -55,8 +53,6 @@ using namespace std::chrono_literals;
 constexpr std::uint64_t kExplorerSeed = 0x6b756265'7369'6d21ULL;
 constexpr int kMaxRandomFaults = 3;
 
-std::string text(sim::Duration d) { return duration_text(d); }
-
 sim::Rng rng_for(std::size_t index) {
   std::uint64_t z = kExplorerSeed + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -67,7 +63,7 @@ sim::Rng rng_for(std::size_t index) {
 YAML::Node crash_of(const std::string& replica, sim::Duration restart_after) {
   YAML::Node c;
   c["process"] = replica;
-  c["restartAfter"] = text(restart_after);
+  c["restartAfter"] = api::format_go_duration(restart_after);
   return c;
 }
 
@@ -115,8 +111,8 @@ void coalesce_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candid
   YAML::Node rule;
   rule["verb"] = "watch";
   rule["process"] = t.point->replica;
-  rule["coalesce"] = text(t.pass == 0 ? 3s : t.pass == 1 ? 1s : rng.uniform_duration(500ms, 5s));
-  rule["for"] = text(window(space, t.point->at, 20s));
+  rule["coalesce"] = api::format_go_duration(t.pass == 0 ? 3s : t.pass == 1 ? 1s : rng.uniform_duration(500ms, 5s));
+  rule["for"] = api::format_go_duration(window(space, t.point->at, 20s));
   c.timeline.push_back(entry_after(*t.point, "faults", rules(rule)));
   c.points.push_back(t.point->text());
 }
@@ -179,8 +175,8 @@ void stale_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
   const sim::Duration by = pass == 0 ? just_before(space, c.seed, replica, *point, kStaleRestart)
                           : pass == 1 ? 30s
                                       : rng.uniform_duration(2s, 60s);
-  rule["staleBy"] = text(by);
-  rule["for"] = text(window(space, point->at, 30s));
+  rule["staleBy"] = api::format_go_duration(by);
+  rule["for"] = api::format_go_duration(window(space, point->at, 30s));
   YAML::Node lagging = rules(rule);
   // The watch cache that answers the relist lags as much: the watch resumed from the stale list
   // delivers each event that late (newest per object), rather than the missing ones at once.
@@ -188,8 +184,8 @@ void stale_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
     YAML::Node watch;
     watch["verb"] = "watch";
     watch["process"] = replica;
-    watch["coalesce"] = text(by);
-    watch["for"] = text(window(space, point->at, 30s));
+    watch["coalesce"] = api::format_go_duration(by);
+    watch["for"] = api::format_go_duration(window(space, point->at, 30s));
     lagging.push_back(flow(watch));
   }
   c.timeline.push_back(entry_after(*point, "faults", lagging));
@@ -207,7 +203,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
                                                 const std::string& replica, sim::Time from,
                                                 const std::vector<WritePoint>& points) {
   const auto span = [&](sim::Duration lo, sim::Duration hi) {
-    return text(window(space, from, rng.uniform_duration(lo, hi)));
+    return api::format_go_duration(window(space, from, rng.uniform_duration(lo, hi)));
   };
   // A resource the replica writes (its Lease among them, when it leads), if it writes any.
   std::vector<const WritePoint*> own;
@@ -249,7 +245,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
       rule["for"] = span(5s, 30s);
       return {"faults", rules(rule)};
     case 3:
-      rule["latency"] = text(rng.uniform_duration(100ms, 2s));
+      rule["latency"] = api::format_go_duration(rng.uniform_duration(100ms, 2s));
       rule["for"] = span(5s, 20s);
       return {"faults", rules(rule)};
     case 4: {
@@ -278,14 +274,14 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
       YAML::Node k;
       k["process"] = replica;
       const sim::Duration by = rng.uniform_duration(1s, 30s);
-      k["by"] = text(rng.bernoulli(0.5) ? by : -by);
+      k["by"] = api::format_go_duration(rng.bernoulli(0.5) ? by : -by);
       return {"skew", flow(k)};
     }
     default: {
       YAML::Node p;
       p["process"] = replica;
       // Shorter than the renew deadline: a pause a correct leader survives.
-      p["for"] = text(window(space, from, rng.uniform_duration(100ms, space.renew_deadline / 2)));
+      p["for"] = api::format_go_duration(window(space, from, rng.uniform_duration(100ms, space.renew_deadline / 2)));
       return {"pause", flow(p)};
     }
   }
@@ -313,8 +309,8 @@ void random_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidat
       // Whole milliseconds, so the file reads well.
       const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(limit).count();
       from = sim::Time{} + std::chrono::milliseconds(rng.uniform(static_cast<std::uint64_t>(ms)));
-      e["at"] = text(from - sim::Time{});
-      where = " at " + text(from - sim::Time{});
+      e["at"] = api::format_go_duration(from - sim::Time{});
+      where = " at " + api::format_go_duration(from - sim::Time{});
     }
     auto [action, value] = random_fault(space, rng, kind, replica, from, points);
     e[action] = value;
@@ -325,7 +321,7 @@ void random_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidat
       // server restart when the rule ends cuts it, so that a correct controller recovers.
       YAML::Node restart;
       const auto length = api::parse_go_duration(value[0]["for"].as<std::string>());
-      restart["at"] = text(from - sim::Time{} + length.value());
+      restart["at"] = api::format_go_duration(from - sim::Time{} + length.value());
       restart["apiserver"] = "restart";
       c.timeline.push_back(restart);
     }

@@ -22,6 +22,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "kubesim/api/go_duration.h"
 #include "kubesim/fakeapi/recorder.h"
 #include "kubesim/scenarios/scenario.h"
 #include "kubesim/sim/rng.h"
@@ -127,11 +128,10 @@ void recur_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
 // that its informer re-lists and learns the deletion as a tombstone.
 void relist_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c);
 
-// What the families share: a duration as a file writes it; the end of the perturbations
-// (duration − settle); a window from `from` lasting `wanted`, cut to end by that limit (at least
-// 1ms); a node in flow style; a one-rule `faults:` list; a `when:` trigger right after a point
-// and an entry holding one action there.
-std::string duration_text(sim::Duration d);
+// What the families share (a duration as a file writes it is api::format_go_duration's): the end
+// of the perturbations (duration − settle); a window from `from` lasting `wanted`, cut to end by
+// that limit (at least 1ms); a node in flow style; a one-rule `faults:` list; a `when:` trigger
+// right after a point and an entry holding one action there.
 sim::Time limit_of(const Space& space);
 sim::Duration window(const Space& space, sim::Time from, sim::Duration wanted);
 YAML::Node flow(YAML::Node node);

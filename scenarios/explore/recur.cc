@@ -80,7 +80,7 @@ YAML::Node writes_of(const Target& t) {
 
 YAML::Node at_entry(sim::Duration at, YAML::Node rule) {
   YAML::Node e;
-  e["at"] = duration_text(at);
+  e["at"] = api::format_go_duration(at);
   e["faults"] = rules(std::move(rule));
   return e;
 }
@@ -135,13 +135,13 @@ void recur_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
   YAML::Node burst = writes_of(t);
   burst["error"] = shape.code;
   if (shape.p != "1") burst["probability"] = shape.p;
-  burst["for"] = duration_text(window(space, sim::Time{} + start, end - start));
+  burst["for"] = api::format_go_duration(window(space, sim::Time{} + start, end - start));
   c.timeline.push_back(at_entry(start, burst));
   const sim::Duration again = std::min(floor_ms(t.at[r]) + 1ms, limit_of(space) - sim::Time{});
   YAML::Node last = writes_of(t);
   last["error"] = shape.code;
   last["count"] = 1;
-  last["for"] = duration_text(window(space, sim::Time{} + again, space.duration));
+  last["for"] = api::format_go_duration(window(space, sim::Time{} + again, space.duration));
   c.timeline.push_back(at_entry(again, last));
   c.points.push_back(t.replica + " " + t.resource + " " + (t.ns.empty() ? "" : t.ns + "/") + t.name + " write #" +
                      std::to_string(shape.f + 1));

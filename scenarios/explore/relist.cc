@@ -102,7 +102,7 @@ sim::Duration floor_ms(sim::Time t) { return std::chrono::floor<std::chrono::mil
 
 YAML::Node at_entry(sim::Duration at, const std::string& action, const YAML::Node& value) {
   YAML::Node e;
-  e["at"] = duration_text(at);
+  e["at"] = api::format_go_duration(at);
   e[action] = value;
   return e;
 }
@@ -144,7 +144,7 @@ void relist_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidat
   const bool cut_by_partition = long_fits && (pass == 0 || (pass >= 2 && rng.bernoulli(0.5)));
   YAML::Node partition;
   partition["process"] = t.replica;
-  partition["for"] = duration_text(cut_by_partition ? kWatchCut : window(space, sim::Time{} + from, deleted - from + kHealAfter));
+  partition["for"] = api::format_go_duration(cut_by_partition ? kWatchCut : window(space, sim::Time{} + from, deleted - from + kHealAfter));
   c.timeline.push_back(at_entry(from, "partition", flow(partition)));
   if (!cut_by_partition) c.timeline.push_back(at_entry(from, "apiserver", YAML::Node("restart")));
   c.timeline.push_back(compaction(space, t.deletion));

@@ -8,12 +8,6 @@
 
 namespace kubesim::scenarios::runner {
 
-namespace {
-
-std::string at(sim::Time t) { return api::format_go_duration(t - sim::Time{}); }
-
-}  // namespace
-
 Checker::Checker(World& world) : world_(&world) {
   for (const Check& check : world.scenario.checks) {
     Run run;
@@ -79,7 +73,7 @@ void Checker::close_window(std::size_t i) {
   Run& run = runs_[i];
   if (live(run)) evaluate(i);  // the window's last instant counts
   if (live(run) && run.check->kind == CheckKind::kEventually) {
-    fail(run, "did not hold at any instant of [" + at(run.from) + ", " + at(run.to) + "]; at the end:\n" + run.last_detail,
+    fail(run, "did not hold at any instant of [" + api::format_go_time(run.from) + ", " + api::format_go_time(run.to) + "]; at the end:\n" + run.last_detail,
          world_->loop.now());
   }
   run.done = true;
@@ -180,9 +174,9 @@ void Checker::finish() {
         if (run.open) evaluate(i);
         if (!run.done) {
           fail(run,
-               run.open ? "did not hold at any instant of [" + at(run.from) + ", " + at(now) +
+               run.open ? "did not hold at any instant of [" + api::format_go_time(run.from) + ", " + api::format_go_time(now) +
                               "] before the run ended; at the end:\n" + run.last_detail
-                        : "its window [" + at(run.from) + ", " + at(run.to) + "] starts after the run ends at " + at(now),
+                        : "its window [" + api::format_go_time(run.from) + ", " + api::format_go_time(run.to) + "] starts after the run ends at " + api::format_go_time(now),
                now);
         }
         break;
@@ -201,7 +195,7 @@ void Checker::finish() {
 void Checker::fail(Run& run, std::string detail, sim::Time when) {
   if (failures_.empty() && first_failure_) first_failure_();
   const Check& check = *run.check;
-  world_->trace("checks", "check.break", {{"check", check.text}, {"at", at(when)}, {"detail", detail}});
+  world_->trace("checks", "check.break", {{"check", check.text}, {"at", api::format_go_time(when)}, {"detail", detail}});
   const std::string lock = lock_of(check.condition);
   const bool lane = !lock.empty() && world_->leadership.find(lock).has_value();
   world_->picture.mark(lane ? "lock " + lock : "apiserver", "failure", check.text, when);

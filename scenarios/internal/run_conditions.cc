@@ -24,8 +24,6 @@ bool Dependencies::depends_on(const api::GroupResource& resource) const {
 
 namespace {
 
-std::string since(sim::Time t) { return api::format_go_duration(t - sim::Time{}); }
-
 api::GroupResource lock_resource(std::string_view kind) {
   if (kind == "leases") return api::kLeases.group_resource();
   return {"", std::string(kind)};
@@ -70,9 +68,9 @@ std::optional<std::string> at_most_one_leader(World& w, const AtMostOneLeader& c
   for (std::size_t i : lock.open) {
     const LeaderInterval& iv = lock.intervals[i];
     const sim::Clock& clock = w.replicas[iv.replica]->process->clock();
-    out << "\n" << iv.name << " leads since " << since(iv.from) << " (true time); its clock reads wall "
+    out << "\n" << iv.name << " leads since " << api::format_go_time(iv.from) << " (true time); its clock reads wall "
         << sim::format_rfc3339_micro(clock.wall_now(), w.loop.options().epoch_unix_seconds) << ", monotonic "
-        << since(clock.now());
+        << api::format_go_time(clock.now());
   }
   return out.str();
 }
@@ -245,7 +243,7 @@ std::optional<std::string> max_leader_transitions(World& w, const MaxLeaderTrans
   if (transitions.size() <= static_cast<std::size_t>(std::max(c.at_most, 0))) return std::nullopt;
   std::string out = std::to_string(transitions.size()) + " leader transitions on " + c.lock + ", at most " +
                     std::to_string(c.at_most) + " allowed:";
-  for (const auto& t : transitions) out += "\n" + t.from + " -> " + t.to + " at " + since(t.at);
+  for (const auto& t : transitions) out += "\n" + t.from + " -> " + t.to + " at " + api::format_go_time(t.at);
   return out;
 }
 

@@ -15,8 +15,6 @@ namespace {
 
 constexpr std::string_view kTimeline = "timeline";
 
-std::string text(sim::Duration d) { return api::format_go_duration(d); }
-
 sim::Process& process_named(World& w, const std::string& name) {
   sim::Process* p = w.find_process(name);
   if (p == nullptr) throw std::runtime_error("timeline: no process named \"" + name + "\"");
@@ -48,7 +46,7 @@ void partition(World& w, const PartitionEvent& e, json& fields) {
   sim::Process& p = process_named(w, e.process);
   ProcessLane& lane = *w.find_lane(e.process);
   fields["process"] = e.process;
-  fields["for"] = text(e.length);
+  fields["for"] = api::format_go_duration(e.length);
   if (p.link() == nullptr) return;
   p.link()->partition();
   lane.partitioned_until = std::max(lane.partitioned_until, w.loop.now() + e.length);
@@ -74,7 +72,7 @@ void crash(World& w, const CrashEvent& e, json& fields) {
   sim::Process& p = process_named(w, e.process);
   ProcessLane& lane = *w.find_lane(e.process);
   fields["process"] = e.process;
-  if (e.restart_after) fields["restartAfter"] = text(*e.restart_after);
+  if (e.restart_after) fields["restartAfter"] = api::format_go_duration(*e.restart_after);
   const std::string lane_name = "process " + e.process;
   w.picture.mark(lane_name, "crash", "crash", w.loop.now());
   w.picture.close(std::exchange(lane.pause_span, Picture::kNoSpan), w.loop.now());
@@ -100,7 +98,7 @@ void pause(World& w, const PauseEvent& e, json& fields) {
   sim::Process& p = process_named(w, e.process);
   ProcessLane& lane = *w.find_lane(e.process);
   fields["process"] = e.process;
-  fields["for"] = text(e.length);
+  fields["for"] = api::format_go_duration(e.length);
   if (!p.alive()) return;
   p.pause(e.length);
   if (lane.pause_span == Picture::kNoSpan) {
@@ -152,8 +150,8 @@ std::string_view apply_action(World& w, const TimelineAction& action, json& fiel
   if (const auto* e = std::get_if<SkewEvent>(&action)) {
     process_named(w, e->process).clock().step(e->by);
     fields["process"] = e->process;
-    fields["by"] = text(e->by);
-    w.picture.mark("process " + e->process, "skew", "wall clock stepped by " + text(e->by), w.loop.now());
+    fields["by"] = api::format_go_duration(e->by);
+    w.picture.mark("process " + e->process, "skew", "wall clock stepped by " + api::format_go_duration(e->by), w.loop.now());
     return "skew";
   }
   pause(w, std::get<PauseEvent>(action), fields);

@@ -92,5 +92,13 @@ RC_GTEST_PROP(GoDurationProperty, FormatThenParseIsTheIdentity, (std::int64_t n)
   RC_ASSERT(back.value() == d);
 }
 
+// An instant of a run reads as the virtual time since its start.
+TEST(GoDurationTest, FormatsAnInstantAsTheTimeSinceTheStart) {
+  using namespace std::chrono_literals;
+  EXPECT_EQ(format_go_time(sim::Time{}), "0s");
+  EXPECT_EQ(format_go_time(sim::Time{} + 90s), "1m30s");
+  EXPECT_EQ(format_go_time(sim::Time{} + 1500ms), "1.5s");
+}
+
 }  // namespace
 }  // namespace kubesim::api

@@ -19,6 +19,8 @@ Result<sim::Duration> parse_go_duration(std::string_view text);
 
 // Duration.String: "1h30m0s", "1.5s", "300ms", "2µs", "0s".
 std::string format_go_duration(sim::Duration d);
+// An instant of a run as the virtual time since its start, in the same form: "1m30s".
+inline std::string format_go_time(sim::Time t) { return format_go_duration(t - sim::Time{}); }
 
 }  // namespace kubesim::api
 

@@ -78,7 +78,6 @@ inline sim::Duration json_duration(const nlohmann::json& j, const std::string& p
 inline sim::Time json_time(const nlohmann::json& j, const std::string& path) {
   return sim::Time{json_duration(j, path)};
 }
-inline std::string go_text(sim::Time t) { return api::format_go_duration(t.time_since_epoch()); }
 
 // Optional members: `def` when absent.
 inline std::string json_string_or(const nlohmann::json& j, const std::string& path,
