@@ -64,14 +64,12 @@ void HeldEvents::clear() {
 }
 
 Request DeliveredWatch::rule_view(const Request& request) {
-  Request view;
-  view.verb = request.verb;
-  view.resource = request.resource;
-  view.ns = request.ns;
-  view.name = request.name;
-  view.subresource = request.subresource;
-  view.process = request.process;
-  return view;
+  return Request{.verb = request.verb,
+                 .resource = request.resource,
+                 .ns = request.ns,
+                 .name = request.name,
+                 .subresource = request.subresource,
+                 .process = request.process};
 }
 
 bool DeliveredWatch::too_far_behind() const {
