@@ -3,7 +3,7 @@
 #   cmake -DKUBESIM_SOURCE_DIR=<checkout> -P cmake/check_internal_includes.cmake
 #
 # Scans every .h/.cc under the components (sim api fakeapi informer workqueue election controller
-# scenarios testing), tools/ and examples/. An include names an internal header when its path has
+# cluster scenarios testing), tools/ and examples/. An include names an internal header when its path has
 # an `internal/` folder; the header belongs to the component whose top-level folder holds it:
 # "kubesim/<component>/..." and "<component>/..." name it directly, a relative path
 # ("internal/x.h", "../internal/x.h") is resolved from the including file's folder. tools/ and
@@ -18,7 +18,7 @@
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/source_scan.cmake)  # sets `root`
 
-set(components sim api fakeapi informer workqueue election controller scenarios testing)
+set(components sim api fakeapi informer workqueue election controller cluster scenarios testing)
 set(scanned ${components} tools examples)
 # "<including component>:<included header>" pairs allowed across components (see above).
 set(allowed "fakeapi:kubesim/api/internal/json_text.h" "fakeapi:kubesim/api/internal/object_access.h")

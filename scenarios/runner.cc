@@ -9,7 +9,7 @@
 
 #include "kubesim/sim/trace.h"
 #include "internal/run_checks.h"
-#include "internal/run_trace.h"
+#include "kubesim/cluster/trace_tail.h"
 #include "internal/run_world.h"
 
 namespace kubesim::scenarios {
@@ -58,7 +58,8 @@ void capture_end(runner::World& world, RunCapture& capture) {
 SeedResult run_seed(const Scenario& scenario, const Registry& registry, const RunOptions& options) {
   SeedResult result;
   result.seed = options.seed;
-  runner::TraceTail tail(options.trace, options.trace_tail);
+  cluster::TraceTail tail(options.trace_tail);
+  tail.add_sink(options.trace);
   std::unique_ptr<runner::World> world;
   try {
     world = std::make_unique<runner::World>(scenario, registry, options, tail.stream());

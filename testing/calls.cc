@@ -1,9 +1,10 @@
 #include "kubesim/testing/calls.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <sstream>
 #include <utility>
+
+#include "kubesim/cluster/format.h"
 
 namespace kubesim::testing {
 
@@ -209,11 +210,7 @@ void PrintTo(const CallPattern& pattern, std::ostream* os) { *os << pattern.desc
 namespace kubesim::fakeapi {
 
 void PrintTo(const RecordedCall& call, std::ostream* os) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(call.answered - sim::Time{}).count();
-  char when[32];
-  std::snprintf(when, sizeof when, "%lld.%03llds", static_cast<long long>(ms / 1000),
-                static_cast<long long>(ms % 1000));
-  *os << when << " " << (call.process.empty() ? "(unnamed)" : call.process) << " " << to_string(call.verb)
+  *os << cluster::format_instant(call.answered) << " " << (call.process.empty() ? "(unnamed)" : call.process) << " " << to_string(call.verb)
       << " " << call.resource.group_resource().to_string()
       << (call.subresource.empty() ? "" : "/" + call.subresource);
   if (!call.name.empty()) {

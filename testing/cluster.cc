@@ -3,7 +3,6 @@
 #include "kubesim/testing/cluster.h"
 
 #include <algorithm>
-#include <cinttypes>
 #include <cstdio>
 #include <stdexcept>
 #include <utility>
@@ -29,6 +28,10 @@ sim::LoopOptions loop_options(const ClusterOptions& options) {
   return o;
 }
 
+cluster::Options cluster_options(const ClusterOptions& options) {
+  return cluster::Options{loop_options(options), options.server()};
+}
+
 // The failure of a detached task, its message prefixed with the task's name.
 std::exception_ptr named_failure(std::exception_ptr error, const std::string& task) {
   try {
@@ -41,13 +44,6 @@ std::exception_ptr named_failure(std::exception_ptr error, const std::string& ta
 }
 
 }  // namespace
-
-std::string format_time(sim::Time t) {
-  const std::int64_t ns = t.time_since_epoch().count();
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%" PRId64 ".%03" PRId64 "s", ns / 1'000'000'000, (ns % 1'000'000'000) / 1'000'000);
-  return buf;
-}
 
 std::string format_duration(sim::Duration d) {
   using namespace std::chrono;
@@ -68,12 +64,13 @@ SimCluster::Impl::Impl(SimCluster* self_, ClusterOptions options_)
     : self(self_),
       options(std::move(options_)),
       tail(options.failure_tail()),
-      tail_stream(&tail),
-      loop(loop_options(options)),
-      server(loop, options.server()),
+      cluster(cluster_options(options)),
+      loop(cluster.loop()),
+      server(cluster.server()),
       fault_plan(server) {
+  cluster.set_observer(this);
   fault_plan.track_components();
-  if (options.trace_sink() != nullptr) tail.add_sink(options.trace_sink());
+  tail.add_sink(options.trace_sink());
   if (SeededTest* test = SeededTest::current()) {
     const std::string path = test->trace_path();
     if (!path.empty()) {
@@ -83,54 +80,31 @@ SimCluster::Impl::Impl(SimCluster* self_, ClusterOptions options_)
     }
   }
   loop.set_failure_handler([this](std::exception_ptr error, const std::string& task) {
-    if (!failure && !closing) failure = named_failure(error, task);
+    if (!failure && !closing()) failure = named_failure(error, task);
   });
-  loop.trace().enable(&tail_stream);
+  loop.trace().enable(tail.stream());
   write_listener = server.add_write_listener([this](const fakeapi::CommittedWrite&) {
-    if (!closing) changed();
+    if (!closing()) changed();
   });
   trace("cluster", "cluster.start", {{"seed", std::as_const(options).seed()}, {"shuffle", std::as_const(options).shuffle()}});
 }
 
 SimCluster::Impl::~Impl() {
-  if (!closing) teardown();
+  if (!closing()) teardown();
   // The clients' watch deliveries end when the loop next runs them: let them, while the server
   // they read still exists.
-  replicas.clear();
-  try {
-    loop.run_for(std::chrono::seconds(1));
-  } catch (...) {
-  }
+  cluster.destroy_replicas(std::chrono::seconds(1));
 }
 
 void SimCluster::Impl::teardown() {
-  closing = true;
   server.remove_write_listener(write_listener);
-  loop.trace().disable();
-  for (auto& r : replicas) {
-    r->process->crash();
-    if (r->link->partitioned()) r->link->heal();
-  }
-  const auto unwound = [this] {
-    for (const auto& r : replicas) {
-      for (const auto& inc : r->incarnations) {
-        if (!inc->finished) return false;
-      }
-    }
-    return true;
-  };
   // Failures now are of no interest: the test is over.
-  for (int i = 0; i < kTeardownSlices && !unwound(); ++i) {
-    try {
-      loop.run_for(kTeardownSlice);
-    } catch (...) {
-    }
-  }
+  cluster.teardown(cluster::TeardownOptions{kTeardownSlices, kTeardownSlice});
   failure = nullptr;
 }
 
 void SimCluster::Impl::trace(std::string_view process, std::string_view kind, const nlohmann::json& fields) {
-  if (loop.trace().enabled()) loop.trace().record(loop.now(), process, kind, fields);
+  cluster.trace(process, kind, fields);
 }
 
 void SimCluster::Impl::rethrow_failure() {
@@ -249,8 +223,8 @@ CallLog SimCluster::calls() const { return CallLog(impl_->server.recorder()); }
 
 std::string SimCluster::failure_context() const {
   const std::size_t n = impl_->options.failure_tail();
-  std::string out = "seed " + std::to_string(seed()) + ", t=" + format_time(now());
-  const auto& lines = impl_->tail.lines();
+  std::string out = "seed " + std::to_string(seed()) + ", t=" + cluster::format_instant(now());
+  const std::vector<std::string> lines = impl_->tail.lines();
   out += "\nlast " + std::to_string(lines.size()) + " trace events:";
   for (const std::string& line : lines) out += "\n  " + line;
   const CallLog log = calls();
@@ -264,8 +238,8 @@ std::string SimCluster::failure_context() const {
   return out;
 }
 
-void PrintTo(const SimCluster& cluster, std::ostream* os) {
-  *os << "SimCluster(seed " << cluster.seed() << ", t=" << format_time(cluster.now()) << ")";
+void PrintTo(const SimCluster& c, std::ostream* os) {
+  *os << "SimCluster(seed " << c.seed() << ", t=" << cluster::format_instant(c.now()) << ")";
 }
 
 }  // namespace kubesim::testing

@@ -15,9 +15,9 @@ bool lock_matches(const ClusterGroup& group, std::string_view lock) {
   return lock.empty() || lock == group.lock || lock == group.election->name;
 }
 
-std::string names(const std::vector<std::unique_ptr<ClusterReplica>>& replicas) {
+std::string names(const std::vector<ClusterReplica*>& replicas) {
   std::string out;
-  for (const auto& r : replicas) out += (out.empty() ? "" : ", ") + r->name;
+  for (const ClusterReplica* r : replicas) out += (out.empty() ? "" : ", ") + r->name;
   return out.empty() ? "none" : out;
 }
 
@@ -27,11 +27,8 @@ std::string names(const std::vector<std::unique_ptr<ClusterReplica>>& replicas) 
 // group's setup, run until the process stops or, under election, its leadership ends. A manager
 // that returns on its own (leadership lost) exits the process, which restarts at once.
 sim::Task<void> SimCluster::Impl::replica_main(Impl* impl, ClusterReplica* r, sim::Context ctx) {
-  if (ctx.done() || impl->closing) co_return;
-  std::erase_if(r->incarnations, [](const auto& inc) { return inc->finished; });
-  r->incarnations.push_back(std::make_unique<ClusterIncarnation>());
-  ClusterIncarnation* inc = r->incarnations.back().get();
-  inc->number = r->process->incarnation();
+  if (ctx.done() || impl->closing()) co_return;
+  ClusterIncarnation* inc = &r->begin_incarnation<ClusterIncarnation>();
   impl->trace(r->name, "replica.start", {{"incarnation", inc->number}});
   std::exception_ptr error;
   try {
@@ -40,7 +37,7 @@ sim::Task<void> SimCluster::Impl::replica_main(Impl* impl, ClusterReplica* r, si
     factory_options.informer.process = r->process->name();
     factory_options.on_tombstone = [impl, r](const api::GroupVersionResource& resource,
                                              const informer::DeletedFinalStateUnknown& tombstone) {
-      if (!impl->closing) impl->fault_plan.note_tombstone(r->name, resource.resource, tombstone.key.str());
+      if (!impl->closing()) impl->fault_plan.note_tombstone(r->name, resource.resource, tombstone.key.str());
     };
     inc->factory = std::make_unique<informer::SharedInformerFactory>(*inc->client, r->process->clock(),
                                                                      std::move(factory_options));
@@ -64,16 +61,20 @@ sim::Task<void> SimCluster::Impl::replica_main(Impl* impl, ClusterReplica* r, si
   }
   inc->finished = true;
   if (error) std::rethrow_exception(error);
-  if (ctx.done() || impl->closing) co_return;
+  if (ctx.done() || impl->closing()) co_return;
   impl->trace(r->name, "replica.exit", {{"incarnation", inc->number}, {"why", "its leadership ended"}});
-  impl->restart_after_exit(*r, inc->number);
+  impl->cluster.exit(*r, inc->number);
+}
+
+std::vector<ClusterReplica*> SimCluster::Impl::replicas() const {
+  std::vector<ClusterReplica*> out;
+  for (const auto& r : cluster.replicas()) out.push_back(static_cast<ClusterReplica*>(r.get()));
+  return out;
 }
 
 ClusterReplica& SimCluster::Impl::replica(std::string_view name) {
-  for (auto& r : replicas) {
-    if (r->name == name) return *r;
-  }
-  throw std::invalid_argument("SimCluster: no process \"" + std::string(name) + "\" (processes: " + names(replicas) + ")");
+  if (cluster::Replica* r = cluster.find(name)) return static_cast<ClusterReplica&>(*r);
+  throw std::invalid_argument("SimCluster: no process \"" + std::string(name) + "\" (processes: " + names(replicas()) + ")");
 }
 
 void SimCluster::Impl::start_replica(ClusterReplica& replica) {
@@ -82,24 +83,27 @@ void SimCluster::Impl::start_replica(ClusterReplica& replica) {
   r->process->start([impl, r](sim::Context ctx) { return replica_main(impl, r, std::move(ctx)); });
 }
 
-void SimCluster::Impl::restart_after_exit(ClusterReplica& replica, int incarnation) {
-  Impl* impl = this;
-  ClusterReplica* r = &replica;
-  loop.post([impl, r, incarnation] {
-    if (impl->closing || !r->process->alive() || r->process->incarnation() != incarnation) return;
-    r->process->restart();
-  });
-}
-
 void SimCluster::Impl::on_leadership(ClusterReplica& replica, int incarnation, bool leading) {
   // A past incarnation's news is stale: its crash already ended its leadership.
-  if (closing || incarnation != replica.process->incarnation() || replica.leading == leading) return;
+  if (closing() || incarnation != replica.process->incarnation() || replica.leading == leading) return;
   if (leading && !replica.process->alive()) return;
   replica.leading = leading;
   trace(replica.name, leading ? "leader.start" : "leader.end", {{"lock", replica.group->lock}});
   fault_plan.note_leadership(replica.name, replica.group->lock, leading);
   changed();
 }
+
+void SimCluster::Impl::crashed(cluster::Replica& r) {
+  auto& replica = static_cast<ClusterReplica&>(r);
+  if (replica.leading) on_leadership(replica, replica.process->incarnation(), false);
+}
+
+void SimCluster::Impl::restarting(cluster::Replica& r, cluster::Restart) {
+  auto& replica = static_cast<ClusterReplica&>(r);
+  if (replica.leading) on_leadership(replica, replica.process->incarnation(), false);
+}
+
+void SimCluster::Impl::healed(cluster::Replica& r) { trace(r.name, "link.heal"); }
 
 std::vector<std::string> SimCluster::run_controller(std::string group, SetupFn setup, Replicas replicas,
                                                     std::optional<LeaderElection> election) {
@@ -123,22 +127,18 @@ std::vector<std::string> SimCluster::run_controller(std::string group, SetupFn s
   ClusterGroup* made = impl_->groups.emplace_back(std::move(g)).get();
   std::vector<std::string> out;
   for (int i = 0; i < replicas.n; ++i) {
-    auto r = std::make_unique<ClusterReplica>();
-    r->name = group + "-" + std::to_string(i);
-    r->group = made;
-    r->process = std::make_unique<sim::Process>(impl_->loop, r->name);
-    r->link = std::make_shared<sim::NetworkLink>(impl_->loop, impl_->options.latency_base(),
-                                                 impl_->options.latency_extra());
-    r->process->set_link(r->link);
-    out.push_back(r->name);
-    impl_->start_replica(*impl_->replicas.emplace_back(std::move(r)));
+    ClusterReplica& r = impl_->cluster.add_replica<ClusterReplica>(
+        group + "-" + std::to_string(i), impl_->options.latency_base(), impl_->options.latency_extra());
+    r.group = made;
+    out.push_back(r.name);
+    impl_->start_replica(r);
   }
   return out;
 }
 
 std::vector<std::string> SimCluster::leaders(std::string_view lock) const {
   std::vector<std::string> out;
-  for (const auto& r : impl_->replicas) {
+  for (const ClusterReplica* r : impl_->replicas()) {
     if (r->leading && lock_matches(*r->group, lock)) out.push_back(r->name);
   }
   return out;
@@ -168,55 +168,30 @@ std::optional<std::string> SimCluster::leader(std::string_view lock) const {
 
 std::vector<std::string> SimCluster::processes() const {
   std::vector<std::string> out;
-  for (const auto& r : impl_->replicas) out.push_back(r->name);
+  for (const ClusterReplica* r : impl_->replicas()) out.push_back(r->name);
   return out;
 }
 
 sim::Process& SimCluster::process(std::string_view name) { return *impl_->replica(name).process; }
 
 void SimCluster::crash(std::string_view process, std::optional<sim::Duration> restart_after) {
-  ClusterReplica& r = impl_->replica(process);
-  r.process->crash();
-  // Its leadership ends with it (the manager's own news of that comes later, when it unwinds).
-  if (r.leading) impl_->on_leadership(r, r.process->incarnation(), false);
-  if (!restart_after) return;
-  Impl* impl = impl_.get();
-  ClusterReplica* replica = &r;
-  const int incarnation = r.process->incarnation();
-  impl_->loop.add_timer(now() + *restart_after, [impl, replica, incarnation] {
-    if (impl->closing || replica->process->alive() || replica->process->incarnation() != incarnation) return;
-    replica->process->restart();
-  });
+  impl_->cluster.crash(impl_->replica(process), restart_after);
 }
 
-void SimCluster::restart(std::string_view process) {
-  ClusterReplica& r = impl_->replica(process);
-  if (r.leading) impl_->on_leadership(r, r.process->incarnation(), false);
-  r.process->restart();
-}
+void SimCluster::restart(std::string_view process) { impl_->cluster.restart(impl_->replica(process)); }
 
 void SimCluster::partition(std::string_view process, sim::Duration d) {
   ClusterReplica& r = impl_->replica(process);
-  if (d <= sim::Duration::zero()) return;
-  r.partitioned_until = std::max(r.partitioned_until, now() + d);
-  if (!r.link->partitioned()) {
-    r.link->partition();
+  if (impl_->cluster.partition(r, d)) {
     impl_->trace(r.name, "link.partition", {{"untilNs", r.partitioned_until.time_since_epoch().count()}});
   }
-  Impl* impl = impl_.get();
-  ClusterReplica* replica = &r;
-  impl_->loop.add_timer(now() + d, [impl, replica] {
-    if (impl->closing || impl->loop.now() < replica->partitioned_until || !replica->link->partitioned()) return;
-    replica->link->heal();
-    impl->trace(replica->name, "link.heal");
-  });
 }
 
-void SimCluster::pause(std::string_view process, sim::Duration d) { impl_->replica(process).process->pause(d); }
+void SimCluster::pause(std::string_view process, sim::Duration d) { impl_->cluster.pause(impl_->replica(process), d); }
 
 void SimCluster::skew(std::string_view process, sim::Duration skew) {
   ClusterReplica& r = impl_->replica(process);
-  r.process->clock().set_offset(skew);
+  impl_->cluster.set_clock_offset(r, skew);
   impl_->trace(r.name, "clock.skew", {{"skewNs", skew.count()}});
 }
 
@@ -225,13 +200,13 @@ void SimCluster::drift(std::string_view process, double rate) {
   if (!(rate > 0)) {
     throw std::invalid_argument("drift: a rate of " + std::to_string(rate) + " stops " + r.name + "'s clock; it must be > 0");
   }
-  r.process->clock().set_rate(rate);
+  impl_->cluster.set_clock_rate(r, rate);
   impl_->trace(r.name, "clock.drift", {{"rate", rate}});
 }
 
 void SimCluster::latency(std::string_view process, sim::Duration base, sim::Duration extra) {
   ClusterReplica& r = impl_->replica(process);
-  r.link->set_latency(base, extra);
+  impl_->cluster.set_latency(r, base, extra);
   impl_->trace(r.name, "link.latency", {{"baseNs", base.count()}, {"extraNs", extra.count()}});
 }
 

@@ -63,10 +63,10 @@ class VirtualTimeMatcher final : public ::testing::MatcherInterface<const SimClu
   Answer eventually(SimCluster& c) const {
     const sim::Time start = c.now();
     if (c.run_until(condition_, d_)) {
-      return answer(c, true, "it holds at t=" + format_time(c.now()) + ", " + format_duration(c.now() - start) + " in");
+      return answer(c, true, "it holds at t=" + cluster::format_instant(c.now()) + ", " + format_duration(c.now() - start) + " in");
     }
     const std::string why = condition_.check(c).value_or("(it holds again now)");
-    return answer(c, false, "it still does not hold after " + format_duration(d_) + " (t=" + format_time(c.now()) +
+    return answer(c, false, "it still does not hold after " + format_duration(d_) + " (t=" + cluster::format_instant(c.now()) +
                                 "): " + why + "\n" + c.failure_context());
   }
 
@@ -78,10 +78,10 @@ class VirtualTimeMatcher final : public ::testing::MatcherInterface<const SimClu
                              return "it holds";
                            }};
     if (!c.run_until(broken, d_)) {
-      return answer(c, true, "it held for " + format_duration(d_) + ", until t=" + format_time(c.now()));
+      return answer(c, true, "it held for " + format_duration(d_) + ", until t=" + cluster::format_instant(c.now()));
     }
     const std::string why = held.check(c).value_or("(it holds again now)");
-    return answer(c, false, "it stopped holding at t=" + format_time(c.now()) + ", " +
+    return answer(c, false, "it stopped holding at t=" + cluster::format_instant(c.now()) + ", " +
                                 format_duration(c.now() - start) + " into " + format_duration(d_) + ": " + why +
                                 "\n" + c.failure_context());
   }

@@ -66,7 +66,7 @@ std::string limits(const FaultRule& rule) {
   std::ostringstream text;
   if (rule.probability < 1.0) text << ", p=" << rule.probability;
   if (rule.count) text << ", ≤" << *rule.count << (*rule.count == 1 ? " time" : " times");
-  if (rule.until) text << ", " << format_time(rule.from.value_or(sim::Time{})) << "–" << format_time(*rule.until);
+  if (rule.until) text << ", " << cluster::format_instant(rule.from.value_or(sim::Time{})) << "–" << cluster::format_instant(*rule.until);
   return text.str();
 }
 

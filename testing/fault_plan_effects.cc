@@ -119,7 +119,7 @@ std::string FaultPlan::watch_effects(const Rule& rule, sim::Time since) const {
   for (const Tombstone& t : tombstones_) {
     if (t.at <= since || (!rule.resource.empty() && t.resource != rule.resource)) continue;
     if (!rule.process.empty() && t.process != rule.process) continue;
-    delivered.push_back(t.key + " to " + t.process + " at " + format_time(t.at));
+    delivered.push_back(t.key + " to " + t.process + " at " + cluster::format_instant(t.at));
   }
   if (delivered.empty()) return out + "    no deletion of " + what + " reached an informer as a tombstone\n";
   return out + "    then " + counted(static_cast<std::int64_t>(delivered.size()), "tombstone", "tombstones") + " of " +
@@ -163,7 +163,7 @@ std::string FaultPlan::leadership_effects(const Rule& rule, sim::Time since) con
   for (const LeadershipChange& c : leadership_) {
     if (c.at <= since) continue;
     lost = lost || !c.leading;
-    changes.push_back(c.process + (c.leading ? " took " : " lost ") + c.lock + " at " + format_time(c.at));
+    changes.push_back(c.process + (c.leading ? " took " : " lost ") + c.lock + " at " + cluster::format_instant(c.at));
   }
   if (aims_at_leases(rule.kind, rule.resource)) {
     if (lost) return "    then " + examples(changes) + "\n";

@@ -86,7 +86,7 @@ std::string FaultPlan::report() const {
     out << effects(rule, since.value_or(sim::Time{}));
   }
   for (const Compaction& c : compactions_) {
-    out << "  compaction at " << format_time(c.at) << " (revision " << c.revision << ") — "
+    out << "  compaction at " << cluster::format_instant(c.at) << " (revision " << c.revision << ") — "
         << relists_since(c.at) << "\n";
   }
   if (notes_dropped_ > 0) {

@@ -52,7 +52,7 @@ void Checker::begin() {
 }
 
 void Checker::open_window(std::size_t i) {
-  if (world_->closing) return;
+  if (world_->closing()) return;
   Run& run = runs_[i];
   run.open = true;
   evaluate(i);
@@ -62,14 +62,14 @@ void Checker::open_window(std::size_t i) {
 }
 
 void Checker::probe(std::size_t i) {
-  if (world_->closing || !live(runs_[i])) return;
+  if (world_->closing() || !live(runs_[i])) return;
   evaluate(i);
   const sim::Time next = world_->loop.now() + kProbeInterval;
   if (live(runs_[i]) && next < runs_[i].to) world_->loop.add_timer(next, [this, i] { probe(i); });
 }
 
 void Checker::close_window(std::size_t i) {
-  if (world_->closing) return;
+  if (world_->closing()) return;
   Run& run = runs_[i];
   if (live(run)) evaluate(i);  // the window's last instant counts
   if (live(run) && run.check->kind == CheckKind::kEventually) {

@@ -59,14 +59,14 @@ std::optional<std::string> record_holder(World& w, const std::string& text) {
 std::optional<std::string> at_most_one_leader(World& w, const AtMostOneLeader& c) {
   const auto id = w.leadership.find(c.lock);
   if (!id) return std::nullopt;
-  const LockLeadership& lock = w.leadership.lock(*id);
+  const cluster::LockLeadership& lock = w.leadership.lock(*id);
   std::set<std::size_t> leaders;
   for (std::size_t i : lock.open) leaders.insert(lock.intervals[i].replica);
   if (leaders.size() <= 1) return std::nullopt;
   std::ostringstream out;
   out << leaders.size() << " replicas believe they lead " << c.lock << " at once:";
   for (std::size_t i : lock.open) {
-    const LeaderInterval& iv = lock.intervals[i];
+    const cluster::LeaderInterval& iv = lock.intervals[i];
     const sim::Clock& clock = w.replicas[iv.replica]->process->clock();
     out << "\n" << iv.name << " leads since " << api::format_go_time(iv.from) << " (true time); its clock reads wall "
         << sim::format_rfc3339_micro(clock.wall_now(), w.loop.options().epoch_unix_seconds) << ", monotonic "
@@ -79,9 +79,9 @@ std::optional<std::string> leader_elected(World& w, const LeaderElected& c) {
   const std::optional<std::string> holder = record_holder(w, c.lock);
   std::vector<std::string> leaders;
   if (const auto id = w.leadership.find(c.lock)) {
-    const LockLeadership& lock = w.leadership.lock(*id);
+    const cluster::LockLeadership& lock = w.leadership.lock(*id);
     for (std::size_t i : lock.open) {
-      const LeaderInterval& iv = lock.intervals[i];
+      const cluster::LeaderInterval& iv = lock.intervals[i];
       if (!w.replicas[iv.replica]->process->alive()) continue;
       if (holder && *holder == iv.name) return std::nullopt;
       leaders.push_back(iv.name);

@@ -187,11 +187,11 @@ sim::Task<void> controller_main(Replica* r, Incarnation* inc, std::size_t c, sim
 
 sim::Task<void> elector_main(World* w, Replica* r, Incarnation* inc, std::size_t e, sim::Context ctx) {
   co_await inc->electors[e]->run(ctx);
-  if (ctx.done() || w->closing) co_return;
+  if (ctx.done() || w->closing()) co_return;
   w->trace(r->name, "replica.exit",
            {{"incarnation", inc->number}, {"lock", r->electors[e]->lock.primary.text()},
             {"why", "its leader election ended"}});
-  w->restart_after_exit(*r, inc->number);
+  w->cluster.exit(*r, inc->number);
 }
 
 // One term: runs the onlyWhenLeader controllers (gated by the replica's first elector) on the
@@ -235,10 +235,8 @@ void start_actors(World& w, Replica& r, Incarnation& inc, const sim::Context& ct
 }  // namespace
 
 sim::Task<void> replica_main(World* w, Replica* r, sim::Context ctx) {
-  if (ctx.done() || w->closing) co_return;
-  std::erase_if(r->incarnations, [](const std::unique_ptr<Incarnation>& inc) { return inc->finished; });
-  r->incarnations.push_back(std::make_unique<Incarnation>(w->loop, r->process->incarnation()));
-  Incarnation* inc = r->incarnations.back().get();
+  if (ctx.done() || w->closing()) co_return;
+  Incarnation* inc = &r->begin_incarnation<Incarnation>(w->loop);
   w->trace(r->name, "replica.start", {{"incarnation", inc->number}});
   std::exception_ptr error;
   try {
@@ -271,7 +269,7 @@ void World::leader_started(LeaderTerm& term, std::size_t elector) {
   trace(r.name, "leader.start",
         {{"lock", r.electors[elector]->lock.primary.text()}, {"incarnation", r.process->incarnation()}});
   for (std::size_t id : locks) term.spans.push_back(picture.open("lock " + leadership.lock(id).text, "leader", r.name, loop.now()));
-  if (!closing) checker->on_leadership(locks);
+  if (!closing()) checker->on_leadership(locks);
 }
 
 void World::leader_ended(LeaderTerm& term) {
@@ -279,17 +277,7 @@ void World::leader_ended(LeaderTerm& term) {
   const std::vector<std::size_t>& locks = leadership.locks_of(term.id);
   trace(term.replica->name, "leader.end", {{"lock", leadership.lock(locks.front()).text}});
   for (std::size_t span : term.spans) picture.close(span, loop.now());
-  if (!closing) checker->on_leadership(locks);
-}
-
-void World::restart_after_exit(Replica& replica, int incarnation) {
-  World* self = this;
-  Replica* r = &replica;
-  loop.post([self, r, incarnation] {
-    if (self->closing || !r->process->alive() || r->process->incarnation() != incarnation) return;
-    self->picture.mark("process " + r->name, "restart", "exited: its leader election ended", self->loop.now());
-    r->process->restart();
-  });
+  if (!closing()) checker->on_leadership(locks);
 }
 
 }  // namespace kubesim::scenarios::runner

@@ -15,10 +15,10 @@ namespace {
 
 constexpr std::string_view kTimeline = "timeline";
 
-sim::Process& process_named(World& w, const std::string& name) {
-  sim::Process* p = w.find_process(name);
-  if (p == nullptr) throw std::runtime_error("timeline: no process named \"" + name + "\"");
-  return *p;
+cluster::Replica& process_named(World& w, const std::string& name) {
+  cluster::Replica* r = w.cluster.find(name);
+  if (r == nullptr) throw std::runtime_error("timeline: no process named \"" + name + "\"");
+  return *r;
 }
 
 std::string describe_rule(const fakeapi::FaultRule& rule) {
@@ -31,45 +31,19 @@ std::string describe_rule(const fakeapi::FaultRule& rule) {
   return out;
 }
 
-void heal(World* w, std::string name) {
-  if (w->closing) return;
-  ProcessLane* lane = w->find_lane(name);
-  sim::Process& p = process_named(*w, name);
-  if (lane == nullptr || w->loop.now() < lane->partitioned_until || p.link() == nullptr) return;
-  p.link()->heal();
-  w->picture.close(std::exchange(lane->partition_span, Picture::kNoSpan), w->loop.now());
-  w->trace(kTimeline, "timeline.heal", {{"process", name}});
-  w->checker->on_event();
-}
-
 void partition(World& w, const PartitionEvent& e, json& fields) {
-  sim::Process& p = process_named(w, e.process);
+  cluster::Replica& r = process_named(w, e.process);
   ProcessLane& lane = *w.find_lane(e.process);
   fields["process"] = e.process;
   fields["for"] = api::format_go_duration(e.length);
-  if (p.link() == nullptr) return;
-  p.link()->partition();
-  lane.partitioned_until = std::max(lane.partitioned_until, w.loop.now() + e.length);
+  w.cluster.partition(r, e.length);
   if (lane.partition_span == Picture::kNoSpan) {
     lane.partition_span = w.picture.open("process " + e.process, "partition", "partitioned", w.loop.now());
   }
-  World* world = &w;
-  w.loop.add_timer(w.loop.now() + e.length, [world, name = e.process] { heal(world, name); });
-}
-
-void restart(World* w, std::string name) {
-  if (w->closing) return;
-  sim::Process& p = process_named(*w, name);
-  if (p.alive()) return;
-  ProcessLane& lane = *w->find_lane(name);
-  w->trace(kTimeline, "timeline.restart", {{"process", name}});
-  w->picture.close(std::exchange(lane.down_span, Picture::kNoSpan), w->loop.now());
-  p.restart();
-  w->checker->on_event();
 }
 
 void crash(World& w, const CrashEvent& e, json& fields) {
-  sim::Process& p = process_named(w, e.process);
+  cluster::Replica& r = process_named(w, e.process);
   ProcessLane& lane = *w.find_lane(e.process);
   fields["process"] = e.process;
   if (e.restart_after) fields["restartAfter"] = api::format_go_duration(*e.restart_after);
@@ -77,16 +51,12 @@ void crash(World& w, const CrashEvent& e, json& fields) {
   w.picture.mark(lane_name, "crash", "crash", w.loop.now());
   w.picture.close(std::exchange(lane.pause_span, Picture::kNoSpan), w.loop.now());
   if (lane.down_span == Picture::kNoSpan) lane.down_span = w.picture.open(lane_name, "down", "down", w.loop.now());
-  p.crash();
-  if (e.restart_after) {
-    World* world = &w;
-    w.loop.add_timer(w.loop.now() + *e.restart_after, [world, name = e.process] { restart(world, name); });
-  }
+  w.cluster.crash(r, e.restart_after);
 }
 
 void end_pause(World* w, std::string name) {
-  if (w->closing) return;
-  sim::Process& p = process_named(*w, name);
+  if (w->closing()) return;
+  sim::Process& p = *process_named(*w, name).process;
   ProcessLane& lane = *w->find_lane(name);
   // A later pause extended it. (One ending now may not have ended yet: same-instant work runs in
   // a seeded order in shuffle mode.)
@@ -95,15 +65,15 @@ void end_pause(World* w, std::string name) {
 }
 
 void pause(World& w, const PauseEvent& e, json& fields) {
-  sim::Process& p = process_named(w, e.process);
+  cluster::Replica& r = process_named(w, e.process);
   ProcessLane& lane = *w.find_lane(e.process);
   fields["process"] = e.process;
   fields["for"] = api::format_go_duration(e.length);
-  if (!p.alive()) return;
-  p.pause(e.length);
+  if (!w.cluster.pause(r, e.length)) return;
   if (lane.pause_span == Picture::kNoSpan) {
     lane.pause_span = w.picture.open("process " + e.process, "pause", "paused", w.loop.now());
   }
+  // Even with the picture off: the timer is part of the run (see World::run_until).
   World* world = &w;
   w.loop.add_timer(w.loop.now() + e.length, [world, name = e.process] { end_pause(world, name); });
 }
@@ -148,7 +118,7 @@ std::string_view apply_action(World& w, const TimelineAction& action, json& fiel
     return "faults";
   }
   if (const auto* e = std::get_if<SkewEvent>(&action)) {
-    process_named(w, e->process).clock().step(e->by);
+    w.cluster.step_clock(process_named(w, e->process), e->by);
     fields["process"] = e->process;
     fields["by"] = api::format_go_duration(e->by);
     w.picture.mark("process " + e->process, "skew", "wall clock stepped by " + api::format_go_duration(e->by), w.loop.now());
@@ -161,7 +131,7 @@ std::string_view apply_action(World& w, const TimelineAction& action, json& fiel
 }  // namespace
 
 void apply_event(World& w, std::size_t index, const char* cause) {
-  if (w.closing) return;
+  if (w.closing()) return;
   const TimelineEvent& event = w.scenario.timeline[index];
   json fields = {{"event", index}, {"cause", cause}};
   const std::string_view kind = apply_action(w, event.action, fields);
@@ -169,11 +139,35 @@ void apply_event(World& w, std::size_t index, const char* cause) {
   w.checker->on_event();
 }
 
+// --- what the cluster tells of the processes ------------------------------------------------------
+
+void World::restarting(cluster::Replica& r, cluster::Restart cause) {
+  ProcessLane& lane = *find_lane(r.name);
+  if (cause == cluster::Restart::kAfterCrash) {
+    trace(kTimeline, "timeline.restart", {{"process", r.name}});
+    picture.close(std::exchange(lane.down_span, Picture::kNoSpan), loop.now());
+  } else if (cause == cluster::Restart::kAfterExit) {
+    const bool program = find_replica(r.name) != nullptr && find_replica(r.name)->spec->exec;
+    picture.mark("process " + r.name, "restart",
+                 program ? "restarted: its program had exited" : "exited: its leader election ended", loop.now());
+  }
+}
+
+void World::restarted(cluster::Replica&, cluster::Restart cause) {
+  if (cause == cluster::Restart::kAfterCrash) checker->on_event();
+}
+
+void World::healed(cluster::Replica& r) {
+  picture.close(std::exchange(find_lane(r.name)->partition_span, Picture::kNoSpan), loop.now());
+  trace(kTimeline, "timeline.heal", {{"process", r.name}});
+  checker->on_event();
+}
+
 void RunFilter::add_trigger(std::size_t event) { triggers_.push_back(Armed{event, 0, false}); }
 
 void RunFilter::complete(const fakeapi::Request& request, fakeapi::Response& response) {
   (void)response;
-  if (world_->closing) return;
+  if (world_->closing()) return;
   for (Armed& armed : triggers_) {
     if (armed.fired) continue;
     const Trigger& t = *world_->scenario.timeline[armed.event].when;

@@ -126,7 +126,7 @@ sim::Task<void> create(World* w, std::size_t entry, std::int64_t n, const Create
   std::string ns;
   if (info->namespaced) ns = object.value()->namespace_().empty() ? "default" : std::string(object.value()->namespace_());
   auto made = co_await w->workload->client->create(ctx, info->gvr, ns, object.value(), api::CreateOptions());
-  if (w->closing || made.ok()) co_return;  // the server traced the write
+  if (w->closing() || made.ok()) co_return;  // the server traced the write
   trace_failure(*w, entry, n, "create", "", made.status());
 }
 
@@ -147,7 +147,7 @@ sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const Update
   }
   const std::string ns(picked->namespace_());
   auto updated = co_await w->workload->client->update(ctx, action->resource.gvr, ns, changed, api::UpdateOptions());
-  if (w->closing || updated.ok()) co_return;  // the server traced the write
+  if (w->closing() || updated.ok()) co_return;  // the server traced the write
   trace_failure(*w, entry, n, "update", picked->key().view(), updated.status());
 }
 
@@ -160,7 +160,7 @@ sim::Task<void> remove(World* w, std::size_t entry, std::int64_t n, const Delete
   const std::string ns(picked->namespace_());
   const std::string name(picked->name());
   auto deleted = co_await w->workload->client->delete_(ctx, action->resource.gvr, ns, name, api::DeleteOptions());
-  if (w->closing || deleted.ok()) co_return;  // the server traced the write
+  if (w->closing() || deleted.ok()) co_return;  // the server traced the write
   trace_failure(*w, entry, n, "delete", picked->key().view(), deleted.status());
 }
 
@@ -186,7 +186,7 @@ sim::Task<void> entry_main(World* w, std::size_t i, sim::Context ctx) {
   if (w->loop.now() > from) next = from + ((w->loop.now() - from + every - sim::Duration(1)) / every) * every;
   while (next < until) {
     const bool slept = co_await sim::sleep_until(ctx, w->loop, next);
-    if (!slept || w->closing) co_return;
+    if (!slept || w->closing()) co_return;
     const std::int64_t n = ++w->workload->counts[i];
     w->workload->group.spawn(act(w, i, n, ctx), "workload");
     next += every;
@@ -194,7 +194,7 @@ sim::Task<void> entry_main(World* w, std::size_t i, sim::Context ctx) {
 }
 
 sim::Task<void> workload_main(World* w, sim::Context ctx) {
-  if (ctx.done() || w->closing) co_return;
+  if (ctx.done() || w->closing()) co_return;
   for (std::size_t i = 0; i < w->scenario.workload.size(); ++i) {
     w->workload->group.spawn(entry_main(w, i, ctx), "workload");
   }
@@ -308,12 +308,9 @@ api::Result<api::ObjectPtr> object_to_create(const std::string& text, const json
 }
 
 void make_workload(World& w) {
-  w.workload = std::make_unique<Workload>(w.loop);
+  w.workload = &w.cluster.add_replica<Workload>(std::string(kWorkload), w.scenario.network.min,
+                                                 w.scenario.network.max - w.scenario.network.min, w.loop);
   Workload& wl = *w.workload;
-  wl.process = std::make_unique<sim::Process>(w.loop, std::string(kWorkload));
-  wl.link = std::make_shared<sim::NetworkLink>(w.loop, w.scenario.network.min,
-                                               w.scenario.network.max - w.scenario.network.min);
-  wl.process->set_link(wl.link);
   wl.client = std::make_unique<fakeapi::InProcessClient>(w.server, *wl.process);
   wl.counts.assign(w.scenario.workload.size(), 0);
   for (const WorkloadEntry& e : w.scenario.workload) {

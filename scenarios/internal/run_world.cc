@@ -62,50 +62,45 @@ fakeapi::ServerOptions server_options(const ClusterSpec& cluster) {
 
 World::World(const Scenario& scenario_, const Registry& registry_, const RunOptions& options_,
              std::ostream* trace_sink)
-    : scenario(scenario_),
-      registry(registry_),
-      options(options_),
-      loop(loop_options(scenario_, options_.seed)),
-      server(loop, server_options(scenario_.cluster)),
-      end(sim::Time{} + scenario_.duration),
-      picture(options_.timeline) {
-  loop.trace().enable(trace_sink);
-}
+    : World(scenario_, registry_, options_, trace_sink, loop_options(scenario_, options_.seed)) {}
 
 World::World(const Scenario& scenario_, const Registry& registry_, const RunOptions& options_,
              std::ostream* trace_sink, const sim::LoopOptions& loop_)
     : scenario(scenario_),
       registry(registry_),
       options(options_),
-      loop(loop_),
-      server(loop, server_options(scenario_.cluster)),
+      cluster(cluster::Options{loop_, server_options(scenario_.cluster)}),
+      loop(cluster.loop()),
+      server(cluster.server()),
       end(sim::Time{} + scenario_.duration),
       picture(options_.timeline) {
   loop.trace().enable(trace_sink);
+  cluster.set_observer(this);
 }
 
-World::~World() = default;
+// The processes go before the checks, the picture and the leadership record that their
+// coroutines' last acts may still reach.
+World::~World() { cluster.destroy_replicas(sim::Duration::zero()); }
 
 void World::trace(std::string_view process, std::string_view kind, const json& fields) {
-  if (loop.trace().enabled()) loop.trace().record(loop.now(), process, kind, fields);
+  cluster.trace(process, kind, fields);
 }
 
 Replica* World::find_replica(std::string_view name) {
-  for (auto& r : replicas) {
-    if (r->name == name) return r.get();
+  for (Replica* r : replicas) {
+    if (r->name == name) return r;
   }
   return nullptr;
 }
 
 sim::Process* World::find_process(std::string_view name) {
-  if (Replica* r = find_replica(name)) return r->process.get();
-  if (workload && workload->process->name() == name) return workload->process.get();
-  return nullptr;
+  cluster::Replica* r = cluster.find(name);
+  return r == nullptr ? nullptr : r->process.get();
 }
 
 ProcessLane* World::find_lane(std::string_view name) {
   if (Replica* r = find_replica(name)) return &r->lane;
-  if (workload && workload->process->name() == name) return &workload->lane;
+  if (workload && workload->name == name) return &workload->lane;
   return nullptr;
 }
 
@@ -118,7 +113,7 @@ void World::setup() {
   make_lanes();
   checker = std::make_unique<Checker>(*this);
   server.add_write_listener([this](const fakeapi::CommittedWrite& write) {
-    if (!closing) checker->on_write(write);
+    if (!closing()) checker->on_write(write);
   });
   setup_timeline(*this);
 }
@@ -226,18 +221,13 @@ void World::make_replicas() {
     }
     const LatencySpec latency = spec.latency.value_or(scenario.network);
     for (int i = 0; i < spec.replicas; ++i) {
-      auto r = std::make_unique<Replica>();
-      r->index = replicas.size();
-      r->name = spec.name + "-" + std::to_string(i);
+      Replica* r = &cluster.add_replica<Replica>(spec.name + "-" + std::to_string(i), latency.min, latency.max - latency.min);
       r->spec = &spec;
-      r->process = std::make_unique<sim::Process>(loop, r->name);
-      r->link = std::make_shared<sim::NetworkLink>(loop, latency.min, latency.max - latency.min);
-      r->process->set_link(r->link);
       const sim::Duration skew = rng.uniform_duration(spec.clock.skew.min, spec.clock.skew.max);
       const double drift = spec.clock.drift.min + (spec.clock.drift.max - spec.clock.drift.min) * rng.uniform_real();
       if (1.0 + drift <= 0) throw std::runtime_error("process \"" + spec.name + "\": a drift of " + std::to_string(drift) + " stops the clock");
-      r->process->clock().set_offset(skew);
-      if (drift != 0) r->process->clock().set_rate(1.0 + drift);
+      cluster.set_clock_offset(*r, skew);
+      if (drift != 0) cluster.set_clock_rate(*r, 1.0 + drift);
       trace(r->name, "replica.clock", {{"skewNs", skew.count()}, {"drift", drift}});
       if (spec.exec && spec.exec->lock) r->lock_ids.push_back({leadership.add_lock(spec.exec->lock->text())});
       for (const Actor& actor : spec.run) {
@@ -250,7 +240,7 @@ void World::make_replicas() {
           r->controllers.push_back(c);
         }
       }
-      replicas.push_back(std::move(r));
+      replicas.push_back(r);
     }
   }
 }
@@ -259,7 +249,7 @@ void World::make_lanes() {
   if (!picture.enabled()) return;
   for (std::size_t i = 0; i < leadership.lock_count(); ++i) picture.add_lane("lock " + leadership.lock(i).text);
   for (const auto& r : replicas) picture.add_lane("process " + r->name);
-  if (workload) picture.add_lane("process " + workload->process->name());
+  if (workload) picture.add_lane("process " + workload->name);
   picture.add_lane("apiserver");
   for (const auto& r : replicas) {
     if (r->has_controllers()) picture.add_lane("queue " + r->name);
@@ -269,7 +259,7 @@ void World::make_lanes() {
 // The depth of every replica whose process is up and runs a controller: the sum of its running
 // controllers' queues.
 void World::sample_queues() {
-  for (const auto& r : replicas) {
+  for (Replica* r : replicas) {
     Incarnation* inc = r->current();
     if (!r->has_controllers() || inc == nullptr || !r->process->alive()) continue;
     double depth = 0;
@@ -300,8 +290,7 @@ void World::run_until(sim::Time deadline) {
 }
 
 void World::start() {
-  for (auto& r : replicas) {
-    Replica* replica = r.get();
+  for (Replica* replica : replicas) {
     if (replica->spec->exec) {
       replica->process->start([this, replica](sim::Context ctx) { return exec_main(replica, std::move(ctx)); });
       continue;
@@ -316,35 +305,8 @@ void World::start() {
   }
 }
 
-bool World::unwound() const {
-  for (const auto& r : replicas) {
-    for (const auto& inc : r->incarnations) {
-      if (!inc->finished) return false;
-    }
-  }
-  return !workload || workload->group.size() == 0;
-}
-
 bool World::teardown() {
-  closing = true;
-  loop.trace().disable();
-  for (auto& r : replicas) {
-    r->process->crash();
-    if (r->link->partitioned()) r->link->heal();
-  }
-  if (workload) {
-    workload->process->crash();
-    if (workload->link->partitioned()) workload->link->heal();
-  }
-  // Lets every cancelled coroutine unwind while everything it may touch still exists. Failures
-  // now are of no interest: the run is over.
-  for (int i = 0; i < 3000 && !unwound(); ++i) {
-    try {
-      loop.run_for(std::chrono::milliseconds(100));
-    } catch (...) {
-    }
-  }
-  return unwound();
+  return cluster.teardown(cluster::TeardownOptions{}, [this] { return !workload || workload->group.size() == 0; });
 }
 
 }  // namespace kubesim::scenarios::runner

@@ -3,6 +3,9 @@
 // fresh client, informer factories, electors and controllers), the workload process, the
 // leadership record, the checks and the timeline picture.
 //
+// The loop, the server and the processes (replicas and the workload) are a cluster::Cluster's,
+// which applies the timeline's process faults and tears everything down in a safe order.
+//
 // Life of a World: construct (loop, server, trace), setup() (the cluster's resources and objects
 // at t=0, the replicas, the checks, the timeline), start() (every process), run_until() the
 // scenario's end, finish the checks, then teardown(): every process is crashed and the Loop
@@ -23,6 +26,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kubesim/cluster/cluster.h"
+#include "kubesim/cluster/leadership.h"
 #include "kubesim/election/leader_elector.h"
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/fakeapi/server.h"
@@ -38,7 +43,6 @@
 #include "kubesim/sim/wait_group.h"
 #include "kubesim/sim/wait_list.h"
 #include "kubesim/workqueue/metrics.h"
-#include "run_leadership.h"
 #include "run_picture.h"
 #include "run_workload.h"
 
@@ -89,10 +93,9 @@ struct LeaderTerm final : sim::WaitNode {
 // What one run of a replica's process (one incarnation) made. Everything here outlives the
 // incarnation's coroutines: the replica's main coroutine waits for all of them before it sets
 // `finished`.
-struct Incarnation {
-  Incarnation(sim::Loop& loop, int number_) : number(number_), group(loop), leading(loop) {}
+struct Incarnation final : cluster::Incarnation {
+  explicit Incarnation(sim::Loop& loop) : group(loop), leading(loop) {}
 
-  int number;
   std::unique_ptr<fakeapi::InProcessClient> client;
   std::vector<InformerFactory> factories;  // [0] all namespaces, then one per namespace
   std::vector<std::unique_ptr<election::LeaderElector>> electors;  // per Replica::electors
@@ -101,43 +104,40 @@ struct Incarnation {
   std::vector<std::unique_ptr<LeaderTerm>> terms;
   sim::TaskGroup group;    // electors, and controllers that run from the start
   sim::WaitGroup leading;  // the leading tasks still running
-  bool finished = false;
 
   InformerFactory& factory_for(std::string_view ns);
 };
 
-// A process's picture lane state: its open spans and when its partition ends.
+// A process's picture lane state: its open spans.
 struct ProcessLane {
-  sim::Time partitioned_until{};
   std::size_t partition_span = Picture::kNoSpan;
   std::size_t down_span = Picture::kNoSpan;
   std::size_t pause_span = Picture::kNoSpan;
 };
 
-struct Replica {
-  std::size_t index = 0;  // in World::replicas
-  std::string name;       // "manager-0"
+// A replica of a scenario process ("manager-0"); its index is in World::replicas too (the
+// workload, the cluster's last process, comes after every replica).
+struct Replica final : cluster::Replica {
+  // Its incarnations go first: their controllers report to `work_metrics`.
+  ~Replica() override { incarnations.clear(); }
+
   const ProcessSpec* spec = nullptr;
-  std::unique_ptr<sim::Process> process;
-  std::shared_ptr<sim::NetworkLink> link;
   std::vector<const ElectorSpec*> electors;        // in file order
   std::vector<std::vector<std::size_t>> lock_ids;  // per elector: its Leadership lock ids
   std::vector<const ControllerSpec*> controllers;  // in file order
   // When the run captures: where its controllers' queues report (RunCapture::work).
   std::unique_ptr<workqueue::MetricsProvider> work_metrics;
-  // Declared after `process` and `work_metrics`, so destroyed before them.
-  std::vector<std::unique_ptr<Incarnation>> incarnations;  // the last is the current one
   ProcessLane lane;
 
-  Incarnation* current() const { return incarnations.empty() ? nullptr : incarnations.back().get(); }
+  Incarnation* current() const {
+    return incarnations.empty() ? nullptr : static_cast<Incarnation*>(incarnations.back().get());
+  }
   bool has_controllers() const { return !controllers.empty(); }
 };
 
 // The extra process that runs the workload.
-struct Workload {
+struct Workload final : cluster::Replica {
   explicit Workload(sim::Loop& loop) : group(loop) {}
-  std::unique_ptr<sim::Process> process;
-  std::shared_ptr<sim::NetworkLink> link;
   std::unique_ptr<fakeapi::InProcessClient> client;
   std::vector<std::int64_t> counts;  // per entry: actions so far ({{n}} of the last)
   // Per entry: a create's object as text with {{n}} in it (empty: built as a tree each time).
@@ -148,7 +148,7 @@ struct Workload {
   ProcessLane lane;
 };
 
-struct World {
+struct World final : cluster::Observer {
   World(const Scenario& scenario, const Registry& registry, const RunOptions& options,
         std::ostream* trace_sink);
   // Live mode (kubesim/scenarios/live.h): the loop follows the real clock (`loop` in kReal
@@ -158,7 +158,7 @@ struct World {
         std::ostream* trace_sink, const sim::LoopOptions& loop);
   World(const World&) = delete;
   World& operator=(const World&) = delete;
-  ~World();
+  ~World() override;
 
   // Creates the cluster's resources and objects, the replicas, the workload, the checks and the
   // timeline. Throws std::runtime_error naming what failed.
@@ -185,22 +185,27 @@ struct World {
   // Leadership (run_replica.cc).
   void leader_started(LeaderTerm& term, std::size_t elector);
   void leader_ended(LeaderTerm& term);
-  // Restarts the replica after its election ended, unless it was restarted or crashed since.
-  void restart_after_exit(Replica& replica, int incarnation);
+  // The timeline's side of the cluster's acts: trace lines, the picture, the checks
+  // (run_timeline.cc).
+  void restarting(cluster::Replica& r, cluster::Restart cause) override;
+  void restarted(cluster::Replica& r, cluster::Restart cause) override;
+  void healed(cluster::Replica& r) override;
+  // Set by teardown: nothing scheduled acts any more.
+  bool closing() const { return cluster.closing(); }
 
   const Scenario& scenario;
   const Registry& registry;
   const RunOptions& options;
-  sim::Loop loop;
-  fakeapi::ApiServer server;
+  cluster::Cluster cluster;  // declared first: its processes outlive everything below
+  sim::Loop& loop;
+  fakeapi::ApiServer& server;
   sim::Time end{};
-  Leadership leadership;
+  cluster::Leadership leadership;
   Picture picture;
   std::unique_ptr<Checker> checker;
   std::shared_ptr<RunFilter> filter;
-  std::vector<std::unique_ptr<Replica>> replicas;  // in file order
-  std::unique_ptr<Workload> workload;              // set when the scenario has a workload
-  bool closing = false;  // set by teardown: nothing scheduled acts any more
+  std::vector<Replica*> replicas;  // in file order; the cluster's
+  Workload* workload = nullptr;    // the cluster's; set when the scenario has a workload
   // Live mode: the main of every replica of an `exec:` process; unset, such a process is refused.
   std::function<sim::Task<void>(Replica*, sim::Context)> exec_main;
 
@@ -210,7 +215,6 @@ struct World {
   void make_replicas();
   void make_lanes();
   void sample_queues();
-  bool unwound() const;
 
   std::optional<sim::Time> next_sample_;  // the picture's next queue-depth sample
 };

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "../internal/run_checks.h"
-#include "../internal/run_trace.h"
+#include "kubesim/cluster/trace_tail.h"
 #include "../internal/run_world.h"
 #include "internal/live_run.h"
 #include "internal/program.h"
@@ -84,7 +84,8 @@ SeedResult run_live(const Scenario& scenario, const Registry& registry, const Ru
   }
   if (live_options.log != nullptr) *live_options.log << "live: " << scenario.name << " seed " << options.seed << ": output in " << dir.string() << "\n";
   SignalWatch signals;
-  runner::TraceTail tail(options.trace, options.trace_tail);
+  cluster::TraceTail tail(options.trace_tail);
+  tail.add_sink(options.trace);
   runner::World world(scenario, registry, options, tail.stream(), live_loop_options(options.seed));
   live::LiveRun run(world, dir, live_options);
   world.exec_main = [&run](runner::Replica* r, sim::Context ctx) { return live::exec_main(&run, r, std::move(ctx)); };

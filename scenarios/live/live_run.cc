@@ -64,7 +64,7 @@ void LiveRun::setup() {
   for (const auto& r : w.replicas) {
     if (!r->spec->exec) continue;
     auto x = std::make_unique<ExecReplica>();
-    x->replica = r.get();
+    x->replica = r;
     x->dir = dir_ / r->name;
     if (clock_differs(w.scenario, *r->spec, r->name)) {
       const Program program = find_program(r->spec->exec->command.front(), fs::path(w.scenario.file).parent_path(),
@@ -81,7 +81,7 @@ void LiveRun::setup() {
   w.server.add_filter(filter_);
   leadership_ = std::make_unique<RecordLeadership>(w);
   w.server.add_write_listener([this](const fakeapi::CommittedWrite& write) {
-    if (!world_->closing) leadership_->on_write(write);
+    if (!world_->closing()) leadership_->on_write(write);
   });
   auto ca = http::generate_ca("kubesim-live-ca");
   if (!ca.ok()) throw std::runtime_error("generating the CA: " + ca.status().message);
@@ -146,7 +146,7 @@ void LiveRun::write_faketime(ExecReplica& x) {
 
 void LiveRun::start_program(runner::Replica* r) {
   ExecReplica* x = exec_of(r);
-  if (x == nullptr || world_->closing || !error_.empty()) return;
+  if (x == nullptr || world_->closing() || !error_.empty()) return;
   filter_->find(r->name)->requested = false;
   if (x->faketime) write_faketime(*x);
   ChildSpec spec;
@@ -171,7 +171,7 @@ void LiveRun::kill_program(runner::Replica* r, const char* why) {
   leadership_->replica_down(r->index);
   if (!x->child.running()) return;
   x->child.kill();
-  log("killed " + r->name + " (" + (world_->closing ? "the run ended" : why) + ")");
+  log("killed " + r->name + " (" + (world_->closing() ? "the run ended" : why) + ")");
 }
 
 void LiveRun::reaped(ExecReplica& x) {
@@ -187,17 +187,12 @@ void LiveRun::reaped(ExecReplica& x) {
   log(r.name + " " + how + " by itself; it is started again in " + api::format_go_duration(kRestartDelay));
   w.picture.mark("process " + r.name, "crash", "exited: " + how, w.loop.now());
   leadership_->replica_down(r.index);
-  r.process->crash();
-  runner::World* world = &w;
-  runner::Replica* replica = &r;
-  w.loop.add_timer(w.loop.now() + kRestartDelay, [world, replica] {
-    if (!world->closing && !replica->process->alive()) replica->process->restart();
-  });
+  w.cluster.crash(r, kRestartDelay, cluster::Restart::kAfterExit);
 }
 
 void LiveRun::supervise() {
   runner::World& w = *world_;
-  if (w.closing || !error_.empty()) return;
+  if (w.closing() || !error_.empty()) return;
   for (auto& x : exec_) {
     runner::Replica& r = *x->replica;
     LiveFilter::ReplicaLink* link = filter_->find(r.name);

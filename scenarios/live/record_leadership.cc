@@ -48,7 +48,7 @@ void RecordLeadership::start_term(Lock& lock, std::size_t replica) {
   lock.holder = replica;
   lock.spans = {w.picture.open("lock " + lock.ref.text(), "leader", name, w.loop.now())};
   w.trace(name, "leader.start", {{"lock", lock.ref.text()}, {"from", "record"}});
-  if (!w.closing) w.checker->on_leadership({lock.id});
+  if (!w.closing()) w.checker->on_leadership({lock.id});
 }
 
 void RecordLeadership::end_term(Lock& lock) {
@@ -58,7 +58,7 @@ void RecordLeadership::end_term(Lock& lock) {
   lock.term.reset();
   for (std::size_t span : lock.spans) w.picture.close(span, w.loop.now());
   w.trace(w.replicas[lock.holder]->name, "leader.end", {{"lock", lock.ref.text()}, {"from", "record"}});
-  if (!w.closing) w.checker->on_leadership({lock.id});
+  if (!w.closing()) w.checker->on_leadership({lock.id});
 }
 
 void RecordLeadership::on_write(const fakeapi::CommittedWrite& write) {

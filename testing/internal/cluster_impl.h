@@ -1,11 +1,11 @@
-// SimCluster's insides: the loop, the server, the controller groups and their replicas, the
-// leadership record, the always() checks and the trace tail.
+// SimCluster's insides: a cluster::Cluster (the loop, the server, the replicas' processes and
+// their faults), the controller groups, the leadership each replica believes it has, the
+// always() checks and the trace tail.
 //
-// Member order is destruction order in reverse: replicas (their managers, factories and clients,
-// then their processes) go before the fault plan and the server, the server before the Loop, the
-// Loop before the trace tail it writes to. The destructor first crashes every process and runs
-// the Loop until every replica's coroutines have unwound (teardown()), so that nothing destroyed
-// is still used by a suspended coroutine.
+// The destructor first crashes every process and runs the Loop until every replica's coroutines
+// have unwound (teardown()), then destroys the replicas (their managers, factories and clients,
+// then their processes) while the fault plan, the groups and the server still exist; the server
+// goes before the Loop, the Loop before the trace tail it writes to.
 #ifndef KUBESIM_TESTING_INTERNAL_CLUSTER_IMPL_H_
 #define KUBESIM_TESTING_INTERNAL_CLUSTER_IMPL_H_
 
@@ -19,7 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cluster_trace.h"
+#include "kubesim/cluster/cluster.h"
+#include "kubesim/cluster/format.h"
+#include "kubesim/cluster/trace_tail.h"
 #include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/informer/factory.h"
@@ -40,22 +42,16 @@ struct ClusterGroup {
 
 // One run of a replica's process: made by the replica's main coroutine, finished when that
 // coroutine has awaited everything it started.
-struct ClusterIncarnation {
-  int number = 0;
+struct ClusterIncarnation final : cluster::Incarnation {
   std::unique_ptr<fakeapi::InProcessClient> client;
   std::unique_ptr<informer::SharedInformerFactory> factory;
   std::unique_ptr<Manager> manager;  // declared last: destroyed first
-  bool finished = false;
 };
 
-struct ClusterReplica {
-  std::string name;  // "<group>-<i>"
+// A replica "<group>-<i>" of a controller group.
+struct ClusterReplica final : cluster::Replica {
   ClusterGroup* group = nullptr;
-  std::unique_ptr<sim::Process> process;
-  std::shared_ptr<sim::NetworkLink> link;
-  std::vector<std::unique_ptr<ClusterIncarnation>> incarnations;  // after `process`: destroyed first
-  bool leading = false;            // the current incarnation leads group->lock
-  sim::Time partitioned_until{};   // the end of the latest partition
+  bool leading = false;  // the current incarnation leads group->lock
 };
 
 // An always() check.
@@ -66,9 +62,9 @@ struct ClusterCheck {
   bool fail_test = true;      // always(): a break fails the test; record_always(): recorded only
 };
 
-struct SimCluster::Impl {
+struct SimCluster::Impl final : cluster::Observer {
   Impl(SimCluster* self, ClusterOptions options);
-  ~Impl();
+  ~Impl() override;
 
   // Crashes every process and runs the loop until every replica has unwound.
   void teardown();
@@ -78,6 +74,14 @@ struct SimCluster::Impl {
   // Rethrows (once) the first failure of the loop's detached work, naming the task.
   void rethrow_failure();
   ClusterReplica& replica(std::string_view name);
+  // Every replica, in the order made.
+  std::vector<ClusterReplica*> replicas() const;
+  bool closing() const { return cluster.closing(); }
+  // The fixture's side of the cluster's acts: a crashed or restarted replica's leadership ends
+  // with it (its manager's own news of that comes later, when it unwinds); heals are traced.
+  void crashed(cluster::Replica& r) override;
+  void restarting(cluster::Replica& r, cluster::Restart cause) override;
+  void healed(cluster::Replica& r) override;
 
   // After a committed write or a leadership change: runs the always() checks and marks the
   // state changed for drive().
@@ -88,9 +92,6 @@ struct SimCluster::Impl {
   void start_replica(ClusterReplica& replica);
   // The main coroutine of a replica's process (cluster_processes.cc).
   static sim::Task<void> replica_main(Impl* impl, ClusterReplica* r, sim::Context ctx);
-  // Restarts the replica's process after its manager returned on its own (leadership lost),
-  // unless it was crashed or restarted since.
-  void restart_after_exit(ClusterReplica& replica, int incarnation);
 
   // Runs the loop for up to `d`, checking `condition` now, after every loop step that committed
   // a write or changed leadership, and every 100 ms; stops at the first check whose holding is
@@ -107,25 +108,21 @@ struct SimCluster::Impl {
 
   SimCluster* self;
   ClusterOptions options;
-  internal::TraceTail tail;
-  std::ostream tail_stream;
+  cluster::TraceTail tail;
   std::unique_ptr<std::ofstream> trace_file;  // a seeded test's trace, when asked
-  sim::Loop loop;
-  fakeapi::ApiServer server;
+  cluster::Cluster cluster;
+  sim::Loop& loop;
+  fakeapi::ApiServer& server;
   FaultPlan fault_plan;
   std::vector<std::unique_ptr<ClusterGroup>> groups;
-  std::vector<std::unique_ptr<ClusterReplica>> replicas;  // in the order made
   std::vector<ClusterCheck> checks;
   std::vector<Violation> violations;
   std::uint64_t write_listener = 0;
   std::exception_ptr failure;  // the first failure of detached work, not yet rethrown
   bool dirty = false;          // a write or leadership change since drive() last checked
   bool checking = false;       // run_checks is running (a check must not re-enter it)
-  bool closing = false;        // teardown started: nothing scheduled acts any more
 };
 
-// "12.345s"
-std::string format_time(sim::Time t);
 // "2min", "30s", "100ms", "1.5s"
 std::string format_duration(sim::Duration d);
 

@@ -61,6 +61,51 @@ timeline:
   EXPECT_EQ(std::count_if(t.marks.begin(), t.marks.end(), [](const TimelineMark& m) { return m.kind == "crash"; }), 2);
 }
 
+// One rule for deferred restarts (the cluster's): a crash's restartAfter restarts the incarnation
+// it crashed, never a later one that was started and crashed again in the meantime.
+TEST(TimelineTest, AnOlderRestartAfterDoesNotBringBackALaterCrash) {
+  const Scenario s = parse(R"(
+name: crash
+duration: 1m
+processes:
+  - name: node
+    replicas: 1
+    run:
+      - elector: {lock: leases/kube-system/c}
+timeline:
+  - {at: 10s, crash: {process: node-0, restartAfter: 30s}}
+  - {at: 11s, crash: {process: node-0, restartAfter: 1s}}
+  - {at: 20s, crash: {process: node-0}}
+)");
+  const Outcome r = run(s, 1, true);
+  ASSERT_TRUE(r.result.error.empty()) << r.result.error;
+  const auto restarts = lines_of(r.trace, "timeline.restart");
+  ASSERT_EQ(restarts.size(), 1u);  // at 12s; the 40s one finds incarnation 1 down, not 0
+  EXPECT_EQ(time_of(restarts[0]), at(12s));
+  EXPECT_EQ(lines_of(r.trace, "replica.start").size(), 2u);
+}
+
+// Two partitions of one process ending at the same instant heal it once.
+TEST(TimelineTest, PartitionsEndingTogetherHealOnce) {
+  const Scenario s = parse(R"(
+name: heal
+duration: 1m
+processes:
+  - name: node
+    replicas: 1
+    run:
+      - elector: {lock: leases/kube-system/c}
+timeline:
+  - {at: 10s, partition: {process: node-0, for: 20s}}
+  - {at: 20s, partition: {process: node-0, for: 10s}}
+)");
+  const Outcome r = run(s, 1, true);
+  ASSERT_TRUE(r.result.error.empty()) << r.result.error;
+  const auto heals = lines_of(r.trace, "timeline.heal");
+  ASSERT_EQ(heals.size(), 1u);
+  EXPECT_EQ(time_of(heals[0]), at(30s));
+}
+
 TEST(TimelineTest, ATriggerFiresOnceOnTheNthMatchingRequest) {
   // The informer's first watch starts it; each server restart cuts it and it watches again.
   const Scenario s = parse(R"(

@@ -226,6 +226,20 @@ TEST(ClusterControllerTest, PauseAndPartitionHoldAReplicaBack) {
   EXPECT_THAT(c, Eventually(widgets_ready(), 1min));
 }
 
+// A pause is of a running process: pausing one that is down does nothing, so the replica that
+// restarts later is not frozen by it.
+TEST(ClusterControllerTest, PausingACrashedReplicaDoesNotFreezeItsNextIncarnation) {
+  SimCluster c(widget_cluster());
+  c.run_controller("widgets", setup_widgets);
+  c.run_for(1s);
+  c.crash("widgets-0");
+  c.pause("widgets-0", 10min);
+  c.restart("widgets-0");
+  EXPECT_FALSE(c.process("widgets-0").paused());
+  apply_widget(c, "w1", 1);
+  EXPECT_THAT(c, Eventually(widgets_ready(), 30s));
+}
+
 TEST(ClusterControllerTest, ClocksAndLatencyArePerProcess) {
   SimCluster c(widget_cluster());
   c.run_controller("widgets", setup_widgets, Replicas(2));

@@ -176,12 +176,14 @@ class SimCluster {
   std::vector<std::string> processes() const;
   // These throw std::invalid_argument naming an unknown process.
   sim::Process& process(std::string_view name);
-  // Kills the process now; restarts it after `restart_after` when given.
+  // Kills the process now; restarts it after `restart_after` when given, unless it was restarted
+  // (and maybe crashed again) in the meantime.
   void crash(std::string_view process, std::optional<sim::Duration> restart_after = std::nullopt);
   void restart(std::string_view process);
   // Its requests fail (after the client's partition timeout) and its watches are cut, for `d`.
   void partition(std::string_view process, sim::Duration d);
-  // Freezes the process for `d` (a long GC pause, SIGSTOP): none of its coroutines run.
+  // Freezes the process for `d` (a long GC pause, SIGSTOP): none of its coroutines run. A process
+  // that is down is not paused.
   void pause(std::string_view process, sim::Duration d);
   // Its clock's wall reading is offset by `skew`; its clocks run at `rate` (1.0 = true time).
   void skew(std::string_view process, sim::Duration skew);

@@ -1,13 +1,14 @@
-#include "run_trace.h"
+#include "kubesim/cluster/trace_tail.h"
 
-namespace kubesim::scenarios::runner {
+namespace kubesim::cluster {
 
-TraceTail::TraceTail(std::ostream* out, std::size_t capacity)
-    : out_(out), capacity_(capacity), stream_(this) {
-  ring_.reserve(capacity_);
+TraceTail::TraceTail(std::size_t capacity) : capacity_(capacity), stream_(this) { ring_.reserve(capacity_); }
+
+void TraceTail::add_sink(std::ostream* sink) {
+  if (sink != nullptr) sinks_.push_back(sink);
 }
 
-std::ostream* TraceTail::stream() { return out_ == nullptr && capacity_ == 0 ? nullptr : &stream_; }
+std::ostream* TraceTail::stream() { return sinks_.empty() && capacity_ == 0 ? nullptr : &stream_; }
 
 std::vector<std::string> TraceTail::lines() const {
   std::vector<std::string> out;
@@ -29,7 +30,7 @@ TraceTail::int_type TraceTail::overflow(int_type c) {
 }
 
 void TraceTail::take(std::string_view bytes) {
-  if (out_ != nullptr) out_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  for (std::ostream* sink : sinks_) sink->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (capacity_ == 0 || frozen_) return;
   while (!bytes.empty()) {
     const std::size_t end = bytes.find('\n');
@@ -57,4 +58,4 @@ void TraceTail::keep(std::string_view line) {
   next_ = (next_ + 1) % capacity_;
 }
 
-}  // namespace kubesim::scenarios::runner
+}  // namespace kubesim::cluster

@@ -1,12 +1,13 @@
-// Leadership: who believed it led each lock, when, in true virtual time.
+// Leadership: who believed it led each lock, when, in true virtual time — the record that
+// leadership checks (at most one leader, transitions, leader for at least) read.
 //
 // A replica believes it leads from on_started_leading until its leading context is done; each
 // such stretch is a term. A term holds every lock text its elector answers to (a MultiLock's two
 // locks), so checks on either text see it. Per lock text the record keeps every interval, the
 // intervals still open, and the transitions: a term started by a replica other than the one that
 // started the previous term on that lock (the first term is not a transition).
-#ifndef KUBESIM_SCENARIOS_INTERNAL_RUN_LEADERSHIP_H_
-#define KUBESIM_SCENARIOS_INTERNAL_RUN_LEADERSHIP_H_
+#ifndef KUBESIM_CLUSTER_LEADERSHIP_H_
+#define KUBESIM_CLUSTER_LEADERSHIP_H_
 
 #include <cstddef>
 #include <optional>
@@ -16,10 +17,10 @@
 
 #include "kubesim/sim/time.h"
 
-namespace kubesim::scenarios::runner {
+namespace kubesim::cluster {
 
 struct LeaderInterval {
-  std::size_t replica = 0;  // the World's replica index
+  std::size_t replica = 0;  // the replica's index, as the caller numbers them
   std::string name;         // the replica's name
   sim::Time from{};
   std::optional<sim::Time> to;  // unset while it lasts
@@ -63,6 +64,6 @@ class Leadership {
   std::vector<Term> terms_;
 };
 
-}  // namespace kubesim::scenarios::runner
+}  // namespace kubesim::cluster
 
-#endif  // KUBESIM_SCENARIOS_INTERNAL_RUN_LEADERSHIP_H_
+#endif  // KUBESIM_CLUSTER_LEADERSHIP_H_

@@ -1,8 +1,8 @@
-#include "run_leadership.h"
+#include "kubesim/cluster/leadership.h"
 
 #include <algorithm>
 
-namespace kubesim::scenarios::runner {
+namespace kubesim::cluster {
 
 std::size_t Leadership::add_lock(const std::string& text) {
   if (auto id = find(text)) return *id;
@@ -46,4 +46,4 @@ void Leadership::end(std::size_t term_id, sim::Time now) {
   }
 }
 
-}  // namespace kubesim::scenarios::runner
+}  // namespace kubesim::cluster

@@ -1,11 +1,12 @@
-// TraceTail: where one run's trace lines go — on to the caller's stream, if any, and into a ring
-// of the last N lines, which the runner freezes at the first failure (SeedResult::trace_tail).
+// TraceTail: where a simulated cluster's trace lines go — on to any number of sinks (a file, the
+// caller's stream) and into a ring of the last N lines, which failure messages quote. The ring
+// can be frozen at the first failure, so that it shows what led to it; sinks keep receiving.
 //
 // sim::Trace writes each event as one line ending in '\n'; TraceTail is the std::streambuf behind
-// the ostream it is given. Lines reach the caller's stream unchanged and in order whether or not
-// the ring is frozen. Single-threaded, like the Loop whose trace it collects.
-#ifndef KUBESIM_SCENARIOS_INTERNAL_RUN_TRACE_H_
-#define KUBESIM_SCENARIOS_INTERNAL_RUN_TRACE_H_
+// the ostream it is given (stream()), and copes with a line written in pieces. A long run costs
+// no more memory than a short one. Single-threaded, like the Loop whose trace it collects.
+#ifndef KUBESIM_CLUSTER_TRACE_TAIL_H_
+#define KUBESIM_CLUSTER_TRACE_TAIL_H_
 
 #include <cstddef>
 #include <ostream>
@@ -14,19 +15,22 @@
 #include <string_view>
 #include <vector>
 
-namespace kubesim::scenarios::runner {
+namespace kubesim::cluster {
 
 class TraceTail final : public std::streambuf {
  public:
-  // `out` may be null; `capacity` 0 keeps no lines.
-  TraceTail(std::ostream* out, std::size_t capacity);
+  // Keeps the last `capacity` lines (none when 0).
+  explicit TraceTail(std::size_t capacity);
   TraceTail(const TraceTail&) = delete;
   TraceTail& operator=(const TraceTail&) = delete;
 
+  // Also writes every byte, unchanged and in order, to `sink` (ignored when null), which must
+  // outlive the tail's use.
+  void add_sink(std::ostream* sink);
   // The stream to hand to sim::Trace::enable, or null when nothing would be kept or forwarded
   // (the trace then only hashes).
   std::ostream* stream();
-  // Keeps the ring as it is now; later lines still go to the caller's stream. Idempotent.
+  // Keeps the ring as it is now; later lines still reach the sinks. Idempotent.
   void freeze() { frozen_ = true; }
   bool frozen() const { return frozen_; }
   // The kept lines, oldest first, without their newlines.
@@ -40,8 +44,8 @@ class TraceTail final : public std::streambuf {
   void take(std::string_view bytes);
   void keep(std::string_view line);
 
-  std::ostream* out_;
   std::size_t capacity_;
+  std::vector<std::ostream*> sinks_;
   std::vector<std::string> ring_;  // ring_[next_] is the oldest once the ring is full
   std::size_t next_ = 0;
   std::string partial_;  // a line not yet ended
@@ -49,6 +53,6 @@ class TraceTail final : public std::streambuf {
   std::ostream stream_;
 };
 
-}  // namespace kubesim::scenarios::runner
+}  // namespace kubesim::cluster
 
-#endif  // KUBESIM_SCENARIOS_INTERNAL_RUN_TRACE_H_
+#endif  // KUBESIM_CLUSTER_TRACE_TAIL_H_

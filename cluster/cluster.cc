@@ -1,0 +1,127 @@
+#include "kubesim/cluster/cluster.h"
+
+#include <algorithm>
+
+namespace kubesim::cluster {
+
+bool Replica::unwound() const {
+  return std::all_of(incarnations.begin(), incarnations.end(),
+                     [](const std::unique_ptr<Incarnation>& inc) { return inc->finished; });
+}
+
+Cluster::Cluster(Options options) : loop_(options.loop), server_(loop_, std::move(options.server)) {}
+
+Cluster::~Cluster() = default;
+
+void Cluster::trace(std::string_view process, std::string_view kind, const nlohmann::json& fields) {
+  if (loop_.trace().enabled()) loop_.trace().record(loop_.now(), process, kind, fields);
+}
+
+void Cluster::adopt(Replica* replica, std::string name, sim::Duration base, sim::Duration extra) {
+  std::unique_ptr<Replica> r(replica);
+  r->index = replicas_.size();
+  r->name = std::move(name);
+  r->process = std::make_unique<sim::Process>(loop_, r->name);
+  r->link = std::make_shared<sim::NetworkLink>(loop_, base, extra);
+  r->process->set_link(r->link);
+  replicas_.push_back(std::move(r));
+}
+
+Replica* Cluster::find(std::string_view name) const {
+  for (const auto& r : replicas_) {
+    if (r->name == name) return r.get();
+  }
+  return nullptr;
+}
+
+// --- faults ----------------------------------------------------------------------------------------
+
+void Cluster::restart_now(Replica& r, Restart cause) {
+  if (observer_ != nullptr) observer_->restarting(r, cause);
+  r.process->restart();
+  if (observer_ != nullptr) observer_->restarted(r, cause);
+}
+
+void Cluster::crash(Replica& r, std::optional<sim::Duration> restart_after, Restart cause) {
+  r.process->crash();
+  if (observer_ != nullptr) observer_->crashed(r);
+  if (!restart_after) return;
+  Replica* replica = &r;
+  const int incarnation = r.process->incarnation();
+  loop_.add_timer(loop_.now() + *restart_after, [this, replica, incarnation, cause] {
+    if (closing_ || replica->process->alive() || replica->process->incarnation() != incarnation) return;
+    restart_now(*replica, cause);
+  });
+}
+
+void Cluster::restart(Replica& r) { restart_now(r, Restart::kByCall); }
+
+void Cluster::exit(Replica& r, int incarnation) {
+  Replica* replica = &r;
+  loop_.post([this, replica, incarnation] {
+    if (closing_ || !replica->process->alive() || replica->process->incarnation() != incarnation) return;
+    restart_now(*replica, Restart::kAfterExit);
+  });
+}
+
+bool Cluster::partition(Replica& r, sim::Duration d) {
+  if (d <= sim::Duration::zero()) return false;
+  r.partitioned_until = std::max(r.partitioned_until, loop_.now() + d);
+  const bool fresh = !r.link->partitioned();
+  r.link->partition();
+  Replica* replica = &r;
+  loop_.add_timer(loop_.now() + d, [this, replica] {
+    // A later partition extended it, or another ending at this instant healed it already.
+    if (closing_ || loop_.now() < replica->partitioned_until || !replica->link->partitioned()) return;
+    replica->link->heal();
+    if (observer_ != nullptr) observer_->healed(*replica);
+  });
+  return fresh;
+}
+
+bool Cluster::pause(Replica& r, sim::Duration d) {
+  if (!r.process->alive()) return false;
+  r.process->pause(d);
+  return true;
+}
+
+void Cluster::step_clock(Replica& r, sim::Duration by) { r.process->clock().step(by); }
+void Cluster::set_clock_offset(Replica& r, sim::Duration offset) { r.process->clock().set_offset(offset); }
+void Cluster::set_clock_rate(Replica& r, double rate) { r.process->clock().set_rate(rate); }
+void Cluster::set_latency(Replica& r, sim::Duration base, sim::Duration extra) { r.link->set_latency(base, extra); }
+
+// --- the end ---------------------------------------------------------------------------------------
+
+bool Cluster::unwound() const {
+  return std::all_of(replicas_.begin(), replicas_.end(), [](const auto& r) { return r->unwound(); });
+}
+
+bool Cluster::teardown(TeardownOptions options, const std::function<bool()>& also_unwound) {
+  closing_ = true;
+  loop_.trace().disable();
+  for (auto& r : replicas_) {
+    r->process->crash();
+    if (observer_ != nullptr) observer_->crashed(*r);
+    if (r->link->partitioned()) r->link->heal();
+  }
+  const auto done = [&] { return unwound() && (!also_unwound || also_unwound()); };
+  for (int i = 0; i < options.slices && !done(); ++i) {
+    try {
+      loop_.run_for(options.slice);
+    } catch (...) {
+      // The run is over: what fails while it unwinds is of no interest.
+    }
+  }
+  return done();
+}
+
+void Cluster::destroy_replicas(sim::Duration settle) {
+  replicas_.clear();
+  if (settle <= sim::Duration::zero()) return;
+  try {
+    loop_.run_for(settle);
+  } catch (...) {
+  }
+}
+
+}  // namespace kubesim::cluster

@@ -1,0 +1,198 @@
+// Cluster: one simulated cluster — the virtual-time Loop, the fake API server, and the processes
+// that talk to it (each a sim::Process with its clock and its own network link), with the
+// faults a test or a scenario applies to them and a teardown in a safe order. The fixture
+// (kubesim/testing/cluster.h) and the scenario runner are both built on it.
+//
+//   cluster::Cluster c({.loop = {.seed = 7}});
+//   cluster::Replica& r = c.add_replica("manager-0", 1ms, 4ms);
+//   r.process->start([&](sim::Context ctx) { return my_main(r, ctx); });
+//   c.crash(r, 5s);            // down now, restarted 5 s later
+//   c.loop().run_for(1min);
+//   c.teardown();
+//
+// What runs in a process is the caller's: its main makes an Incarnation (begin_incarnation) for
+// each run and sets `finished` once everything it started has ended; teardown() waits for that.
+// A caller may derive its own Replica and Incarnation types to hold what they need.
+//
+// Deferred acts follow one rule: a restart scheduled by crash(r, after) or exit() happens only if
+// the cluster is not closing and the replica is still in the incarnation (and the state) it was
+// in when the act was scheduled, so a later restart or crash always wins over an older timer.
+// The Observer hears of each act at fixed points, to trace it or draw it; the Cluster writes no
+// trace lines of its own beyond what sim::Process writes.
+#ifndef KUBESIM_CLUSTER_CLUSTER_H_
+#define KUBESIM_CLUSTER_CLUSTER_H_
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kubesim/fakeapi/server.h"
+#include "kubesim/sim/loop.h"
+#include "kubesim/sim/network_link.h"
+#include "kubesim/sim/process.h"
+#include "kubesim/sim/time.h"
+
+namespace kubesim::cluster {
+
+struct Options {
+  sim::LoopOptions loop;
+  fakeapi::ServerOptions server;
+};
+
+// One run of a replica's process, from its main's start until everything that run started has
+// ended (`finished`, set by the main). Derive from it to keep what the run made.
+struct Incarnation {
+  Incarnation() = default;
+  Incarnation(const Incarnation&) = delete;
+  Incarnation& operator=(const Incarnation&) = delete;
+  virtual ~Incarnation() = default;
+
+  int number = 0;  // the process's incarnation (0 for the first run)
+  bool finished = false;
+};
+
+// A process of the cluster. Derive from it to keep per-process state; the cluster owns it.
+struct Replica {
+  Replica() = default;
+  Replica(const Replica&) = delete;
+  Replica& operator=(const Replica&) = delete;
+  virtual ~Replica() = default;
+
+  std::size_t index = 0;  // in the order added
+  std::string name;
+  std::unique_ptr<sim::Process> process;
+  std::shared_ptr<sim::NetworkLink> link;
+  // The last is the current one; declared after `process` so that they go first.
+  std::vector<std::unique_ptr<Incarnation>> incarnations;
+  sim::Time partitioned_until{};  // the end of the latest partition
+
+  // Drops the finished incarnations and begins a new one, numbered as the process's current
+  // incarnation: call it first thing in the process's main.
+  template <class T = Incarnation, class... Args>
+  T& begin_incarnation(Args&&... args) {
+    std::erase_if(incarnations, [](const std::unique_ptr<Incarnation>& inc) { return inc->finished; });
+    auto made = std::make_unique<T>(std::forward<Args>(args)...);
+    made->number = process->incarnation();
+    T& out = *made;
+    incarnations.push_back(std::move(made));
+    return out;
+  }
+  // True when every incarnation has finished.
+  bool unwound() const;
+};
+
+// What restarted a process.
+enum class Restart {
+  kAfterCrash,  // crash(r, after): `after` later
+  kAfterExit,   // exit(): its main gave up on its own (a lost leader election), or its program ended
+  kByCall,      // restart()
+};
+
+// Hears of the cluster's acts at fixed points. Every hook is optional.
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  // After crash() crashed the process (its contexts are already done).
+  virtual void crashed(Replica&) {}
+  // Around a restart: before the old incarnation is crashed, and after the new one started.
+  virtual void restarting(Replica&, Restart) {}
+  virtual void restarted(Replica&, Restart) {}
+  // After a partition ended and the link healed.
+  virtual void healed(Replica&) {}
+};
+
+struct TeardownOptions {
+  int slices = 3000;  // how many times the loop may run a slice for everything to unwind
+  sim::Duration slice = std::chrono::milliseconds(100);
+};
+
+class Cluster {
+ public:
+  explicit Cluster(Options options = {});
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+  // Destroys the replicas (their incarnations first), then the server, then the Loop. Call
+  // teardown() before, or nothing may still run.
+  ~Cluster();
+
+  sim::Loop& loop() { return loop_; }
+  fakeapi::ApiServer& server() { return server_; }
+  const fakeapi::ApiServer& server() const { return server_; }
+  // Set by teardown(): nothing the cluster scheduled acts any more, and callers' deferred work
+  // should check it too.
+  bool closing() const { return closing_; }
+  // Not owned; null for none.
+  void set_observer(Observer* observer) { observer_ = observer; }
+  // Writes an event to the Loop's trace when it is on.
+  void trace(std::string_view process, std::string_view kind,
+             const nlohmann::json& fields = nlohmann::json::object());
+
+  // Adds a process named `name` (not started) with its own link of latency base + a uniform draw
+  // in [0, extra). R derives from Replica; `args` go to its constructor.
+  template <class R = Replica, class... Args>
+  R& add_replica(std::string name, sim::Duration base, sim::Duration extra, Args&&... args) {
+    auto made = std::make_unique<R>(std::forward<Args>(args)...);
+    R& out = *made;
+    adopt(made.release(), std::move(name), base, extra);
+    return out;
+  }
+  Replica* find(std::string_view name) const;
+  const std::vector<std::unique_ptr<Replica>>& replicas() const { return replicas_; }
+
+  // --- Faults ---
+  // Kills the process now (a no-op when it is down); with `restart_after`, restarts it that much
+  // later unless it was restarted (or is closing) by then. `cause` is what the Observer hears of
+  // that restart: kAfterExit when the process ended on its own and is brought back after a delay
+  // (a real program that exited, in live mode).
+  void crash(Replica& r, std::optional<sim::Duration> restart_after = std::nullopt,
+             Restart cause = Restart::kAfterCrash);
+  // Starts a new incarnation now, crashing the current one first if it is alive.
+  void restart(Replica& r);
+  // The process's main gave up in incarnation `incarnation` (a lost leader election): restarts
+  // it once the Loop next runs, if it is still up and in that incarnation.
+  void exit(Replica& r, int incarnation);
+  // Cuts the process's link for `d` (extending a partition under way); true when the link was
+  // whole until now. The link heals at the end of the latest partition.
+  bool partition(Replica& r, sim::Duration d);
+  // Freezes the process for `d` (sim::Process::pause); false, doing nothing, when it is down.
+  bool pause(Replica& r, sim::Duration d);
+  // The process's clock: a step of its wall reading, an offset from true time, a rate (> 0).
+  void step_clock(Replica& r, sim::Duration by);
+  void set_clock_offset(Replica& r, sim::Duration offset);
+  void set_clock_rate(Replica& r, double rate);
+  void set_latency(Replica& r, sim::Duration base, sim::Duration extra);
+
+  // --- The end ---
+  // Closes the cluster: disables the trace, crashes every process and heals every link, then
+  // runs the Loop in slices until every replica has unwound and `also_unwound` (when given)
+  // holds. True when they did; otherwise some coroutine never ended and the objects it may still
+  // touch must not be destroyed. Failures the Loop reports meanwhile are ignored.
+  bool teardown(TeardownOptions options = {}, const std::function<bool()>& also_unwound = {});
+  // Every replica has unwound.
+  bool unwound() const;
+  // After teardown(): destroys every replica now and lets the Loop run for `settle` (not at all
+  // when zero), so that deliveries still due to them end while the server they read exists.
+  void destroy_replicas(sim::Duration settle = std::chrono::seconds(1));
+
+ private:
+  void adopt(Replica* replica, std::string name, sim::Duration base, sim::Duration extra);
+  void restart_now(Replica& r, Restart cause);
+
+  sim::Loop loop_;
+  fakeapi::ApiServer server_;
+  Observer* observer_ = nullptr;
+  std::vector<std::unique_ptr<Replica>> replicas_;  // declared last: destroyed first
+  bool closing_ = false;
+};
+
+}  // namespace kubesim::cluster
+
+#endif  // KUBESIM_CLUSTER_CLUSTER_H_

@@ -1,0 +1,209 @@
+// cluster::Cluster: processes, their faults under one incarnation-safe rule, and teardown. Each
+// act is pinned to the Loop items it adds (a seed's run depends on them: in shuffle mode every
+// instant with more than one ready item draws from the seed).
+#include "kubesim/cluster/cluster.h"
+
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kubesim/sim/event.h"
+
+namespace kubesim::cluster {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Runs until its process is stopped, then marks its incarnation finished.
+sim::Task<void> idle_main(Replica* r, sim::Context ctx) {
+  Incarnation& inc = r->begin_incarnation();
+  sim::Event never(r->process->loop());
+  co_await never.wait(ctx);
+  inc.finished = true;
+}
+
+struct Heard final : Observer {
+  void crashed(Replica& r) override { events.push_back("crashed " + r.name); }
+  void restarting(Replica& r, Restart cause) override { events.push_back("restarting " + r.name + " " + text(cause)); }
+  void restarted(Replica& r, Restart cause) override { events.push_back("restarted " + r.name + " " + text(cause)); }
+  void healed(Replica& r) override { events.push_back("healed " + r.name); }
+  static std::string text(Restart cause) {
+    switch (cause) {
+      case Restart::kAfterCrash: return "after-crash";
+      case Restart::kAfterExit: return "after-exit";
+      case Restart::kByCall: return "by-call";
+    }
+    return "?";
+  }
+  std::vector<std::string> events;
+};
+
+class ClusterTest : public ::testing::Test {
+ protected:
+  ClusterTest() { c.set_observer(&heard); }
+  ~ClusterTest() override { EXPECT_TRUE(c.teardown()); }
+
+  Replica& started(const std::string& name) {
+    Replica& r = c.add_replica(name, 1ms, 0ms);
+    Replica* p = &r;
+    r.process->start([p](sim::Context ctx) { return idle_main(p, std::move(ctx)); });
+    c.loop().run_for(1ms);
+    return r;
+  }
+
+  Cluster c;
+  Heard heard;
+};
+
+TEST_F(ClusterTest, AddReplicaGivesEachProcessItsOwnLinkAndIndex) {
+  Replica& a = c.add_replica("a-0", 2ms, 3ms);
+  Replica& b = c.add_replica("b-0", 1ms, 0ms);
+  EXPECT_EQ(a.index, 0u);
+  EXPECT_EQ(b.index, 1u);
+  EXPECT_EQ(a.process->name(), "a-0");
+  EXPECT_EQ(a.process->link(), a.link.get());
+  EXPECT_NE(a.link, b.link);
+  EXPECT_EQ(c.find("b-0"), &b);
+  EXPECT_EQ(c.find("c-0"), nullptr);
+  EXPECT_TRUE(c.unwound());  // nothing started
+}
+
+TEST_F(ClusterTest, CrashWithRestartAddsExactlyOneTimerAndRestartsOnce) {
+  Replica& r = started("m-0");
+  const std::size_t timers = c.loop().pending_timers();
+  c.crash(r, 5s);
+  EXPECT_FALSE(r.process->alive());
+  EXPECT_EQ(c.loop().pending_timers(), timers + 1);
+  c.loop().run_for(5s);
+  EXPECT_TRUE(r.process->alive());
+  EXPECT_EQ(r.process->incarnation(), 1);
+  EXPECT_EQ(heard.events, (std::vector<std::string>{"crashed m-0", "restarting m-0 after-crash",
+                                                    "restarted m-0 after-crash"}));
+  EXPECT_EQ(r.incarnations.size(), 1u);  // the finished one was dropped
+  EXPECT_EQ(r.incarnations.back()->number, 1);
+}
+
+TEST_F(ClusterTest, ACrashCanTellTheObserverItsRestartFollowsAnExit) {
+  Replica& r = started("m-0");
+  c.crash(r, 1s, Restart::kAfterExit);
+  c.loop().run_for(1s);
+  EXPECT_EQ(heard.events, (std::vector<std::string>{"crashed m-0", "restarting m-0 after-exit",
+                                                    "restarted m-0 after-exit"}));
+}
+
+TEST_F(ClusterTest, AnOlderRestartTimerNeverRestartsALaterIncarnation) {
+  Replica& r = started("m-0");
+  c.crash(r, 10s);    // would restart at t=10s
+  c.loop().run_for(2s);
+  c.restart(r);       // incarnation 1 at t=2s
+  c.loop().run_for(2s);
+  c.crash(r);         // down for good at t=4s
+  c.loop().run_for(10s);
+  EXPECT_FALSE(r.process->alive());
+  EXPECT_EQ(r.process->incarnation(), 1);
+}
+
+TEST_F(ClusterTest, ExitPostsOneRestartForTheIncarnationThatExited) {
+  Replica& r = started("m-0");
+  c.exit(r, 0);
+  c.exit(r, 0);  // the second finds incarnation 1 and does nothing
+  c.loop().run_for(1ms);
+  EXPECT_EQ(r.process->incarnation(), 1);
+  c.exit(r, 0);  // stale
+  c.loop().run_for(1ms);
+  EXPECT_EQ(r.process->incarnation(), 1);
+  EXPECT_EQ(heard.events, (std::vector<std::string>{"restarting m-0 after-exit", "restarted m-0 after-exit"}));
+}
+
+TEST_F(ClusterTest, ExitOfACrashedProcessDoesNotBringItBack) {
+  Replica& r = started("m-0");
+  c.exit(r, 0);
+  c.crash(r);
+  c.loop().run_for(1s);
+  EXPECT_FALSE(r.process->alive());
+}
+
+TEST_F(ClusterTest, PausingADeadProcessDoesNothingAndItsNextIncarnationRuns) {
+  Replica& r = started("m-0");
+  c.crash(r);
+  const std::size_t timers = c.loop().pending_timers();
+  EXPECT_FALSE(c.pause(r, 1min));
+  EXPECT_EQ(c.loop().pending_timers(), timers);
+  c.restart(r);
+  EXPECT_FALSE(r.process->paused());
+  EXPECT_TRUE(c.pause(r, 1s));
+  EXPECT_TRUE(r.process->paused());
+  c.loop().run_for(1s);
+  EXPECT_FALSE(r.process->paused());
+}
+
+TEST_F(ClusterTest, PartitionsExtendAndHealOnceAtTheLatestEnd) {
+  Replica& r = started("m-0");
+  EXPECT_TRUE(c.partition(r, 2s));
+  EXPECT_FALSE(c.partition(r, 5s));  // extends
+  EXPECT_FALSE(c.partition(r, 5s));  // ends at the same instant
+  EXPECT_FALSE(c.partition(r, 0s));  // nothing
+  c.loop().run_for(4s);
+  EXPECT_TRUE(r.link->partitioned());
+  c.loop().run_for(1s);
+  EXPECT_FALSE(r.link->partitioned());
+  EXPECT_EQ(heard.events, (std::vector<std::string>{"healed m-0"}));
+  EXPECT_EQ(r.partitioned_until, sim::Time{} + 1ms + 5s);
+}
+
+TEST_F(ClusterTest, ClockAndLatencyActsReachTheProcess) {
+  Replica& r = started("m-0");
+  c.set_clock_offset(r, 3s);
+  c.step_clock(r, 2s);
+  EXPECT_EQ(r.process->clock().wall_now() - r.process->clock().now(), 5s);
+  c.set_clock_rate(r, 2.0);
+  c.set_latency(r, 7ms, 0ms);
+  sim::Rng rng(1);
+  EXPECT_EQ(r.link->sample_latency(rng), 7ms);
+}
+
+TEST(ClusterTeardownTest, CrashesEveryProcessHealsEveryLinkAndNothingScheduledActsAfter) {
+  Cluster c;
+  Replica& a = c.add_replica("a-0", 1ms, 0ms);
+  Replica* p = &a;
+  a.process->start([p](sim::Context ctx) { return idle_main(p, std::move(ctx)); });
+  c.loop().run_for(1ms);
+  c.crash(a, 1s);
+  c.restart(a);
+  c.partition(a, 1min);
+  std::ostringstream sink;
+  c.loop().trace().enable(&sink);
+  ASSERT_TRUE(c.teardown());
+  EXPECT_TRUE(c.closing());
+  EXPECT_FALSE(a.process->alive());
+  EXPECT_FALSE(a.link->partitioned());
+  EXPECT_FALSE(c.loop().trace().enabled());
+  c.loop().run_for(2min);  // the restart and heal timers find the cluster closing
+  EXPECT_FALSE(a.process->alive());
+  EXPECT_TRUE(sink.str().empty());
+}
+
+TEST(ClusterTeardownTest, SaysWhenSomethingNeverUnwinds) {
+  Cluster c;
+  Replica& a = c.add_replica("a-0", 1ms, 0ms);
+  a.begin_incarnation();  // never finished
+  EXPECT_FALSE(c.teardown(TeardownOptions{3, 10ms}));
+  EXPECT_FALSE(c.unwound());
+  EXPECT_EQ(c.loop().now(), sim::Time{} + 30ms);  // three slices, no more
+  a.incarnations.back()->finished = true;
+  EXPECT_TRUE(c.unwound());
+}
+
+TEST(ClusterTeardownTest, WaitsForTheCallersOwnWorkToo) {
+  Cluster c;
+  int asked = 0;
+  EXPECT_FALSE(c.teardown(TeardownOptions{2, 10ms}, [&] { return ++asked > 5; }));
+  EXPECT_EQ(asked, 3);  // before each slice, and once at the end
+  EXPECT_TRUE(c.teardown(TeardownOptions{2, 10ms}, [&] { return true; }));
+}
+
+}  // namespace
+}  // namespace kubesim::cluster
