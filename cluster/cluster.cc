@@ -90,6 +90,54 @@ void Cluster::set_clock_offset(Replica& r, sim::Duration offset) { r.process->cl
 void Cluster::set_clock_rate(Replica& r, double rate) { r.process->clock().set_rate(rate); }
 void Cluster::set_latency(Replica& r, sim::Duration base, sim::Duration extra) { r.link->set_latency(base, extra); }
 
+// --- leadership and invariants ----------------------------------------------------------------------
+
+std::size_t Cluster::start_term(Replica& r, const std::vector<std::size_t>& locks, const nlohmann::json& fields) {
+  const std::size_t term = leadership_.start(locks, r.index, r.name, loop_.now());
+  term_replicas_.push_back(&r);
+  term_ended_.push_back(false);
+  trace(r.name, "leader.start", fields);
+  if (observer_ != nullptr) observer_->term_started(r, term);
+  if (!closing_) check_locks(locks);
+  return term;
+}
+
+void Cluster::end_term(std::size_t term, const nlohmann::json& fields) {
+  if (term_ended_.at(term)) return;
+  term_ended_[term] = true;
+  leadership_.end(term, loop_.now());
+  Replica& r = *term_replicas_[term];
+  trace(r.name, "leader.end", fields);
+  if (observer_ != nullptr) observer_->term_ended(r, term);
+  if (!closing_) check_locks(leadership_.locks_of(term));
+}
+
+bool Cluster::term_open(std::size_t term) const { return term < term_ended_.size() && !term_ended_[term]; }
+
+void Cluster::add_invariant(Invariant invariant) {
+  invariants_.push_back(std::move(invariant));
+  if (listening_) return;
+  listening_ = true;
+  server_.add_write_listener([this](const fakeapi::CommittedWrite& write) {
+    if (!closing_) check_write(write);
+  });
+}
+
+void Cluster::check_write(const fakeapi::CommittedWrite& write) {
+  if (write.resource == nullptr) return;
+  const Trigger trigger{&write, nullptr};
+  for (const Invariant& invariant : invariants_) {
+    if (invariant.dependencies.depends_on(*write.resource)) invariant.check(trigger);
+  }
+}
+
+void Cluster::check_locks(const std::vector<std::size_t>& locks) {
+  const Trigger trigger{nullptr, &locks};
+  for (const Invariant& invariant : invariants_) {
+    if (invariant.dependencies.depends_on_locks(locks)) invariant.check(trigger);
+  }
+}
+
 // --- the end ---------------------------------------------------------------------------------------
 
 bool Cluster::unwound() const {

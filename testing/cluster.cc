@@ -83,9 +83,10 @@ SimCluster::Impl::Impl(SimCluster* self_, ClusterOptions options_)
     if (!failure && !closing()) failure = named_failure(error, task);
   });
   loop.trace().enable(tail.stream());
-  write_listener = server.add_write_listener([this](const fakeapi::CommittedWrite&) {
-    if (!closing()) changed();
-  });
+  cluster::Dependencies everything;
+  everything.leadership = true;  // on any lock
+  everything.any_write = true;
+  cluster.add_invariant(cluster::Invariant{"SimCluster", [this](const cluster::Trigger&) { changed(); }, everything});
   trace("cluster", "cluster.start", {{"seed", std::as_const(options).seed()}, {"shuffle", std::as_const(options).shuffle()}});
 }
 
@@ -97,7 +98,6 @@ SimCluster::Impl::~Impl() {
 }
 
 void SimCluster::Impl::teardown() {
-  server.remove_write_listener(write_listener);
   // Failures now are of no interest: the test is over.
   cluster.teardown(cluster::TeardownOptions{kTeardownSlices, kTeardownSlice});
   failure = nullptr;

@@ -2,6 +2,7 @@
 // what a test does to them (crash, restart, partition, pause, clock skew and drift, latency).
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "internal/cluster_impl.h"
 #include "kubesim/testing/cluster.h"
@@ -85,22 +86,34 @@ void SimCluster::Impl::start_replica(ClusterReplica& replica) {
 
 void SimCluster::Impl::on_leadership(ClusterReplica& replica, int incarnation, bool leading) {
   // A past incarnation's news is stale: its crash already ended its leadership.
-  if (closing() || incarnation != replica.process->incarnation() || replica.leading == leading) return;
+  if (closing() || incarnation != replica.process->incarnation() || replica.leading() == leading) return;
   if (leading && !replica.process->alive()) return;
-  replica.leading = leading;
-  trace(replica.name, leading ? "leader.start" : "leader.end", {{"lock", replica.group->lock}});
-  fault_plan.note_leadership(replica.name, replica.group->lock, leading);
-  changed();
+  const nlohmann::json fields = {{"lock", replica.group->lock}};
+  if (leading) {
+    replica.term = cluster.start_term(replica, {replica.group->lock_id}, fields);
+  } else {
+    cluster.end_term(*std::exchange(replica.term, std::nullopt), fields);
+  }
+}
+
+void SimCluster::Impl::term_started(cluster::Replica& r, std::size_t) {
+  const auto& replica = static_cast<ClusterReplica&>(r);
+  fault_plan.note_leadership(replica.name, replica.group->lock, true);
+}
+
+void SimCluster::Impl::term_ended(cluster::Replica& r, std::size_t) {
+  const auto& replica = static_cast<ClusterReplica&>(r);
+  fault_plan.note_leadership(replica.name, replica.group->lock, false);
 }
 
 void SimCluster::Impl::crashed(cluster::Replica& r) {
   auto& replica = static_cast<ClusterReplica&>(r);
-  if (replica.leading) on_leadership(replica, replica.process->incarnation(), false);
+  if (replica.leading()) on_leadership(replica, replica.process->incarnation(), false);
 }
 
 void SimCluster::Impl::restarting(cluster::Replica& r, cluster::Restart) {
   auto& replica = static_cast<ClusterReplica&>(r);
-  if (replica.leading) on_leadership(replica, replica.process->incarnation(), false);
+  if (replica.leading()) on_leadership(replica, replica.process->incarnation(), false);
 }
 
 void SimCluster::Impl::healed(cluster::Replica& r) { trace(r.name, "link.heal"); }
@@ -122,6 +135,7 @@ std::vector<std::string> SimCluster::run_controller(std::string group, SetupFn s
   if (election) {
     if (election->name.empty()) election->name = group;
     g->lock = election->ns + "/" + election->name;
+    g->lock_id = impl_->cluster.leadership().add_lock(g->lock);
     g->election = std::move(election);
   }
   ClusterGroup* made = impl_->groups.emplace_back(std::move(g)).get();
@@ -139,7 +153,7 @@ std::vector<std::string> SimCluster::run_controller(std::string group, SetupFn s
 std::vector<std::string> SimCluster::leaders(std::string_view lock) const {
   std::vector<std::string> out;
   for (const ClusterReplica* r : impl_->replicas()) {
-    if (r->leading && lock_matches(*r->group, lock)) out.push_back(r->name);
+    if (r->leading() && lock_matches(*r->group, lock)) out.push_back(r->name);
   }
   return out;
 }

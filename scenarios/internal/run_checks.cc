@@ -34,8 +34,8 @@ Checker::Checker(World& world) : world_(&world) {
     const std::size_t i = runs_.size();
     runs_.push_back(std::move(run));
     if (check.kind == CheckKind::kFinally) continue;
-    if (runs_[i].deps.any_write || !runs_[i].deps.resources.empty()) on_write_.push_back(i);
-    if (runs_[i].deps.leadership) on_leadership_.push_back(i);
+    world.cluster.add_invariant(cluster::Invariant{
+        check.text, [this, i](const cluster::Trigger& trigger) { on_trigger(i, trigger); }, runs_[i].deps});
   }
 }
 
@@ -130,30 +130,25 @@ void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
   }
 }
 
-void Checker::on_write(const fakeapi::CommittedWrite& write) {
-  std::optional<bool> lag;  // informers_lag(write), computed when first needed
-  for (std::size_t i : on_write_) {
-    Run& run = runs_[i];
-    if (!live(run) || write.resource == nullptr || !run.deps.depends_on(*write.resource)) continue;
-    // An eventually informersConverged cannot hold while an informer still lacks this write;
-    // skipping it saves a comparison of every cache with the server.
-    if (run.check->kind == CheckKind::kEventually && std::holds_alternative<InformersConverged>(run.check->condition)) {
-      if (!lag) lag = informers_lag(*world_, write);
-      if (*lag) continue;
-    }
-    evaluate(i, &write);
-  }
+bool Checker::informers_lag_cached(const fakeapi::CommittedWrite& write) {
+  if (!lag_ || lag_->first != write.revision) lag_ = std::make_pair(write.revision, informers_lag(*world_, write));
+  return lag_->second;
 }
 
-void Checker::on_leadership(const std::vector<std::size_t>& locks) {
-  for (std::size_t i : on_leadership_) {
-    if (!live(runs_[i])) continue;
-    const auto& mine = runs_[i].deps.locks;
-    const bool touched = std::any_of(locks.begin(), locks.end(), [&](std::size_t id) {
-      return std::find(mine.begin(), mine.end(), id) != mine.end();
-    });
-    if (touched) evaluate(i);
+void Checker::on_trigger(std::size_t i, const cluster::Trigger& trigger) {
+  Run& run = runs_[i];
+  if (!live(run)) return;
+  if (trigger.write == nullptr) {
+    evaluate(i);  // a term started or ended on one of its locks
+    return;
   }
+  // An eventually informersConverged cannot hold while an informer still lacks this write;
+  // skipping it saves a comparison of every cache with the server.
+  if (run.check->kind == CheckKind::kEventually && std::holds_alternative<InformersConverged>(run.check->condition) &&
+      informers_lag_cached(*trigger.write)) {
+    return;
+  }
+  evaluate(i, trigger.write);
 }
 
 void Checker::on_event() {

@@ -10,6 +10,8 @@
 //   consistently  the same triggers and probes over [after, after+for]; breaks at the first
 //                 instant it does not hold;
 //   finally       once, at the end.
+// The cluster checks them after writes and terms (each run is a cluster invariant with the
+// condition's dependencies); the runner calls on_event after each timeline event.
 // A break is traced ("check.break"), marked on the picture and, the first time, reported to the
 // first-failure hook (the runner freezes the trace tail there).
 #ifndef KUBESIM_SCENARIOS_INTERNAL_RUN_CHECKS_H_
@@ -17,9 +19,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
+#include "kubesim/cluster/invariant.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/scenarios/result.h"
 #include "kubesim/scenarios/scenario.h"
@@ -43,8 +48,7 @@ class Checker {
 
   // At t=0, once the processes are started: evaluates `always`, schedules the windows.
   void begin();
-  void on_write(const fakeapi::CommittedWrite& write);
-  void on_leadership(const std::vector<std::size_t>& locks);
+  // After a timeline event: evaluates every check whose window is open.
   void on_event();
   // At the end of the run: windows still open are judged now, then `finally`.
   void finish();
@@ -69,12 +73,15 @@ class Checker {
   // `write`: the committed write this evaluation follows, if any.
   void evaluate(std::size_t i, const fakeapi::CommittedWrite* write);
   void fail(Run& run, std::string detail, sim::Time at);
+  // The cluster's invariant for run i, checked after the writes and terms it depends on.
+  void on_trigger(std::size_t i, const cluster::Trigger& trigger);
+  bool informers_lag_cached(const fakeapi::CommittedWrite& write);
   bool live(const Run& run) const { return run.open && !run.done; }
 
   World* world_;
   std::vector<Run> runs_;
-  std::vector<std::size_t> on_write_;       // runs that some write may change
-  std::vector<std::size_t> on_leadership_;  // runs that leadership may change
+  // informers_lag of the write with this revision (one answer per write for every check).
+  std::optional<std::pair<fakeapi::Revision, bool>> lag_;
   std::vector<Failure> failures_;
   std::function<void()> first_failure_;
 };

@@ -18,10 +18,6 @@ using api::match_tree;
 using api::short_json;
 using api::TreeMatch;
 
-bool Dependencies::depends_on(const api::GroupResource& resource) const {
-  return any_write || std::find(resources.begin(), resources.end(), resource) != resources.end();
-}
-
 namespace {
 
 api::GroupResource lock_resource(std::string_view kind) {

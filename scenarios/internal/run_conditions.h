@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kubesim/api/gvk.h"
+#include "kubesim/cluster/invariant.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/scenarios/scenario.h"
 
@@ -21,13 +22,7 @@ namespace kubesim::scenarios::runner {
 
 struct World;
 
-struct Dependencies {
-  bool leadership = false;
-  std::vector<std::size_t> locks;  // with `leadership`: changes on these locks (empty: any)
-  bool any_write = false;
-  std::vector<api::GroupResource> resources;  // committed writes of these resources
-  bool depends_on(const api::GroupResource& resource) const;
-};
+using cluster::Dependencies;
 
 Dependencies dependencies_of(World& world, const Condition& condition);
 

@@ -264,20 +264,23 @@ void LeaderTerm::fire() { world->leader_ended(*this); }
 
 void World::leader_started(LeaderTerm& term, std::size_t elector) {
   Replica& r = *term.replica;
-  const std::vector<std::size_t>& locks = r.lock_ids[elector];
-  term.id = leadership.start(locks, r.index, r.name, loop.now());
-  trace(r.name, "leader.start",
-        {{"lock", r.electors[elector]->lock.primary.text()}, {"incarnation", r.process->incarnation()}});
-  for (std::size_t id : locks) term.spans.push_back(picture.open("lock " + leadership.lock(id).text, "leader", r.name, loop.now()));
-  if (!closing()) checker->on_leadership(locks);
+  term.id = cluster.start_term(r, r.lock_ids[elector],
+                               {{"lock", r.electors[elector]->lock.primary.text()}, {"incarnation", r.process->incarnation()}});
 }
 
 void World::leader_ended(LeaderTerm& term) {
-  leadership.end(term.id, loop.now());
-  const std::vector<std::size_t>& locks = leadership.locks_of(term.id);
-  trace(term.replica->name, "leader.end", {{"lock", leadership.lock(locks.front()).text}});
-  for (std::size_t span : term.spans) picture.close(span, loop.now());
-  if (!closing()) checker->on_leadership(locks);
+  cluster.end_term(term.id, {{"lock", leadership.lock(leadership.locks_of(term.id).front()).text}});
+}
+
+void World::term_started(cluster::Replica& r, std::size_t term) {
+  if (term_spans_.size() <= term) term_spans_.resize(term + 1);
+  for (std::size_t id : leadership.locks_of(term)) {
+    term_spans_[term].push_back(picture.open("lock " + leadership.lock(id).text, "leader", r.name, loop.now()));
+  }
+}
+
+void World::term_ended(cluster::Replica&, std::size_t term) {
+  for (std::size_t span : term_spans_[term]) picture.close(span, loop.now());
 }
 
 }  // namespace kubesim::scenarios::runner

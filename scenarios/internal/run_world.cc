@@ -73,6 +73,7 @@ World::World(const Scenario& scenario_, const Registry& registry_, const RunOpti
       loop(cluster.loop()),
       server(cluster.server()),
       end(sim::Time{} + scenario_.duration),
+      leadership(cluster.leadership()),
       picture(options_.timeline) {
   loop.trace().enable(trace_sink);
   cluster.set_observer(this);
@@ -111,10 +112,7 @@ void World::setup() {
   make_replicas();
   if (!scenario.workload.empty()) make_workload(*this);
   make_lanes();
-  checker = std::make_unique<Checker>(*this);
-  server.add_write_listener([this](const fakeapi::CommittedWrite& write) {
-    if (!closing()) checker->on_write(write);
-  });
+  checker = std::make_unique<Checker>(*this);  // the cluster checks it after writes and terms
   setup_timeline(*this);
 }
 

@@ -85,8 +85,7 @@ struct InformerFactory {
 struct LeaderTerm final : sim::WaitNode {
   World* world = nullptr;
   Replica* replica = nullptr;
-  std::size_t id = 0;  // in Leadership
-  std::vector<std::size_t> spans;  // the picture's leader spans
+  std::size_t id = 0;  // the cluster's term
   void fire() override;
 };
 
@@ -190,6 +189,9 @@ struct World final : cluster::Observer {
   void restarting(cluster::Replica& r, cluster::Restart cause) override;
   void restarted(cluster::Replica& r, cluster::Restart cause) override;
   void healed(cluster::Replica& r) override;
+  // A term's lock lanes on the picture (run_replica.cc).
+  void term_started(cluster::Replica& r, std::size_t term) override;
+  void term_ended(cluster::Replica& r, std::size_t term) override;
   // Set by teardown: nothing scheduled acts any more.
   bool closing() const { return cluster.closing(); }
 
@@ -200,7 +202,7 @@ struct World final : cluster::Observer {
   sim::Loop& loop;
   fakeapi::ApiServer& server;
   sim::Time end{};
-  cluster::Leadership leadership;
+  cluster::Leadership& leadership;  // the cluster's
   Picture picture;
   std::unique_ptr<Checker> checker;
   std::shared_ptr<RunFilter> filter;
@@ -217,6 +219,7 @@ struct World final : cluster::Observer {
   void sample_queues();
 
   std::optional<sim::Time> next_sample_;  // the picture's next queue-depth sample
+  std::vector<std::vector<std::size_t>> term_spans_;  // per cluster term: its picture spans
 };
 
 sim::LoopOptions loop_options(const Scenario& scenario, std::uint64_t seed);

@@ -1,5 +1,7 @@
 #include "internal/record_leadership.h"
 
+#include <utility>
+
 #include "kubesim/api/resources.h"
 #include "kubesim/election/record.h"
 #include "../internal/run_checks.h"
@@ -34,7 +36,7 @@ RecordLeadership::RecordLeadership(runner::World& world) : world_(&world) {
       if (l.id == id) lock = &l;
     }
     if (lock == nullptr) {
-      locks_.push_back(Lock{id, ref, {}, std::nullopt, 0, {}, {}});
+      locks_.push_back(Lock{id, ref, {}, std::nullopt, 0, {}});
       lock = &locks_.back();
     }
     lock->candidates.push_back(r->index);
@@ -43,22 +45,14 @@ RecordLeadership::RecordLeadership(runner::World& world) : world_(&world) {
 
 void RecordLeadership::start_term(Lock& lock, std::size_t replica) {
   runner::World& w = *world_;
-  const std::string& name = w.replicas[replica]->name;
-  lock.term = w.leadership.start({lock.id}, replica, name, w.loop.now());
   lock.holder = replica;
-  lock.spans = {w.picture.open("lock " + lock.ref.text(), "leader", name, w.loop.now())};
-  w.trace(name, "leader.start", {{"lock", lock.ref.text()}, {"from", "record"}});
-  if (!w.closing()) w.checker->on_leadership({lock.id});
+  lock.term = w.cluster.start_term(*w.replicas[replica], {lock.id}, {{"lock", lock.ref.text()}, {"from", "record"}});
 }
 
 void RecordLeadership::end_term(Lock& lock) {
   if (!lock.term) return;
   runner::World& w = *world_;
-  w.leadership.end(*lock.term, w.loop.now());
-  lock.term.reset();
-  for (std::size_t span : lock.spans) w.picture.close(span, w.loop.now());
-  w.trace(w.replicas[lock.holder]->name, "leader.end", {{"lock", lock.ref.text()}, {"from", "record"}});
-  if (!w.closing()) w.checker->on_leadership({lock.id});
+  w.cluster.end_term(*std::exchange(lock.term, std::nullopt), {{"lock", lock.ref.text()}, {"from", "record"}});
 }
 
 void RecordLeadership::on_write(const fakeapi::CommittedWrite& write) {

@@ -38,6 +38,7 @@ struct ClusterGroup {
   SetupFn setup;
   std::optional<LeaderElection> election;  // its name filled in
   std::string lock;                        // "<ns>/<name>", "" without election
+  std::size_t lock_id = 0;                 // with election: in the cluster's Leadership
 };
 
 // One run of a replica's process: made by the replica's main coroutine, finished when that
@@ -51,7 +52,9 @@ struct ClusterIncarnation final : cluster::Incarnation {
 // A replica "<group>-<i>" of a controller group.
 struct ClusterReplica final : cluster::Replica {
   ClusterGroup* group = nullptr;
-  bool leading = false;  // the current incarnation leads group->lock
+  std::optional<std::size_t> term;  // the cluster's term while the current incarnation leads
+
+  bool leading() const { return term.has_value(); }
 };
 
 // An always() check.
@@ -82,9 +85,11 @@ struct SimCluster::Impl final : cluster::Observer {
   void crashed(cluster::Replica& r) override;
   void restarting(cluster::Replica& r, cluster::Restart cause) override;
   void healed(cluster::Replica& r) override;
+  void term_started(cluster::Replica& r, std::size_t term) override;
+  void term_ended(cluster::Replica& r, std::size_t term) override;
 
-  // After a committed write or a leadership change: runs the always() checks and marks the
-  // state changed for drive().
+  // After a committed write or a leadership change (the cluster's invariant "SimCluster"): runs
+  // the always() checks and marks the state changed for drive().
   void changed();
   void run_checks();
   // Leadership as the replica's manager reports it (ignored from a past incarnation).
@@ -117,7 +122,6 @@ struct SimCluster::Impl final : cluster::Observer {
   std::vector<std::unique_ptr<ClusterGroup>> groups;
   std::vector<ClusterCheck> checks;
   std::vector<Violation> violations;
-  std::uint64_t write_listener = 0;
   std::exception_ptr failure;  // the first failure of detached work, not yet rethrown
   bool dirty = false;          // a write or leadership change since drive() last checked
   bool checking = false;       // run_checks is running (a check must not re-enter it)

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kubesim/api/object.h"
+#include "kubesim/api/resources.h"
 #include "kubesim/sim/event.h"
 
 namespace kubesim::cluster {
@@ -30,6 +32,12 @@ struct Heard final : Observer {
   void restarting(Replica& r, Restart cause) override { events.push_back("restarting " + r.name + " " + text(cause)); }
   void restarted(Replica& r, Restart cause) override { events.push_back("restarted " + r.name + " " + text(cause)); }
   void healed(Replica& r) override { events.push_back("healed " + r.name); }
+  void term_started(Replica& r, std::size_t term) override {
+    events.push_back("term " + std::to_string(term) + " of " + r.name + " started");
+  }
+  void term_ended(Replica& r, std::size_t term) override {
+    events.push_back("term " + std::to_string(term) + " of " + r.name + " ended");
+  }
   static std::string text(Restart cause) {
     switch (cause) {
       case Restart::kAfterCrash: return "after-crash";
@@ -163,6 +171,72 @@ TEST_F(ClusterTest, ClockAndLatencyActsReachTheProcess) {
   c.set_latency(r, 7ms, 0ms);
   sim::Rng rng(1);
   EXPECT_EQ(r.link->sample_latency(rng), 7ms);
+}
+
+// An invariant on `locks` (any lock when empty) that logs its checks into `log`.
+Invariant logged(std::string name, std::vector<std::string>& log, Dependencies deps) {
+  return Invariant{name,
+                   [name, &log](const Trigger& t) {
+                     log.push_back(name + (t.write != nullptr ? " after a write" : " after a term"));
+                   },
+                   std::move(deps)};
+}
+
+TEST_F(ClusterTest, TermsAreRecordedTracedToldAndCheckedOnTheirLocks) {
+  Replica& r = started("m-0");
+  const std::size_t lease = c.leadership().add_lock("leases/a/m");
+  const std::size_t other = c.leadership().add_lock("leases/a/n");
+  std::vector<std::string> log;
+  Dependencies on_lease;
+  on_lease.leadership = true;
+  on_lease.locks = {lease};
+  Dependencies on_any;
+  on_any.leadership = true;
+  c.add_invariant(logged("lease", log, on_lease));
+  c.add_invariant(logged("any", log, on_any));
+  std::ostringstream sink;
+  c.loop().trace().enable(&sink);
+  const std::size_t term = c.start_term(r, {lease}, {{"lock", "leases/a/m"}});
+  EXPECT_TRUE(c.term_open(term));
+  EXPECT_EQ(c.leadership().lock(lease).open.size(), 1u);
+  c.end_term(term, {{"lock", "leases/a/m"}});
+  c.end_term(term, {{"lock", "leases/a/m"}});  // once only
+  EXPECT_FALSE(c.term_open(term));
+  c.end_term(c.start_term(r, {other}), {});
+  EXPECT_EQ(log, (std::vector<std::string>{"lease after a term", "any after a term", "lease after a term",
+                                           "any after a term", "any after a term", "any after a term"}));
+  EXPECT_EQ(heard.events, (std::vector<std::string>{"term 0 of m-0 started", "term 0 of m-0 ended",
+                                                    "term 1 of m-0 started", "term 1 of m-0 ended"}));
+  const std::string trace = sink.str();
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = trace.find(what); at != std::string::npos; at = trace.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("\"leader.start\""), 2u);
+  EXPECT_EQ(count("\"leader.end\""), 2u);  // one per term
+  EXPECT_EQ(count("\"m-0\""), 4u);
+}
+
+TEST_F(ClusterTest, InvariantsAreCheckedAfterTheWritesTheyDependOnInTheOrderAdded) {
+  std::vector<std::string> log;
+  Dependencies maps;
+  maps.resources = {api::kConfigMaps.group_resource()};
+  Dependencies writes;
+  writes.any_write = true;
+  c.add_invariant(logged("maps", log, maps));
+  c.add_invariant(logged("writes", log, writes));
+  c.add_invariant(logged("terms", log, Dependencies{.leadership = true, .locks = {}, .any_write = false, .resources = {}}));
+  const auto map = api::Object::from_json({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "a"}}}});
+  ASSERT_TRUE(c.server().create(api::kConfigMaps, "default", map.value(), api::CreateOptions()).ok());
+  const auto secret = api::Object::from_json({{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", "s"}}}});
+  ASSERT_TRUE(c.server().create(api::kSecrets, "default", secret.value(), api::CreateOptions()).ok());
+  EXPECT_EQ(log, (std::vector<std::string>{"maps after a write", "writes after a write", "writes after a write"}));
+  ASSERT_TRUE(c.teardown());
+  log.clear();
+  const auto late = api::Object::from_json({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "b"}}}});
+  ASSERT_TRUE(c.server().create(api::kConfigMaps, "default", late.value(), api::CreateOptions()).ok());
+  EXPECT_TRUE(log.empty());  // closing: nothing is checked
 }
 
 TEST(ClusterTeardownTest, CrashesEveryProcessHealsEveryLinkAndNothingScheduledActsAfter) {

@@ -4,7 +4,7 @@
 // A replica's term on a lock starts with the committed write whose record names it holder (its
 // holderIdentity is its replica name, as leaderElected reads it too) and ends with the first of: a write naming another holder
 // or none, the record's expiry (the last write naming it + leaseDurationSeconds, in server time),
-// the replica's death. Terms go into the World's Leadership, picture and checks as in-process
+// the replica's death. Terms go to the cluster (Cluster::start_term, end_term) as in-process
 // electors' terms do. This is weaker than a virtual run: a real program may go on believing it
 // leads after its record expired, and nothing here can see that.
 #ifndef KUBESIM_SCENARIOS_LIVE_INTERNAL_RECORD_LEADERSHIP_H_
@@ -45,13 +45,12 @@ class RecordLeadership {
 
  private:
   struct Lock {
-    std::size_t id = 0;  // in the World's Leadership
+    std::size_t id = 0;  // in the cluster's Leadership
     LockRef ref;
     std::vector<std::size_t> candidates;  // World replica indices whose exec takes it
-    std::optional<std::size_t> term;
+    std::optional<std::size_t> term;  // the cluster's term while one lasts
     std::size_t holder = 0;
     sim::Time expires{};
-    std::vector<std::size_t> spans;
   };
   void start_term(Lock& lock, std::size_t replica);
   void end_term(Lock& lock);

@@ -18,7 +18,13 @@
 // the cluster is not closing and the replica is still in the incarnation (and the state) it was
 // in when the act was scheduled, so a later restart or crash always wins over an older timer.
 // The Observer hears of each act at fixed points, to trace it or draw it; the Cluster writes no
-// trace lines of its own beyond what sim::Process writes.
+// trace lines of its own beyond what sim::Process writes and the leader.start/leader.end lines of
+// the terms it is told of.
+//
+// Leadership: whoever runs a leader election in a process tells the cluster when a term starts
+// and ends (start_term, end_term); the cluster keeps the record (Leadership), traces the term,
+// tells the Observer, and checks the invariants on those locks. Invariants (invariant.h) are also
+// checked after every committed write they depend on.
 #ifndef KUBESIM_CLUSTER_CLUSTER_H_
 #define KUBESIM_CLUSTER_CLUSTER_H_
 
@@ -34,6 +40,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kubesim/cluster/invariant.h"
+#include "kubesim/cluster/leadership.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/network_link.h"
@@ -107,6 +115,9 @@ class Observer {
   virtual void restarted(Replica&, Restart) {}
   // After a partition ended and the link healed.
   virtual void healed(Replica&) {}
+  // After a term was recorded and traced, before the invariants on its locks are checked.
+  virtual void term_started(Replica&, std::size_t /*term*/) {}
+  virtual void term_ended(Replica&, std::size_t /*term*/) {}
 };
 
 struct TeardownOptions {
@@ -170,6 +181,22 @@ class Cluster {
   void set_clock_rate(Replica& r, double rate);
   void set_latency(Replica& r, sim::Duration base, sim::Duration extra);
 
+  // --- Leadership and invariants ---
+  Leadership& leadership() { return leadership_; }
+  const Leadership& leadership() const { return leadership_; }
+  // `r` believes it leads `locks` (Leadership ids) from now: the term is recorded, traced as
+  // "leader.start" with `fields` under r's name, told to the Observer, then the invariants on
+  // those locks are checked. Returns the term's id.
+  std::size_t start_term(Replica& r, const std::vector<std::size_t>& locks,
+                         const nlohmann::json& fields = nlohmann::json::object());
+  // The term ends now: recorded, traced as "leader.end" with `fields`, told, checked. A term
+  // that already ended is left alone.
+  void end_term(std::size_t term, const nlohmann::json& fields = nlohmann::json::object());
+  // True while the term lasts.
+  bool term_open(std::size_t term) const;
+  // Checked from now on, after the writes and terms it depends on (invariant.h).
+  void add_invariant(Invariant invariant);
+
   // --- The end ---
   // Closes the cluster: disables the trace, crashes every process and heals every link, then
   // runs the Loop in slices until every replica has unwound and `also_unwound` (when given)
@@ -185,10 +212,17 @@ class Cluster {
  private:
   void adopt(Replica* replica, std::string name, sim::Duration base, sim::Duration extra);
   void restart_now(Replica& r, Restart cause);
+  void check_write(const fakeapi::CommittedWrite& write);
+  void check_locks(const std::vector<std::size_t>& locks);
 
   sim::Loop loop_;
   fakeapi::ApiServer server_;
   Observer* observer_ = nullptr;
+  Leadership leadership_;
+  std::vector<Replica*> term_replicas_;  // per term id
+  std::vector<bool> term_ended_;          // per term id
+  std::vector<Invariant> invariants_;
+  bool listening_ = false;  // the write listener is installed
   std::vector<std::unique_ptr<Replica>> replicas_;  // declared last: destroyed first
   bool closing_ = false;
 };
