@@ -34,6 +34,41 @@ Replica* Cluster::find(std::string_view name) const {
   return nullptr;
 }
 
+const Group* Cluster::find_group(std::string_view name) const {
+  for (const Group& g : groups_) {
+    if (g.name == name) return &g;
+  }
+  return nullptr;
+}
+
+void Cluster::start(Replica& r) {
+  Replica* replica = &r;
+  r.process->start([this, replica](sim::Context ctx) { return replica_main(this, replica, std::move(ctx)); });
+}
+
+sim::Task<void> Cluster::replica_main(Cluster* cluster, Replica* r, sim::Context ctx) {
+  if (ctx.done() || cluster->closing_) co_return;
+  Incarnation* inc = &r->kind->begin(*r);
+  cluster->trace(r->name, "replica.start", {{"incarnation", inc->number}});
+  std::exception_ptr error;
+  try {
+    r->kind->build(*r, *inc);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (error) {
+    inc->finished = true;  // nothing was started
+    std::rethrow_exception(error);
+  }
+  try {
+    co_await r->kind->run(r, inc, ctx);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  inc->finished = true;
+  if (error) std::rethrow_exception(error);
+}
+
 // --- faults ----------------------------------------------------------------------------------------
 
 void Cluster::restart_now(Replica& r, Restart cause) {

@@ -27,44 +27,35 @@ std::string names(const std::vector<ClusterReplica*>& replicas) {
 // One incarnation of a replica: a fresh client, informer factory and Manager, filled by the
 // group's setup, run until the process stops or, under election, its leadership ends. A manager
 // that returns on its own (leadership lost) exits the process, which restarts at once.
-sim::Task<void> SimCluster::Impl::replica_main(Impl* impl, ClusterReplica* r, sim::Context ctx) {
-  if (ctx.done() || impl->closing()) co_return;
-  ClusterIncarnation* inc = &r->begin_incarnation<ClusterIncarnation>();
-  impl->trace(r->name, "replica.start", {{"incarnation", inc->number}});
-  std::exception_ptr error;
-  try {
-    inc->client = std::make_unique<fakeapi::InProcessClient>(impl->server, *r->process);
-    informer::SharedInformerFactoryOptions factory_options;
-    factory_options.informer.process = r->process->name();
-    factory_options.on_tombstone = [impl, r](const api::GroupVersionResource& resource,
-                                             const informer::DeletedFinalStateUnknown& tombstone) {
-      if (!impl->closing()) impl->fault_plan.note_tombstone(r->name, resource.resource, tombstone.key.str());
-    };
-    inc->factory = std::make_unique<informer::SharedInformerFactory>(*inc->client, r->process->clock(),
-                                                                     std::move(factory_options));
-    ManagerOptions options;
-    options.leader_election = r->group->election;
-    const int number = inc->number;
-    options.on_leadership = [impl, r, number](bool leading) { impl->on_leadership(*r, number, leading); };
-    inc->manager = std::make_unique<Manager>(ManagerEnv{*r->process, *inc->client, *inc->factory}, std::move(options));
-    r->group->setup(*inc->manager);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  if (error) {
-    inc->finished = true;  // nothing was started
-    std::rethrow_exception(error);
-  }
-  try {
-    co_await inc->manager->start(ctx);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  inc->finished = true;
-  if (error) std::rethrow_exception(error);
-  if (ctx.done() || impl->closing()) co_return;
-  impl->trace(r->name, "replica.exit", {{"incarnation", inc->number}, {"why", "its leadership ended"}});
-  impl->cluster.exit(*r, inc->number);
+cluster::Incarnation& SimCluster::Impl::ManagerKind::begin(cluster::Replica& r) { return r.begin_incarnation<ClusterIncarnation>(); }
+
+void SimCluster::Impl::ManagerKind::build(cluster::Replica& replica, cluster::Incarnation& incarnation) {
+  SimCluster::Impl* impl = impl_;
+  auto* r = static_cast<ClusterReplica*>(&replica);
+  auto& inc = static_cast<ClusterIncarnation&>(incarnation);
+  inc.client = std::make_unique<fakeapi::InProcessClient>(impl->server, *r->process);
+  informer::SharedInformerFactoryOptions factory_options;
+  factory_options.informer.process = r->process->name();
+  factory_options.on_tombstone = [impl, r](const api::GroupVersionResource& resource,
+                                           const informer::DeletedFinalStateUnknown& tombstone) {
+    if (!impl->closing()) impl->fault_plan.note_tombstone(r->name, resource.resource, tombstone.key.str());
+  };
+  inc.factory = std::make_unique<informer::SharedInformerFactory>(*inc.client, r->process->clock(),
+                                                                  std::move(factory_options));
+  ManagerOptions options;
+  options.leader_election = r->group->election;
+  const int number = inc.number;
+  options.on_leadership = [impl, r, number](bool leading) { impl->on_leadership(*r, number, leading); };
+  inc.manager = std::make_unique<Manager>(ManagerEnv{*r->process, *inc.client, *inc.factory}, std::move(options));
+  r->group->setup(*inc.manager);
+}
+
+sim::Task<void> SimCluster::Impl::ManagerKind::run(cluster::Replica* r, cluster::Incarnation* incarnation, sim::Context ctx) {
+  auto* inc = static_cast<ClusterIncarnation*>(incarnation);
+  co_await inc->manager->start(ctx);
+  if (ctx.done() || impl_->closing()) co_return;
+  impl_->trace(r->name, "replica.exit", {{"incarnation", inc->number}, {"why", "its leadership ended"}});
+  impl_->cluster.exit(*r, inc->number);
 }
 
 std::vector<ClusterReplica*> SimCluster::Impl::replicas() const {
@@ -76,12 +67,6 @@ std::vector<ClusterReplica*> SimCluster::Impl::replicas() const {
 ClusterReplica& SimCluster::Impl::replica(std::string_view name) {
   if (cluster::Replica* r = cluster.find(name)) return static_cast<ClusterReplica&>(*r);
   throw std::invalid_argument("SimCluster: no process \"" + std::string(name) + "\" (processes: " + names(replicas()) + ")");
-}
-
-void SimCluster::Impl::start_replica(ClusterReplica& replica) {
-  Impl* impl = this;
-  ClusterReplica* r = &replica;
-  r->process->start([impl, r](sim::Context ctx) { return replica_main(impl, r, std::move(ctx)); });
 }
 
 void SimCluster::Impl::on_leadership(ClusterReplica& replica, int incarnation, bool leading) {
@@ -140,12 +125,11 @@ std::vector<std::string> SimCluster::run_controller(std::string group, SetupFn s
   }
   ClusterGroup* made = impl_->groups.emplace_back(std::move(g)).get();
   std::vector<std::string> out;
-  for (int i = 0; i < replicas.n; ++i) {
-    ClusterReplica& r = impl_->cluster.add_replica<ClusterReplica>(
-        group + "-" + std::to_string(i), impl_->options.latency_base(), impl_->options.latency_extra());
-    r.group = made;
-    out.push_back(r.name);
-    impl_->start_replica(r);
+  for (ClusterReplica* r : impl_->cluster.add_group<ClusterReplica>(group, replicas.n, impl_->options.latency_base(),
+                                                                   impl_->options.latency_extra(), impl_->kind)) {
+    r->group = made;
+    out.push_back(r->name);
+    impl_->cluster.start(*r);
   }
   return out;
 }

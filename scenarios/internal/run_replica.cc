@@ -234,28 +234,24 @@ void start_actors(World& w, Replica& r, Incarnation& inc, const sim::Context& ct
 
 }  // namespace
 
-sim::Task<void> replica_main(World* w, Replica* r, sim::Context ctx) {
-  if (ctx.done() || w->closing()) co_return;
-  Incarnation* inc = &r->begin_incarnation<Incarnation>(w->loop);
-  w->trace(r->name, "replica.start", {{"incarnation", inc->number}});
-  std::exception_ptr error;
-  try {
-    inc->client = std::make_unique<fakeapi::InProcessClient>(w->server, *r->process);
-    make_factories(*inc, *r);
-    make_electors(*w, *r, *inc);
-    make_controllers(*w, *r, *inc);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  if (error) {
-    inc->finished = true;  // nothing was started
-    std::rethrow_exception(error);
-  }
-  start_actors(*w, *r, *inc, ctx);
+cluster::Incarnation& ActorsKind::begin(cluster::Replica& r) { return r.begin_incarnation<Incarnation>(world_->loop); }
+
+void ActorsKind::build(cluster::Replica& replica, cluster::Incarnation& incarnation) {
+  auto& r = static_cast<Replica&>(replica);
+  auto& inc = static_cast<Incarnation&>(incarnation);
+  inc.client = std::make_unique<fakeapi::InProcessClient>(world_->server, *r.process);
+  make_factories(inc, r);
+  make_electors(*world_, r, inc);
+  make_controllers(*world_, r, inc);
+}
+
+sim::Task<void> ActorsKind::run(cluster::Replica* replica, cluster::Incarnation* incarnation, sim::Context ctx) {
+  auto* r = static_cast<Replica*>(replica);
+  auto* inc = static_cast<Incarnation*>(incarnation);
+  start_actors(*world_, *r, *inc, ctx);
   co_await inc->group.wait(sim::Context());
   co_await inc->leading.wait(sim::Context());
   for (auto& f : inc->factories) co_await f.factory->shutdown();
-  inc->finished = true;
 }
 
 // --- leadership ----------------------------------------------------------------------------------

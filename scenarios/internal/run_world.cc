@@ -74,7 +74,8 @@ World::World(const Scenario& scenario_, const Registry& registry_, const RunOpti
       server(cluster.server()),
       end(sim::Time{} + scenario_.duration),
       leadership(cluster.leadership()),
-      picture(options_.timeline) {
+      picture(options_.timeline),
+      actors(std::make_unique<ActorsKind>(*this)) {
   loop.trace().enable(trace_sink);
   cluster.set_observer(this);
 }
@@ -213,13 +214,13 @@ void World::make_objects() {
 void World::make_replicas() {
   sim::Rng rng = loop.rng().fork();
   for (const ProcessSpec& spec : scenario.processes) {
-    if (spec.exec && !exec_main) {
+    if (spec.exec && exec_kind == nullptr) {
       throw std::runtime_error("process \"" + spec.name +
                                "\" runs a command (exec), which only live mode (kubesim run --live) starts");
     }
     const LatencySpec latency = spec.latency.value_or(scenario.network);
-    for (int i = 0; i < spec.replicas; ++i) {
-      Replica* r = &cluster.add_replica<Replica>(spec.name + "-" + std::to_string(i), latency.min, latency.max - latency.min);
+    cluster::ProcessKind& kind = spec.exec ? *exec_kind : *actors;
+    for (Replica* r : cluster.add_group<Replica>(spec.name, spec.replicas, latency.min, latency.max - latency.min, kind)) {
       r->spec = &spec;
       const sim::Duration skew = rng.uniform_duration(spec.clock.skew.min, spec.clock.skew.max);
       const double drift = spec.clock.drift.min + (spec.clock.drift.max - spec.clock.drift.min) * rng.uniform_real();
@@ -288,13 +289,7 @@ void World::run_until(sim::Time deadline) {
 }
 
 void World::start() {
-  for (Replica* replica : replicas) {
-    if (replica->spec->exec) {
-      replica->process->start([this, replica](sim::Context ctx) { return exec_main(replica, std::move(ctx)); });
-      continue;
-    }
-    replica->process->start([this, replica](sim::Context ctx) { return replica_main(this, replica, std::move(ctx)); });
-  }
+  for (Replica* replica : replicas) cluster.start(*replica);
   if (workload) start_workload(*this);
   checker->begin();
   const bool any = std::any_of(replicas.begin(), replicas.end(), [](const auto& r) { return r->has_controllers(); });

@@ -151,8 +151,8 @@ struct World final : cluster::Observer {
   World(const Scenario& scenario, const Registry& registry, const RunOptions& options,
         std::ostream* trace_sink);
   // Live mode (kubesim/scenarios/live.h): the loop follows the real clock (`loop` in kReal
-  // mode), and each replica of an `exec:` process is a stand-in sim::Process whose main is
-  // `exec_main` (it starts the real program and kills it when the stand-in crashes).
+  // mode), and each replica of an `exec:` process is a stand-in sim::Process of `exec_kind`
+  // (which starts the real program and kills it when the stand-in crashes).
   World(const Scenario& scenario, const Registry& registry, const RunOptions& options,
         std::ostream* trace_sink, const sim::LoopOptions& loop);
   World(const World&) = delete;
@@ -208,8 +208,10 @@ struct World final : cluster::Observer {
   std::shared_ptr<RunFilter> filter;
   std::vector<Replica*> replicas;  // in file order; the cluster's
   Workload* workload = nullptr;    // the cluster's; set when the scenario has a workload
-  // Live mode: the main of every replica of an `exec:` process; unset, such a process is refused.
-  std::function<sim::Task<void>(Replica*, sim::Context)> exec_main;
+  // The kind of every replica of a process that runs actors (electors, controllers, informers).
+  std::unique_ptr<cluster::ProcessKind> actors;
+  // Live mode: the kind of every replica of an `exec:` process; unset, such a process is refused.
+  cluster::ProcessKind* exec_kind = nullptr;
 
  private:
   void make_crds();

@@ -88,7 +88,8 @@ SeedResult run_live(const Scenario& scenario, const Registry& registry, const Ru
   tail.add_sink(options.trace);
   runner::World world(scenario, registry, options, tail.stream(), live_loop_options(options.seed));
   live::LiveRun run(world, dir, live_options);
-  world.exec_main = [&run](runner::Replica* r, sim::Context ctx) { return live::exec_main(&run, r, std::move(ctx)); };
+  live::ExecKind exec(run);
+  world.exec_kind = &exec;
   try {
     world.setup();
     run.setup();

@@ -229,11 +229,12 @@ void LiveRun::shut_down() {
   }
 }
 
-sim::Task<void> exec_main(LiveRun* run, runner::Replica* r, sim::Context ctx) {
-  run->start_program(r);
+sim::Task<void> ExecKind::run(cluster::Replica* replica, cluster::Incarnation*, sim::Context ctx) {
+  auto* r = static_cast<runner::Replica*>(replica);
+  run_->start_program(r);
   sim::Event never(r->process->loop());
   co_await never.wait(ctx);
-  run->kill_program(r, "crashed");
+  run_->kill_program(r, "crashed");
 }
 
 }  // namespace kubesim::scenarios::live

@@ -66,6 +66,18 @@ struct ClusterCheck {
 };
 
 struct SimCluster::Impl final : cluster::Observer {
+  // The process kind of a controller group's replicas (cluster_processes.cc).
+  class ManagerKind final : public cluster::ProcessKind {
+   public:
+    explicit ManagerKind(Impl& impl) : impl_(&impl) {}
+    cluster::Incarnation& begin(cluster::Replica& r) override;
+    void build(cluster::Replica& r, cluster::Incarnation& inc) override;
+    sim::Task<void> run(cluster::Replica* r, cluster::Incarnation* inc, sim::Context ctx) override;
+
+   private:
+    Impl* impl_;
+  };
+
   Impl(SimCluster* self, ClusterOptions options);
   ~Impl() override;
 
@@ -94,9 +106,6 @@ struct SimCluster::Impl final : cluster::Observer {
   void run_checks();
   // Leadership as the replica's manager reports it (ignored from a past incarnation).
   void on_leadership(ClusterReplica& replica, int incarnation, bool leading);
-  void start_replica(ClusterReplica& replica);
-  // The main coroutine of a replica's process (cluster_processes.cc).
-  static sim::Task<void> replica_main(Impl* impl, ClusterReplica* r, sim::Context ctx);
 
   // Runs the loop for up to `d`, checking `condition` now, after every loop step that committed
   // a write or changed leadership, and every 100 ms; stops at the first check whose holding is
@@ -120,6 +129,7 @@ struct SimCluster::Impl final : cluster::Observer {
   fakeapi::ApiServer& server;
   FaultPlan fault_plan;
   std::vector<std::unique_ptr<ClusterGroup>> groups;
+  ManagerKind kind{*this};
   std::vector<ClusterCheck> checks;
   std::vector<Violation> violations;
   std::exception_ptr failure;  // the first failure of detached work, not yet rethrown

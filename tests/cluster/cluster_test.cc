@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -171,6 +172,72 @@ TEST_F(ClusterTest, ClockAndLatencyActsReachTheProcess) {
   c.set_latency(r, 7ms, 0ms);
   sim::Rng rng(1);
   EXPECT_EQ(r.link->sample_latency(rng), 7ms);
+}
+
+// A kind that logs its calls, fails to build when asked, and runs until its process stops.
+class LoggedKind final : public ProcessKind {
+ public:
+  explicit LoggedKind(std::vector<std::string>& log) : log_(&log) {}
+  Incarnation& begin(Replica& r) override {
+    log_->push_back("begin " + r.name);
+    return r.begin_incarnation();
+  }
+  void build(Replica& r, Incarnation& inc) override {
+    log_->push_back("build " + r.name + " #" + std::to_string(inc.number));
+    if (fail) throw std::runtime_error("no controllers for " + r.name);
+  }
+  sim::Task<void> run(Replica* r, Incarnation*, sim::Context ctx) override {
+    log_->push_back("run " + r->name);
+    sim::Event never(r->process->loop());
+    co_await never.wait(ctx);
+    log_->push_back("stopped " + r->name);
+  }
+  bool fail = false;
+
+ private:
+  std::vector<std::string>* log_;
+};
+
+TEST_F(ClusterTest, AGroupsReplicasRunTheirKindInEachIncarnation) {
+  std::vector<std::string> log;
+  LoggedKind kind(log);
+  const std::vector<Replica*> made = c.add_group("m", 2, 1ms, 0ms, kind);
+  ASSERT_EQ(made.size(), 2u);
+  EXPECT_EQ(made[1]->name, "m-1");
+  ASSERT_NE(c.find_group("m"), nullptr);
+  EXPECT_EQ(c.find_group("m")->replicas, made);
+  EXPECT_EQ(c.find_group("n"), nullptr);
+  for (Replica* r : made) c.start(*r);
+  c.loop().run_for(1ms);
+  c.restart(*made[0]);
+  c.loop().run_for(1ms);
+  EXPECT_EQ(log, (std::vector<std::string>{"begin m-0", "build m-0 #0", "run m-0", "begin m-1", "build m-1 #0",
+                                           "run m-1", "stopped m-0", "begin m-0", "build m-0 #1", "run m-0"}));
+  EXPECT_FALSE(made[0]->incarnations.back()->finished);
+  EXPECT_TRUE(c.teardown());  // while the kind still exists
+  EXPECT_EQ(log.back(), "stopped m-1");
+}
+
+TEST(ClusterGroupTest, ABuildThatFailsFinishesTheIncarnationAndReportsTheFailure) {
+  Cluster c;
+  std::vector<std::string> log;
+  LoggedKind kind(log);
+  kind.fail = true;
+  std::string failure;
+  c.loop().set_failure_handler([&](std::exception_ptr error, const std::string&) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  });
+  Replica* r = c.add_group("m", 1, 1ms, 0ms, kind).front();
+  c.start(*r);
+  c.loop().run_for(1ms);
+  EXPECT_EQ(failure, "no controllers for m-0");
+  EXPECT_TRUE(r->unwound());
+  EXPECT_EQ(log, (std::vector<std::string>{"begin m-0", "build m-0 #0"}));
+  EXPECT_TRUE(c.teardown());
 }
 
 // An invariant on `locks` (any lock when empty) that logs its checks into `log`.

@@ -18,6 +18,7 @@
 #include "kubesim/sim/task.h"
 #include "internal/child.h"
 #include "internal/live_filter.h"
+#include "kubesim/cluster/cluster.h"
 #include "internal/record_leadership.h"
 
 namespace kubesim::scenarios::runner {
@@ -55,7 +56,7 @@ class LiveRun {
   // Kills every process and stops serving.
   void shut_down();
 
-  // The real program of the stand-in `r` (exec_main's halves).
+  // The real program of the stand-in `r` (ExecKind's halves).
   void start_program(runner::Replica* r);
   void kill_program(runner::Replica* r, const char* why);
 
@@ -79,7 +80,18 @@ class LiveRun {
 };
 
 // The stand-in replica's main: starts its program, and kills it when the stand-in crashes.
-sim::Task<void> exec_main(LiveRun* run, runner::Replica* r, sim::Context ctx);
+// The cluster::ProcessKind of an exec process's replicas: each incarnation of the stand-in starts
+// the real program, and kills it when the stand-in crashes.
+class ExecKind final : public cluster::ProcessKind {
+ public:
+  explicit ExecKind(LiveRun& run) : run_(&run) {}
+  cluster::Incarnation& begin(cluster::Replica& r) override { return r.begin_incarnation(); }
+  void build(cluster::Replica&, cluster::Incarnation&) override {}
+  sim::Task<void> run(cluster::Replica* r, cluster::Incarnation* inc, sim::Context ctx) override;
+
+ private:
+  LiveRun* run_;
+};
 
 }  // namespace kubesim::scenarios::live
 

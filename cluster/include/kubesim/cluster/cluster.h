@@ -4,15 +4,18 @@
 // (kubesim/testing/cluster.h) and the scenario runner are both built on it.
 //
 //   cluster::Cluster c({.loop = {.seed = 7}});
-//   cluster::Replica& r = c.add_replica("manager-0", 1ms, 4ms);
-//   r.process->start([&](sim::Context ctx) { return my_main(r, ctx); });
-//   c.crash(r, 5s);            // down now, restarted 5 s later
+//   for (cluster::Replica* r : c.add_group("manager", 2, 1ms, 4ms, my_kind)) c.start(*r);
+//   c.crash(*c.find("manager-0"), 5s);  // down now, restarted 5 s later
 //   c.loop().run_for(1min);
 //   c.teardown();
 //
-// What runs in a process is the caller's: its main makes an Incarnation (begin_incarnation) for
-// each run and sets `finished` once everything it started has ended; teardown() waits for that.
-// A caller may derive its own Replica and Incarnation types to hold what they need.
+// A group is a set of replicas "<name>-0", "<name>-1", … of one ProcessKind: what runs in each
+// incarnation of their processes (a Manager filled by a setup function, a scenario's electors and
+// controllers, a real program in live mode). The cluster's main begins the incarnation, traces
+// "replica.start", has the kind build it and run it, and marks it finished once everything it
+// started has ended; teardown() waits for that. A process may also run a main of the caller's
+// (add_replica, then Process::start), which must do the same. Callers may derive their own
+// Replica and Incarnation types to hold what they need.
 //
 // Deferred acts follow one rule: a restart scheduled by crash(r, after) or exit() happens only if
 // the cluster is not closing and the replica is still in the incarnation (and the state) it was
@@ -29,6 +32,7 @@
 #define KUBESIM_CLUSTER_CLUSTER_H_
 
 #include <chrono>
+#include <exception>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -46,6 +50,7 @@
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/network_link.h"
 #include "kubesim/sim/process.h"
+#include "kubesim/sim/task.h"
 #include "kubesim/sim/time.h"
 
 namespace kubesim::cluster {
@@ -54,6 +59,8 @@ struct Options {
   sim::LoopOptions loop;
   fakeapi::ServerOptions server;
 };
+
+class ProcessKind;
 
 // One run of a replica's process, from its main's start until everything that run started has
 // ended (`finished`, set by the main). Derive from it to keep what the run made.
@@ -81,6 +88,7 @@ struct Replica {
   // The last is the current one; declared after `process` so that they go first.
   std::vector<std::unique_ptr<Incarnation>> incarnations;
   sim::Time partitioned_until{};  // the end of the latest partition
+  ProcessKind* kind = nullptr;    // in a group: what runs in it
 
   // Drops the finished incarnations and begins a new one, numbered as the process's current
   // incarnation: call it first thing in the process's main.
@@ -95,6 +103,25 @@ struct Replica {
   }
   // True when every incarnation has finished.
   bool unwound() const;
+};
+
+// What runs in each incarnation of a group's replicas.
+class ProcessKind {
+ public:
+  virtual ~ProcessKind() = default;
+  // Begins the incarnation: r.begin_incarnation<T>(…) with the kind's own Incarnation type.
+  virtual Incarnation& begin(Replica& r) = 0;
+  // Makes what the incarnation runs (clients, informers, controllers); an exception fails the
+  // start, and nothing of it was started.
+  virtual void build(Replica& r, Incarnation& inc) = 0;
+  // Runs it until `ctx` is done and everything it started has ended.
+  virtual sim::Task<void> run(Replica* r, Incarnation* inc, sim::Context ctx) = 0;
+};
+
+struct Group {
+  std::string name;
+  ProcessKind* kind = nullptr;
+  std::vector<Replica*> replicas;  // in index order
 };
 
 // What restarted a process.
@@ -155,8 +182,29 @@ class Cluster {
     adopt(made.release(), std::move(name), base, extra);
     return out;
   }
+  // Adds a group of `replicas` processes "<name>-<i>" of `kind` (not started), each with its own
+  // link; R derives from Replica. `kind` must outlive the cluster's Loop runs.
+  template <class R = Replica>
+  std::vector<R*> add_group(std::string name, int replicas, sim::Duration base, sim::Duration extra,
+                            ProcessKind& kind) {
+    std::vector<R*> out;
+    Group group{name, &kind, {}};
+    for (int i = 0; i < replicas; ++i) {
+      R& r = add_replica<R>(name + "-" + std::to_string(i), base, extra);
+      r.kind = &kind;
+      out.push_back(&r);
+      group.replicas.push_back(&r);
+    }
+    groups_.push_back(std::move(group));
+    return out;
+  }
+  // Starts a replica of a group: its process runs the cluster's main (see above) now and after
+  // every restart.
+  void start(Replica& r);
   Replica* find(std::string_view name) const;
+  const Group* find_group(std::string_view name) const;
   const std::vector<std::unique_ptr<Replica>>& replicas() const { return replicas_; }
+  const std::vector<Group>& groups() const { return groups_; }
 
   // --- Faults ---
   // Kills the process now (a no-op when it is down); with `restart_after`, restarts it that much
@@ -213,6 +261,7 @@ class Cluster {
   void adopt(Replica* replica, std::string name, sim::Duration base, sim::Duration extra);
   void restart_now(Replica& r, Restart cause);
   void check_write(const fakeapi::CommittedWrite& write);
+  static sim::Task<void> replica_main(Cluster* cluster, Replica* r, sim::Context ctx);
   void check_locks(const std::vector<std::size_t>& locks);
 
   sim::Loop loop_;
@@ -222,6 +271,7 @@ class Cluster {
   std::vector<Replica*> term_replicas_;  // per term id
   std::vector<bool> term_ended_;          // per term id
   std::vector<Invariant> invariants_;
+  std::vector<Group> groups_;
   bool listening_ = false;  // the write listener is installed
   std::vector<std::unique_ptr<Replica>> replicas_;  // declared last: destroyed first
   bool closing_ = false;
