@@ -3,7 +3,6 @@
 #include "kubesim/testing/cluster.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 #include <utility>
 
@@ -44,19 +43,6 @@ std::exception_ptr named_failure(std::exception_ptr error, const std::string& ta
 }
 
 }  // namespace
-
-std::string format_duration(sim::Duration d) {
-  using namespace std::chrono;
-  if (d == sim::Duration::zero()) return "0s";
-  if (d % minutes(1) == sim::Duration::zero()) return std::to_string(duration_cast<minutes>(d).count()) + "min";
-  if (d % seconds(1) == sim::Duration::zero()) return std::to_string(duration_cast<seconds>(d).count()) + "s";
-  if (d < seconds(1) && d % milliseconds(1) == sim::Duration::zero()) {
-    return std::to_string(duration_cast<milliseconds>(d).count()) + "ms";
-  }
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.9gs", sim::to_seconds(d));
-  return buf;
-}
 
 // --- Impl ----------------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "internal/cluster_impl.h"
+#include "kubesim/api/go_duration.h"
 #include "kubesim/testing/cluster.h"
 #include "kubesim/testing/conditions.h"
 
@@ -33,7 +34,7 @@ class VirtualTimeMatcher final : public ::testing::MatcherInterface<const SimClu
   }
 
   void DescribeTo(std::ostream* os) const override {
-    *os << (mode_ == Mode::kEventually ? "eventually, within " : "consistently, for ") << format_duration(d_)
+    *os << (mode_ == Mode::kEventually ? "eventually, within " : "consistently, for ") << api::format_go_duration(d_)
         << " of virtual time: " << condition_.description;
   }
 
@@ -63,10 +64,10 @@ class VirtualTimeMatcher final : public ::testing::MatcherInterface<const SimClu
   Answer eventually(SimCluster& c) const {
     const sim::Time start = c.now();
     if (c.run_until(condition_, d_)) {
-      return answer(c, true, "it holds at t=" + cluster::format_instant(c.now()) + ", " + format_duration(c.now() - start) + " in");
+      return answer(c, true, "it holds at t=" + cluster::format_instant(c.now()) + ", " + api::format_go_duration(c.now() - start) + " in");
     }
     const std::string why = condition_.check(c).value_or("(it holds again now)");
-    return answer(c, false, "it still does not hold after " + format_duration(d_) + " (t=" + cluster::format_instant(c.now()) +
+    return answer(c, false, "it still does not hold after " + api::format_go_duration(d_) + " (t=" + cluster::format_instant(c.now()) +
                                 "): " + why + "\n" + c.failure_context());
   }
 
@@ -78,11 +79,11 @@ class VirtualTimeMatcher final : public ::testing::MatcherInterface<const SimClu
                              return "it holds";
                            }};
     if (!c.run_until(broken, d_)) {
-      return answer(c, true, "it held for " + format_duration(d_) + ", until t=" + cluster::format_instant(c.now()));
+      return answer(c, true, "it held for " + api::format_go_duration(d_) + ", until t=" + cluster::format_instant(c.now()));
     }
     const std::string why = held.check(c).value_or("(it holds again now)");
     return answer(c, false, "it stopped holding at t=" + cluster::format_instant(c.now()) + ", " +
-                                format_duration(c.now() - start) + " into " + format_duration(d_) + ": " + why +
+                                api::format_go_duration(c.now() - start) + " into " + api::format_go_duration(d_) + ": " + why +
                                 "\n" + c.failure_context());
   }
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "internal/cluster_impl.h"
+#include "kubesim/api/go_duration.h"
 #include "kubesim/fakeapi/server.h"
 
 namespace kubesim::testing {
@@ -41,7 +42,7 @@ void set_times(FaultPlan*& plan, FaultRule& rule, std::int64_t n) {
 }
 
 void set_window(FaultPlan*& plan, FaultRule& rule, sim::Duration from, sim::Duration to) {
-  const std::string call = "during(" + format_duration(from) + ", " + format_duration(to) + "): ";
+  const std::string call = "during(" + api::format_go_duration(from) + ", " + api::format_go_duration(to) + "): ";
   if (from < sim::Duration::zero()) refuse(plan, call + "the window cannot start in the past");
   if (to <= from) refuse(plan, call + "the window must end after it starts");
   const sim::Time now = plan->server().loop().now();
@@ -73,7 +74,7 @@ std::string limits(const FaultRule& rule) {
 std::string describe_request_fault(const FaultRule& rule) {
   const auto* error = rule.as<fakeapi::ErrorFault>();
   std::string what = error != nullptr ? status_text(error->status)
-                                      : "+" + format_duration(rule.as<fakeapi::LatencyFault>()->latency) + " delay";
+                                      : "+" + api::format_go_duration(rule.as<fakeapi::LatencyFault>()->latency) + " delay";
   return target(rule) + ": " + what + limits(rule);
 }
 
@@ -85,7 +86,7 @@ std::string describe_watch_fault(const FaultRule& rule, bool compact) {
                                                              : "coalesce watches of ";
   text += rule.resource;
   if (drop != nullptr && drop->after_events > 0) text += " after " + std::to_string(drop->after_events) + " events";
-  if (coalesce != nullptr) text += " (each event held " + format_duration(coalesce->hold) + ")";
+  if (coalesce != nullptr) text += " (each event held " + api::format_go_duration(coalesce->hold) + ")";
   if (!rule.process.empty()) text += " by " + rule.process;
   text += limits(rule);
   if (compact) text += ", compact";
@@ -153,7 +154,7 @@ RequestFault& RequestFault::delay(sim::Duration latency) {
   if (const auto* error = rule_.as<fakeapi::ErrorFault>(); error != nullptr && error->status.code != 0) {
     refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
   }
-  if (latency <= sim::Duration::zero()) refuse(plan_, "delay(" + format_duration(latency) + "): must be positive");
+  if (latency <= sim::Duration::zero()) refuse(plan_, "delay(" + api::format_go_duration(latency) + "): must be positive");
   rule_.effect = fakeapi::LatencyFault{latency};
   return *this;
 }
@@ -277,7 +278,7 @@ WatchFault FaultPlan::stall_watches(const api::GroupVersionResource& resource) {
 
 WatchFault FaultPlan::coalesce_watches(const api::GroupVersionResource& resource, sim::Duration hold) {
   if (hold <= sim::Duration::zero()) {
-    throw std::invalid_argument("FaultPlan: coalesce_watches(" + resource.resource + ", " + format_duration(hold) +
+    throw std::invalid_argument("FaultPlan: coalesce_watches(" + resource.resource + ", " + api::format_go_duration(hold) +
                                 "): the hold time must be positive");
   }
   return WatchFault(*this, watch_rule(fakeapi::CoalesceWatchFault{hold}, resource), resource);
@@ -285,11 +286,11 @@ WatchFault FaultPlan::coalesce_watches(const api::GroupVersionResource& resource
 
 void FaultPlan::stale_reads(const api::GroupVersionResource& resource, sim::Duration by) {
   if (by <= sim::Duration::zero()) {
-    throw std::invalid_argument("FaultPlan: stale_reads(" + resource.resource + ", " + format_duration(by) +
+    throw std::invalid_argument("FaultPlan: stale_reads(" + resource.resource + ", " + api::format_go_duration(by) +
                                 "): the lag must be positive");
   }
   add(FaultRule{.resource = resource.resource, .effect = fakeapi::StaleReadFault{by}},
-      "stale reads of " + resource.resource + " (resourceVersion \"0\" served " + format_duration(by) + " behind)");
+      "stale reads of " + resource.resource + " (resourceVersion \"0\" served " + api::format_go_duration(by) + " behind)");
 }
 
 void FaultPlan::compact_now() {

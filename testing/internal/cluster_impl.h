@@ -137,8 +137,6 @@ struct SimCluster::Impl final : cluster::Observer {
   bool checking = false;       // run_checks is running (a check must not re-enter it)
 };
 
-// "2min", "30s", "100ms", "1.5s"
-std::string format_duration(sim::Duration d);
 
 }  // namespace kubesim::testing
 

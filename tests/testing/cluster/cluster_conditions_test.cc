@@ -170,10 +170,10 @@ TEST(EventuallyTest, FailureNamesTheConditionWhyAndTheContext) {
   SimCluster c(ClusterOptions().seed(7));
   const auto m = Eventually(Exists(api::kConfigMaps, "default", "never"), 2min);
   EXPECT_EQ(::testing::DescribeMatcher<const SimCluster&>(m),
-            "eventually, within 2min of virtual time: configmaps default/never exists");
+            "eventually, within 2m0s of virtual time: configmaps default/never exists");
   ::testing::StringMatchResultListener listener;
   EXPECT_FALSE(m.MatchAndExplain(c, &listener));
-  EXPECT_THAT(listener.str(), StartsWith("it still does not hold after 2min (t=120.000s): configmaps default/never "
+  EXPECT_THAT(listener.str(), StartsWith("it still does not hold after 2m0s (t=120.000s): configmaps default/never "
                                          "does not exist\nseed 7, t=120.000s\nlast "));
   EXPECT_EQ(c.now(), at(2min));
 }
