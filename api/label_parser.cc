@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "kubesim/api/internal/label_errors.h"
-#include "kubesim/api/internal/label_lexer.h"
+#include "api/internal/label_errors.h"
+#include "api/internal/label_lexer.h"
 #include "kubesim/api/labels.h"
 
 namespace kubesim::api {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kubesim/api/go_strings.h"
-#include "kubesim/api/internal/label_errors.h"
+#include "api/internal/label_errors.h"
 
 namespace kubesim::api {
 namespace {

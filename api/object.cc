@@ -11,9 +11,9 @@
 #include <span>
 #include <system_error>
 
-#include "kubesim/api/internal/json_text.h"
-#include "kubesim/api/internal/meta_field.h"
-#include "kubesim/api/internal/object_access.h"
+#include "api/internal/json_text.h"
+#include "api/internal/meta_field.h"
+#include "api/internal/object_access.h"
 
 namespace kubesim::api {
 namespace json_text = internal::json_text;

@@ -8,9 +8,9 @@
 #include <limits>
 #include <system_error>
 
-#include "kubesim/api/internal/json_text.h"
-#include "kubesim/api/internal/meta_field.h"
-#include "kubesim/api/internal/object_access.h"
+#include "api/internal/json_text.h"
+#include "api/internal/meta_field.h"
+#include "api/internal/object_access.h"
 #include "kubesim/api/object.h"
 
 namespace kubesim::api {

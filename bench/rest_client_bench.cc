@@ -6,8 +6,8 @@
 #include <string>
 
 #include "kubesim/api/resources.h"
-#include "kubesim/api/rest/internal/chunked_decoder.h"
-#include "kubesim/api/rest/internal/watch_decoder.h"
+#include "api/rest/internal/chunked_decoder.h"
+#include "api/rest/internal/watch_decoder.h"
 #include "kubesim/api/rest/rest_client.h"
 #include "kubesim/fakeapi/http/http_server.h"
 #include "kubesim/fakeapi/server.h"

@@ -12,16 +12,16 @@
 # internal header of COMPONENT for each offence and fails if there is any.
 #
 # One exception, printed on every run so that it is not forgotten: api's object-representation
-# seam (kubesim/api/internal/json_text.h and object_access.h), which the fake API server's storage
-# and write fast paths read Objects' texts through (issue 18 keeps that layout out of the public
-# headers). It is allowed from fakeapi/ only; every other include of it fails.
+# seam (api/internal/json_text.h and object_access.h), which the fake API server's storage
+# and write fast paths read Objects' texts through (the layout stays out of the public headers).
+# It is allowed from fakeapi/ only; every other include of it fails.
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/source_scan.cmake)  # sets `root`
 
 set(components sim api fakeapi informer workqueue election controller cluster scenarios testing)
 set(scanned ${components} tools examples)
 # "<including component>:<included header>" pairs allowed across components (see above).
-set(allowed "fakeapi:kubesim/api/internal/json_text.h" "fakeapi:kubesim/api/internal/object_access.h")
+set(allowed "fakeapi:api/internal/json_text.h" "fakeapi:api/internal/object_access.h")
 
 # The component whose top-level folder holds `path` (absolute), or "" when none does.
 function(owner_of path out)

@@ -4,8 +4,8 @@
 # library kubesim::<NAME>. Its public headers sit in <NAME>/include/kubesim/<NAME>/ and are
 # included as "kubesim/<NAME>/header.h"; they are installed under include/ and the target is
 # exported for find_package(kubesim). Private headers sit in <NAME>/internal/ beside the sources
-# ("<NAME>/internal/x.h", from the source root) and are not installed; an internal/ folder under
-# include/ holds only what public headers need inline.
+# ("<NAME>/internal/x.h", from the source root) and are not installed; a detail/ folder under
+# include/kubesim/<NAME>/ holds only what public headers need inline.
 function(kubesim_add_component name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "kubesim/informer/internal/reconcile.h"
+#include "informer/internal/reconcile.h"
 
 namespace kubesim::informer {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kubesim/informer/internal/errors.h"
-#include "kubesim/informer/internal/list_store.h"
-#include "kubesim/informer/internal/pager.h"
-#include "kubesim/informer/internal/watch_handler.h"
+#include "informer/internal/errors.h"
+#include "informer/internal/list_store.h"
+#include "informer/internal/pager.h"
+#include "informer/internal/watch_handler.h"
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/sleep.h"
 #include "kubesim/sim/task_group.h"

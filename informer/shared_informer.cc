@@ -3,7 +3,7 @@
 #include <cassert>
 
 #include "kubesim/informer/delta_fifo.h"
-#include "kubesim/informer/internal/process_deltas.h"
+#include "informer/internal/process_deltas.h"
 #include "kubesim/informer/real_fifo.h"
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/task_group.h"

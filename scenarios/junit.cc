@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kubesim/api/go_duration.h"
-#include "kubesim/scenarios/internal/markup.h"
+#include "scenarios/internal/markup.h"
 #include "kubesim/scenarios/summary.h"
 
 namespace kubesim::scenarios {

@@ -1,5 +1,5 @@
 // The scenario file as a whole: loading the YAML, the scenario's own keys, and the order in
-// which the sections are read (kubesim/scenarios/internal/parse_context.h).
+// which the sections are read (scenarios/internal/parse_context.h).
 #include "kubesim/scenarios/parse.h"
 
 #include <yaml-cpp/yaml.h>
@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "kubesim/api/go_strings.h"
-#include "kubesim/scenarios/internal/parse_context.h"
-#include "kubesim/scenarios/internal/yaml_reader.h"
+#include "scenarios/internal/parse_context.h"
+#include "scenarios/internal/yaml_reader.h"
 
 namespace kubesim::scenarios {
 

@@ -1,6 +1,6 @@
 // The `cluster:` and `network:` sections, and latency ranges.
 #include "kubesim/api/go_duration.h"
-#include "kubesim/scenarios/internal/parse_context.h"
+#include "scenarios/internal/parse_context.h"
 
 namespace kubesim::scenarios::internal {
 namespace {

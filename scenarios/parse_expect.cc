@@ -3,7 +3,7 @@
 
 #include "kubesim/api/go_duration.h"
 #include "kubesim/api/labels.h"
-#include "kubesim/scenarios/internal/parse_context.h"
+#include "scenarios/internal/parse_context.h"
 
 namespace kubesim::scenarios::internal {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "kubesim/api/go_duration.h"
 #include "kubesim/election/config.h"
-#include "kubesim/scenarios/internal/parse_context.h"
+#include "scenarios/internal/parse_context.h"
 
 namespace kubesim::scenarios::internal {
 namespace {

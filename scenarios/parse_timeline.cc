@@ -1,6 +1,6 @@
 // The `timeline:` section: events at instants (`at`) or on triggers (`when`).
 #include "kubesim/api/go_duration.h"
-#include "kubesim/scenarios/internal/parse_context.h"
+#include "scenarios/internal/parse_context.h"
 
 namespace kubesim::scenarios::internal {
 namespace {

@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "kubesim/api/go_duration.h"
-#include "kubesim/scenarios/internal/experiments_html.h"
-#include "kubesim/scenarios/internal/markup.h"
+#include "scenarios/internal/experiments_html.h"
+#include "scenarios/internal/markup.h"
 #include "kubesim/scenarios/report.h"
 #include "kubesim/scenarios/summary.h"
 

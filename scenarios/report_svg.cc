@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "kubesim/api/go_duration.h"
-#include "kubesim/scenarios/internal/markup.h"
+#include "scenarios/internal/markup.h"
 #include "kubesim/scenarios/report.h"
 
 namespace kubesim::scenarios {

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "kubesim/api/status.h"
-#include "kubesim/scenarios/internal/results_json.h"
+#include "scenarios/internal/results_json.h"
 
 namespace kubesim::scenarios {
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "kubesim/sim/internal/freeze_gate.h"
+#include "kubesim/sim/detail/freeze_gate.h"
 #include "kubesim/sim/loop.h"
 
 namespace kubesim::sim {

@@ -1,4 +1,4 @@
-#include "kubesim/sim/internal/frame_pool.h"
+#include "kubesim/sim/detail/frame_pool.h"
 
 #include <new>
 

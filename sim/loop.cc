@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "kubesim/sim/clock.h"
-#include "kubesim/sim/internal/frame_pool.h"
+#include "kubesim/sim/detail/frame_pool.h"
 #include "kubesim/sim/real_clock.h"
 
 namespace kubesim::sim {

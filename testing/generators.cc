@@ -7,7 +7,7 @@
 #include <rapidcheck.h>
 
 #include "kubesim/api/validation.h"
-#include "kubesim/testing/internal/generators.h"
+#include "testing/internal/generators.h"
 
 namespace kubesim::testing::gen {
 namespace {

@@ -14,7 +14,7 @@
 #include <rapidcheck.h>
 
 #include "kubesim/testing/generators.h"
-#include "kubesim/testing/internal/generators.h"
+#include "testing/internal/generators.h"
 
 namespace kubesim::testing::gen {
 namespace {

@@ -1,5 +1,5 @@
 // json_text's readers: the parser, and the scanners that find values in the text.
-#include "kubesim/api/internal/json_text.h"
+#include "api/internal/json_text.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,5 +1,5 @@
 // json_text's writer, and the comparisons with what it writes.
-#include "kubesim/api/internal/json_text.h"
+#include "api/internal/json_text.h"
 
 #include <algorithm>
 #include <array>

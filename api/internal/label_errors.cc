@@ -1,4 +1,4 @@
-#include "kubesim/api/internal/label_errors.h"
+#include "api/internal/label_errors.h"
 
 #include <charconv>
 

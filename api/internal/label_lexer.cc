@@ -1,4 +1,4 @@
-#include "kubesim/api/internal/label_lexer.h"
+#include "api/internal/label_lexer.h"
 
 namespace kubesim::api::internal {
 namespace {

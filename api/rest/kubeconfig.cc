@@ -10,7 +10,7 @@
 #include <optional>
 #include <sstream>
 
-#include "kubesim/api/rest/internal/files.h"
+#include "api/rest/internal/files.h"
 
 namespace kubesim::api::rest {
 namespace {

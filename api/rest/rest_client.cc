@@ -4,10 +4,10 @@
 #include <cctype>
 #include <type_traits>
 
-#include "kubesim/api/rest/internal/client_state.h"
-#include "kubesim/api/rest/internal/files.h"
-#include "kubesim/api/rest/internal/paths.h"
-#include "kubesim/api/rest/internal/warnings.h"
+#include "api/rest/internal/client_state.h"
+#include "api/rest/internal/files.h"
+#include "api/rest/internal/paths.h"
+#include "api/rest/internal/warnings.h"
 
 namespace kubesim::api::rest {
 

@@ -2,9 +2,9 @@
 // posts to the loop in batches, with a window of undelivered events as flow control.
 #include <mutex>
 
-#include "kubesim/api/rest/internal/client_state.h"
-#include "kubesim/api/rest/internal/paths.h"
-#include "kubesim/api/rest/internal/watch_decoder.h"
+#include "api/rest/internal/client_state.h"
+#include "api/rest/internal/paths.h"
+#include "api/rest/internal/watch_decoder.h"
 #include "kubesim/api/rest/rest_client.h"
 #include "kubesim/sim/channel.h"
 

@@ -1,4 +1,4 @@
-#include "kubesim/informer/internal/delay_with_reset.h"
+#include "kubesim/informer/detail/delay_with_reset.h"
 
 namespace kubesim::informer::internal {
 

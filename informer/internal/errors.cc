@@ -1,4 +1,4 @@
-#include "kubesim/informer/internal/errors.h"
+#include "informer/internal/errors.h"
 
 namespace kubesim::informer::internal {
 

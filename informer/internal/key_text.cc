@@ -1,4 +1,4 @@
-#include "kubesim/informer/internal/key_text.h"
+#include "kubesim/informer/detail/key_text.h"
 
 #include <cassert>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "kubesim/informer/internal/list_store.h"
+#include "informer/internal/list_store.h"
 
 #include <cassert>
 #include <utility>

@@ -1,6 +1,6 @@
-#include "kubesim/informer/internal/pager.h"
+#include "informer/internal/pager.h"
 
-#include "kubesim/informer/internal/errors.h"
+#include "informer/internal/errors.h"
 
 namespace kubesim::informer::internal {
 

@@ -1,9 +1,9 @@
-#include "kubesim/informer/internal/process_deltas.h"
+#include "informer/internal/process_deltas.h"
 
 #include <deque>
 #include <vector>
 
-#include "kubesim/informer/internal/reconcile.h"
+#include "informer/internal/reconcile.h"
 
 namespace kubesim::informer::internal {
 namespace {

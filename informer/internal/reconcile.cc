@@ -1,4 +1,4 @@
-#include "kubesim/informer/internal/reconcile.h"
+#include "informer/internal/reconcile.h"
 
 #include <string_view>
 #include <unordered_map>

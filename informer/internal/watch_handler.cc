@@ -1,6 +1,6 @@
-#include "kubesim/informer/internal/watch_handler.h"
+#include "informer/internal/watch_handler.h"
 
-#include "kubesim/informer/internal/errors.h"
+#include "informer/internal/errors.h"
 #include "kubesim/sim/loop.h"
 
 namespace kubesim::informer::internal {

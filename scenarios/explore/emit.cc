@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "kubesim/api/yaml.h"
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 
 namespace kubesim::scenarios {
 namespace {

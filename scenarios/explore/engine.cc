@@ -7,7 +7,7 @@
 #include <sstream>
 #include <thread>
 
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 #include "kubesim/scenarios/parse.h"
 
 namespace kubesim::scenarios {

@@ -8,7 +8,7 @@
 
 #include "engine.h"
 #include "kubesim/api/go_duration.h"
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 #include "kubesim/scenarios/parse.h"
 
 namespace kubesim::scenarios::explorer {

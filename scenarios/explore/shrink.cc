@@ -4,7 +4,7 @@
 // fine, and shortens the run early so that later candidates run faster: timeline events, the
 // scenario's duration, fault rules, workload entries, replicas, processes and their actors, the
 // cluster's objects, then random choices pinned, then the times and counts of what is left.
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 
 #include "shrink_search.h"
 

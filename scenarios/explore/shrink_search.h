@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 
 namespace kubesim::scenarios::shrink {
 

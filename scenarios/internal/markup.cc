@@ -1,4 +1,4 @@
-#include "kubesim/scenarios/internal/markup.h"
+#include "scenarios/internal/markup.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "kubesim/scenarios/internal/parse_context.h"
+#include "scenarios/internal/parse_context.h"
 
 #include <algorithm>
 #include <cctype>

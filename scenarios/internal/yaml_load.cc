@@ -8,7 +8,7 @@
 #include <string>
 
 #include "kubesim/api/yaml.h"
-#include "kubesim/scenarios/internal/yaml_reader.h"
+#include "scenarios/internal/yaml_reader.h"
 
 namespace kubesim::scenarios::internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "kubesim/scenarios/internal/yaml_reader.h"
+#include "scenarios/internal/yaml_reader.h"
 
 #include <algorithm>
 #include <cctype>

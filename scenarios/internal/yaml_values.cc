@@ -3,7 +3,7 @@
 
 #include "kubesim/api/go_strings.h"
 #include "kubesim/api/yaml.h"
-#include "kubesim/scenarios/internal/yaml_reader.h"
+#include "scenarios/internal/yaml_reader.h"
 
 namespace kubesim::scenarios::internal {
 namespace {

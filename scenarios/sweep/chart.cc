@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "kubesim/api/go_duration.h"
-#include "kubesim/scenarios/internal/chart_axis.h"
-#include "kubesim/scenarios/internal/markup.h"
+#include "scenarios/internal/chart_axis.h"
+#include "scenarios/internal/markup.h"
 
 namespace kubesim::scenarios {
 

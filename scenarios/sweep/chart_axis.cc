@@ -1,5 +1,5 @@
-// The charts' linear axes (kubesim/scenarios/internal/chart_axis.h).
-#include "kubesim/scenarios/internal/chart_axis.h"
+// The charts' linear axes (scenarios/internal/chart_axis.h).
+#include "scenarios/internal/chart_axis.h"
 
 #include <algorithm>
 #include <cmath>

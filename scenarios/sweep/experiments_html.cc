@@ -1,5 +1,5 @@
-// The report's Experiments section (kubesim/scenarios/internal/experiments_html.h).
-#include "kubesim/scenarios/internal/experiments_html.h"
+// The report's Experiments section (scenarios/internal/experiments_html.h).
+#include "scenarios/internal/experiments_html.h"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kubesim/scenarios/chart.h"
-#include "kubesim/scenarios/internal/markup.h"
+#include "scenarios/internal/markup.h"
 #include "kubesim/scenarios/measure.h"
 #include "kubesim/scenarios/sweep.h"
 

@@ -8,9 +8,9 @@
 #include <iterator>
 #include <set>
 
-#include "kubesim/scenarios/internal/shrink.h"
-#include "kubesim/scenarios/internal/sweep_values.h"
-#include "kubesim/scenarios/internal/yaml_reader.h"
+#include "scenarios/internal/shrink.h"
+#include "scenarios/internal/sweep_values.h"
+#include "scenarios/internal/yaml_reader.h"
 
 namespace kubesim::scenarios {
 

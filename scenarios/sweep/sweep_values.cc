@@ -1,5 +1,5 @@
-// `sweep:` and `measure:` (kubesim/scenarios/internal/sweep_values.h).
-#include "kubesim/scenarios/internal/sweep_values.h"
+// `sweep:` and `measure:` (scenarios/internal/sweep_values.h).
+#include "scenarios/internal/sweep_values.h"
 
 #include <algorithm>
 #include <cmath>

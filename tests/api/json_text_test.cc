@@ -1,4 +1,4 @@
-#include "kubesim/api/internal/json_text.h"
+#include "api/internal/json_text.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>

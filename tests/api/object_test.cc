@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "kubesim/api/internal/object_access.h"
+#include "api/internal/object_access.h"
 
 namespace kubesim::api {
 namespace {

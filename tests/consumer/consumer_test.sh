@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kubesim as a user's project takes it in:
-# 1. installed: `cmake --install` of this build to a prefix, then a project using
+# 1. installed: `cmake --install` of this build to a prefix (with no header under an internal/
+#    folder), then a project using
 #    find_package(kubesim CONFIG REQUIRED) is configured, built and run against it;
 # 2. from a checkout: the same project with add_subdirectory(kubesim) is configured (kubesim's
 #    tests and benchmarks must stay off), and its source is compiled against kubesim's headers
@@ -27,6 +28,11 @@ if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=cc
 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log"
 [ -f "$tmp/prefix/include/kubesim/fakeapi/server.h" ] || { echo "server.h not installed"; exit 1; }
 ls "$tmp"/prefix/lib*/cmake/kubesim/kubesimConfig.cmake >/dev/null
+# Only public headers are installed: a component's private helpers sit beside its sources.
+if find "$tmp/prefix/include" -path '*/internal/*' | grep .; then
+  echo "headers under an internal/ folder are installed (above)"
+  exit 1
+fi
 
 cmake -S "$here" -B "$tmp/installed" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_PREFIX_PATH="$tmp/prefix" "${flags[@]}" "${launcher[@]}" >"$tmp/configure.log"

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "kubesim/api/internal/object_access.h"
+#include "api/internal/object_access.h"
 #include "fakeapi/internal/fastpath/fast_paths.h"
 #include "fakeapi/internal/fastpath/text_create.h"
 #include "fakeapi/internal/server_util.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kubesim/api/internal/object_access.h"
+#include "api/internal/object_access.h"
 #include "fakeapi/internal/fastpath/fast_paths.h"
 #include "kubesim/fakeapi/server.h"
 #include "tests/fakeapi/testing_util.h"

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "kubesim/api/internal/object_access.h"
+#include "api/internal/object_access.h"
 #include "kubesim/fakeapi/validation.h"
 #include "tests/fakeapi/validation_test_util.h"
 

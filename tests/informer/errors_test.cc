@@ -1,6 +1,6 @@
 // How the Reflector classifies failures: client-go's isExpiredError, isTooLargeResourceVersionError
 // and the watch errors it retries without re-listing (connection refused, 429).
-#include "kubesim/informer/internal/errors.h"
+#include "informer/internal/errors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "kubesim/informer/internal/ordered_ids.h"
+#include "kubesim/informer/detail/ordered_ids.h"
 
 #include <algorithm>
 #include <cstdint>

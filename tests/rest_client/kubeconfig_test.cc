@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "kubesim/api/rest/internal/files.h"
+#include "api/rest/internal/files.h"
 
 namespace kubesim::api::rest {
 namespace {

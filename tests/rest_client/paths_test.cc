@@ -1,5 +1,5 @@
 // REST paths, query strings and DeleteOptions bodies, checked against what client-go sends.
-#include "kubesim/api/rest/internal/paths.h"
+#include "api/rest/internal/paths.h"
 
 #include <gtest/gtest.h>
 

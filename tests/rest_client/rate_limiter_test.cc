@@ -1,6 +1,6 @@
 // The client-side token bucket on virtual time: burst at once, then exactly qps; a wait that
 // would pass the deadline fails without taking a token; a cancelled wait gives its token back.
-#include "kubesim/api/rest/internal/rate_limiter.h"
+#include "api/rest/internal/rate_limiter.h"
 
 #include <gtest/gtest.h>
 

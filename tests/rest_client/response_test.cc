@@ -1,6 +1,6 @@
 // Responses into results: Status bodies are taken as sent, other error bodies become the Status
 // client-go makes up (apimachinery's NewGenericServerResponse), and successes decode.
-#include "kubesim/api/rest/internal/response.h"
+#include "api/rest/internal/response.h"
 
 #include <gtest/gtest.h>
 

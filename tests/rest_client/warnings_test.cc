@@ -1,6 +1,6 @@
 // Warning headers: parsed as apimachinery's net.ParseWarningHeaders parses them
-// (kubesim/api/rest/internal/warnings.h), and handed to RestConfig::warning_handler before a call's result.
-#include "kubesim/api/rest/internal/warnings.h"
+// (api/rest/internal/warnings.h), and handed to RestConfig::warning_handler before a call's result.
+#include "api/rest/internal/warnings.h"
 
 #include <gtest/gtest.h>
 

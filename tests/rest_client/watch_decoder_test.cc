@@ -1,8 +1,8 @@
 // The watch stream decoders: events framed however the body is split (byte by byte, at random
 // points, through chunked transfer coding), ERROR events, and bad input.
-#include "kubesim/api/rest/internal/watch_decoder.h"
+#include "api/rest/internal/watch_decoder.h"
 
-#include "kubesim/api/rest/internal/chunked_decoder.h"
+#include "api/rest/internal/chunked_decoder.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>

@@ -1,6 +1,6 @@
 // The coroutine frame pool: freed frames of a size class are handed out again, on the thread
 // that freed them; sizes of another class, and frames too large to keep, are not.
-#include "kubesim/sim/internal/frame_pool.h"
+#include "kubesim/sim/detail/frame_pool.h"
 
 #include <gtest/gtest.h>
 

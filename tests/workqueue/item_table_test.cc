@@ -1,4 +1,4 @@
-#include "kubesim/workqueue/internal/item_table.h"
+#include "kubesim/workqueue/detail/item_table.h"
 
 #include <map>
 #include <string>

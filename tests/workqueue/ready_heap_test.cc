@@ -1,4 +1,4 @@
-#include "kubesim/workqueue/internal/ready_heap.h"
+#include "kubesim/workqueue/detail/ready_heap.h"
 
 #include <algorithm>
 #include <vector>

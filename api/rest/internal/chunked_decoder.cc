@@ -1,4 +1,4 @@
-#include "kubesim/api/rest/internal/chunked_decoder.h"
+#include "api/rest/internal/chunked_decoder.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "kubesim/api/rest/internal/connection.h"
+#include "api/rest/internal/connection.h"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>

@@ -1,4 +1,4 @@
-#include "kubesim/api/rest/internal/files.h"
+#include "api/rest/internal/files.h"
 
 #include <cerrno>
 #include <cstring>

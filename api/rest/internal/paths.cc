@@ -1,4 +1,4 @@
-#include "kubesim/api/rest/internal/paths.h"
+#include "api/rest/internal/paths.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

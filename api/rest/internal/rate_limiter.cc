@@ -1,10 +1,10 @@
-#include "kubesim/api/rest/internal/rate_limiter.h"
+#include "api/rest/internal/rate_limiter.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 
-#include "kubesim/api/rest/internal/response.h"
+#include "api/rest/internal/response.h"
 #include "kubesim/sim/sleep.h"
 
 namespace kubesim::api::rest::internal {

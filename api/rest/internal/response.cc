@@ -1,4 +1,4 @@
-#include "kubesim/api/rest/internal/response.h"
+#include "api/rest/internal/response.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "kubesim/api/rest/internal/transport.h"
+#include "api/rest/internal/transport.h"
 
 #include <atomic>
 #include <boost/asio/co_spawn.hpp>
@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "kubesim/api/rest/internal/chunked_decoder.h"
-#include "kubesim/api/rest/internal/connection.h"
+#include "api/rest/internal/chunked_decoder.h"
+#include "api/rest/internal/connection.h"
 
 namespace kubesim::api::rest::internal {
 

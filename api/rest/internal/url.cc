@@ -1,4 +1,4 @@
-#include "kubesim/api/rest/internal/url.h"
+#include "api/rest/internal/url.h"
 
 #include <charconv>
 

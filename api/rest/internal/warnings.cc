@@ -1,5 +1,5 @@
 // apimachinery's pkg/util/net/http.go ParseWarningHeader and parseQuotedString.
-#include "kubesim/api/rest/internal/warnings.h"
+#include "api/rest/internal/warnings.h"
 
 #include <cctype>
 #include <cstdint>

@@ -1,11 +1,11 @@
-#include "kubesim/api/rest/internal/watch_decoder.h"
+#include "api/rest/internal/watch_decoder.h"
 
 #include <nlohmann/json.hpp>
 
 #include "kubesim/api/go_strings.h"
 #include "kubesim/api/validation.h"
 
-#include "kubesim/api/rest/internal/response.h"
+#include "api/rest/internal/response.h"
 
 namespace kubesim::api::rest::internal {
 namespace {

@@ -1,6 +1,6 @@
 // The fake API server's one window onto api's internal text layer: the layouts an Object can
-// have (kubesim/api/internal/object_access.h) and json_text, which reads and writes the compact
-// JSON text a stored Object keeps (kubesim/api/internal/json_text.h).
+// have (api/internal/object_access.h) and json_text, which reads and writes the compact
+// JSON text a stored Object keeps (api/internal/json_text.h).
 //
 // The server stores every object in the text layout (stamp(), the write fast paths), and the fast
 // paths read and splice those texts. This header is the only place outside api/ that includes
@@ -9,8 +9,8 @@
 #ifndef KUBESIM_FAKEAPI_INTERNAL_FASTPATH_OBJECT_TEXT_H_
 #define KUBESIM_FAKEAPI_INTERNAL_FASTPATH_OBJECT_TEXT_H_
 
-#include "kubesim/api/internal/json_text.h"
-#include "kubesim/api/internal/object_access.h"
+#include "api/internal/json_text.h"
+#include "api/internal/object_access.h"
 
 namespace kubesim::fakeapi::internal {
 

@@ -7,7 +7,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
-#include "kubesim/scenarios/internal/markup.h"
+#include "scenarios/internal/markup.h"
 #include "kubesim/scenarios/junit.h"
 #include "kubesim/scenarios/report.h"
 #include "tests/scenarios/cli/stubs.h"

@@ -2,7 +2,7 @@
 // candidate steps (where floor(log10(x)) and a rounding either way used to decide), one ulp either
 // side of them, tiny and huge ranges, the room above the values; ticks that are the doubles
 // nearest their decimals; coordinates that print the same one ulp either side of a tie.
-#include "kubesim/scenarios/internal/chart_axis.h"
+#include "scenarios/internal/chart_axis.h"
 
 #include <gtest/gtest.h>
 

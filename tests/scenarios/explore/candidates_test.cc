@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "kubesim/api/resources.h"
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 #include "kubesim/scenarios/parse.h"
 
 namespace kubesim::scenarios::explorer {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kubesim/api/yaml.h"
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 #include "kubesim/scenarios/parse.h"
 #include "kubesim/scenarios/runner.h"
 

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 #include "kubesim/scenarios/parse.h"
 #include "kubesim/scenarios/runner.h"
 #include "tests/scenarios/explore/child_maker.h"

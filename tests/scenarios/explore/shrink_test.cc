@@ -1,6 +1,6 @@
 // shrink_scenario: with synthetic predicates (what is removed, how far values go, the run budget,
 // refused candidates, determinism, pinned choices) and end to end with real runs.
-#include "kubesim/scenarios/internal/shrink.h"
+#include "scenarios/internal/shrink.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

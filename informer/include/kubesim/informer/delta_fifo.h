@@ -27,7 +27,7 @@
 #include "kubesim/api/key_table.h"
 #include "kubesim/informer/deltas.h"
 #include "kubesim/informer/indexer.h"
-#include "kubesim/informer/internal/key_text.h"
+#include "kubesim/informer/detail/key_text.h"
 #include "kubesim/informer/store.h"
 
 namespace kubesim::informer {

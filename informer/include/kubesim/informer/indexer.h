@@ -30,7 +30,7 @@
 #include "kubesim/api/key_table.h"
 #include "kubesim/api/object.h"
 #include "kubesim/api/result.h"
-#include "kubesim/informer/internal/ordered_ids.h"
+#include "kubesim/informer/detail/ordered_ids.h"
 #include "kubesim/informer/store.h"
 
 namespace kubesim::informer {

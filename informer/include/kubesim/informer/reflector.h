@@ -43,7 +43,7 @@
 #include "kubesim/api/result.h"
 #include "kubesim/api/status.h"
 #include "kubesim/api/watch.h"
-#include "kubesim/informer/internal/delay_with_reset.h"
+#include "kubesim/informer/detail/delay_with_reset.h"
 #include "kubesim/informer/lister_watcher.h"
 #include "kubesim/informer/store.h"
 #include "kubesim/sim/clock.h"

@@ -8,7 +8,7 @@
 // written to the Loop's trace.
 //
 // pause(d) freezes the process for d of true time (a long GC pause, SIGSTOP, a stopped VM):
-// none of its coroutines that wait under its context (see sim/internal/freeze_gate.h for exactly
+// none of its coroutines that wait under its context (see sim/detail/freeze_gate.h for exactly
 // which waits) resumes until the pause ends; a sleep or deadline that comes due during the
 // pause, and a reply to a request it has in flight, take effect only then, in the order they
 // came. Its clock keeps running (both readings), so after the pause it sees the time that passed.
@@ -26,7 +26,7 @@
 
 #include "kubesim/sim/clock.h"
 #include "kubesim/sim/context.h"
-#include "kubesim/sim/internal/freeze_gate.h"
+#include "kubesim/sim/detail/freeze_gate.h"
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/network_link.h"
 #include "kubesim/sim/task.h"

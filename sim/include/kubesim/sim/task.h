@@ -23,7 +23,7 @@
 #include <utility>
 #include <variant>
 
-#include "kubesim/sim/internal/frame_pool.h"
+#include "kubesim/sim/detail/frame_pool.h"
 
 namespace kubesim::sim {
 
@@ -34,7 +34,7 @@ namespace internal {
 
 class TaskPromiseBase {
  public:
-  // Frames are recycled (internal/frame_pool.h): most awaits of a nested Task make one.
+  // Frames are recycled (detail/frame_pool.h): most awaits of a nested Task make one.
   static void* operator new(std::size_t size) { return allocate_frame(size); }
   static void operator delete(void* frame, std::size_t size) noexcept { free_frame(frame, size); }
 

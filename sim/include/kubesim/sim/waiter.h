@@ -18,7 +18,7 @@
 #include <coroutine>
 
 #include "kubesim/sim/context.h"
-#include "kubesim/sim/internal/freeze_gate.h"
+#include "kubesim/sim/detail/freeze_gate.h"
 #include "kubesim/sim/loop.h"
 #include "kubesim/sim/wait_list.h"
 

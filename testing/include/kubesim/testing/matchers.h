@@ -80,6 +80,6 @@ template <class T>
 void PrintTo(const Result<T>& result, std::ostream* os);
 }  // namespace kubesim::api
 
-#include "kubesim/testing/internal/matchers_impl.h"  // IWYU pragma: export
+#include "kubesim/testing/detail/matchers_impl.h"  // IWYU pragma: export
 
 #endif  // KUBESIM_TESTING_MATCHERS_H_

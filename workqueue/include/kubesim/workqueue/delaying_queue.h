@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "kubesim/workqueue/internal/ready_heap.h"
+#include "kubesim/workqueue/detail/ready_heap.h"
 #include "kubesim/workqueue/queue.h"
 
 namespace kubesim::workqueue {

@@ -66,8 +66,8 @@
 #include "kubesim/sim/time.h"
 #include "kubesim/sim/wait_list.h"
 #include "kubesim/sim/waiter.h"
-#include "kubesim/workqueue/internal/item_table.h"
-#include "kubesim/workqueue/internal/ring.h"
+#include "kubesim/workqueue/detail/item_table.h"
+#include "kubesim/workqueue/detail/ring.h"
 #include "kubesim/workqueue/metrics.h"
 
 namespace kubesim::workqueue {

@@ -29,7 +29,7 @@
 
 #include "kubesim/sim/clock.h"
 #include "kubesim/sim/time.h"
-#include "kubesim/workqueue/internal/item_table.h"
+#include "kubesim/workqueue/detail/item_table.h"
 
 namespace kubesim::workqueue {
 

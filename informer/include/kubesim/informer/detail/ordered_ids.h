@@ -7,8 +7,8 @@
 //
 // The order is given by the caller's `less(a, b)` over ids, which must be a strict total order
 // that does not change while an id is stored (the Indexer compares the entries' keys).
-#ifndef KUBESIM_INFORMER_INTERNAL_ORDERED_IDS_H_
-#define KUBESIM_INFORMER_INTERNAL_ORDERED_IDS_H_
+#ifndef KUBESIM_INFORMER_DETAIL_ORDERED_IDS_H_
+#define KUBESIM_INFORMER_DETAIL_ORDERED_IDS_H_
 
 #include <algorithm>
 #include <cassert>
@@ -99,4 +99,4 @@ bool OrderedIds::erase(std::uint32_t id, const Less& less) {
 
 }  // namespace kubesim::informer::internal
 
-#endif  // KUBESIM_INFORMER_INTERNAL_ORDERED_IDS_H_
+#endif  // KUBESIM_INFORMER_DETAIL_ORDERED_IDS_H_

@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "kubesim/api/rest/internal/http_types.h"
-#include "kubesim/api/rest/internal/rate_limiter.h"
-#include "kubesim/api/rest/internal/response.h"
-#include "kubesim/api/rest/internal/transport.h"
-#include "kubesim/api/rest/internal/url.h"
+#include "api/rest/internal/http_types.h"
+#include "api/rest/internal/rate_limiter.h"
+#include "api/rest/internal/response.h"
+#include "api/rest/internal/transport.h"
+#include "api/rest/internal/url.h"
 #include "kubesim/api/rest/rest_client.h"
 #include "kubesim/sim/event.h"
 

@@ -10,8 +10,8 @@
 //
 // Iteration (for_each) visits live slots in slot order, which depends only on the sequence of
 // inserts and erases, never on hash values: nothing observable depends on hashing.
-#ifndef KUBESIM_WORKQUEUE_INTERNAL_ITEM_TABLE_H_
-#define KUBESIM_WORKQUEUE_INTERNAL_ITEM_TABLE_H_
+#ifndef KUBESIM_WORKQUEUE_DETAIL_ITEM_TABLE_H_
+#define KUBESIM_WORKQUEUE_DETAIL_ITEM_TABLE_H_
 
 #include <cassert>
 #include <cstddef>
@@ -297,4 +297,4 @@ class ItemTable {
 
 }  // namespace kubesim::workqueue::internal
 
-#endif  // KUBESIM_WORKQUEUE_INTERNAL_ITEM_TABLE_H_
+#endif  // KUBESIM_WORKQUEUE_DETAIL_ITEM_TABLE_H_

@@ -1,7 +1,7 @@
 // Ring: a growable FIFO ring buffer of trivially copyable values (slot numbers), the order in
 // which a queue hands out its items. Pushing allocates only when the ring doubles.
-#ifndef KUBESIM_WORKQUEUE_INTERNAL_RING_H_
-#define KUBESIM_WORKQUEUE_INTERNAL_RING_H_
+#ifndef KUBESIM_WORKQUEUE_DETAIL_RING_H_
+#define KUBESIM_WORKQUEUE_DETAIL_RING_H_
 
 #include <cassert>
 #include <cstddef>
@@ -60,4 +60,4 @@ class Ring {
 
 }  // namespace kubesim::workqueue::internal
 
-#endif  // KUBESIM_WORKQUEUE_INTERNAL_RING_H_
+#endif  // KUBESIM_WORKQUEUE_DETAIL_RING_H_

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kubesim/scenarios/internal/yaml_reader.h"
+#include "scenarios/internal/yaml_reader.h"
 
 namespace kubesim::scenarios::internal {
 

@@ -18,7 +18,7 @@
 #include <optional>
 #include <string>
 
-#include "kubesim/api/rest/internal/transport.h"
+#include "api/rest/internal/transport.h"
 
 namespace kubesim::api::rest::internal {
 

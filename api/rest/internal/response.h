@@ -17,7 +17,7 @@
 #include "kubesim/api/object.h"
 #include "kubesim/api/result.h"
 #include "kubesim/api/status.h"
-#include "kubesim/api/rest/internal/http_types.h"
+#include "api/rest/internal/http_types.h"
 
 namespace kubesim::api::rest::internal {
 

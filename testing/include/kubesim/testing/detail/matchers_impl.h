@@ -1,8 +1,8 @@
 // The implementation side of matchers.h: the polymorphic matcher classes and the Result printer.
 // Included only by matchers.h. The per-matcher logic lives in testing/matchers*.cc behind
 // ::testing::Matcher<const api::Object&>, so a test that includes this compiles no more of it.
-#ifndef KUBESIM_TESTING_INTERNAL_MATCHERS_IMPL_H_
-#define KUBESIM_TESTING_INTERNAL_MATCHERS_IMPL_H_
+#ifndef KUBESIM_TESTING_DETAIL_MATCHERS_IMPL_H_
+#define KUBESIM_TESTING_DETAIL_MATCHERS_IMPL_H_
 
 #include <cstddef>
 #include <functional>
@@ -112,4 +112,4 @@ void PrintTo(const Result<T>& result, std::ostream* os) {
 
 }  // namespace kubesim::api
 
-#endif  // KUBESIM_TESTING_INTERNAL_MATCHERS_IMPL_H_
+#endif  // KUBESIM_TESTING_DETAIL_MATCHERS_IMPL_H_

@@ -8,8 +8,8 @@
 // (client-go 1.35's exponential backoff manager instead reset only after a quiet period and stayed
 // at the cap). Edge cases as in wait: a factor <= 0 never resets (the delays cannot grow); a
 // reset_interval <= 0 never grows (every delay is the initial one, jittered).
-#ifndef KUBESIM_INFORMER_INTERNAL_DELAY_WITH_RESET_H_
-#define KUBESIM_INFORMER_INTERNAL_DELAY_WITH_RESET_H_
+#ifndef KUBESIM_INFORMER_DETAIL_DELAY_WITH_RESET_H_
+#define KUBESIM_INFORMER_DETAIL_DELAY_WITH_RESET_H_
 
 #include "kubesim/sim/backoff.h"
 #include "kubesim/sim/clock.h"
@@ -39,4 +39,4 @@ class DelayWithReset {
 
 }  // namespace kubesim::informer::internal
 
-#endif  // KUBESIM_INFORMER_INTERNAL_DELAY_WITH_RESET_H_
+#endif  // KUBESIM_INFORMER_DETAIL_DELAY_WITH_RESET_H_

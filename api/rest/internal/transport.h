@@ -28,8 +28,8 @@
 #include <string>
 #include <string_view>
 
-#include "kubesim/api/rest/internal/http_types.h"
-#include "kubesim/api/rest/internal/url.h"
+#include "api/rest/internal/http_types.h"
+#include "api/rest/internal/url.h"
 
 namespace kubesim::api::rest::internal {
 

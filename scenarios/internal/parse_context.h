@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kubesim/fakeapi/registry.h"
-#include "kubesim/scenarios/internal/yaml_reader.h"
+#include "scenarios/internal/yaml_reader.h"
 #include "kubesim/scenarios/registry.h"
 #include "kubesim/scenarios/scenario.h"
 

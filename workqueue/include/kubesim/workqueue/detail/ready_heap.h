@@ -8,8 +8,8 @@
 //
 // Sequence numbers order equal ready times (earlier first) by wrapping difference, so the order
 // holds across 2^31 consecutive entries.
-#ifndef KUBESIM_WORKQUEUE_INTERNAL_READY_HEAP_H_
-#define KUBESIM_WORKQUEUE_INTERNAL_READY_HEAP_H_
+#ifndef KUBESIM_WORKQUEUE_DETAIL_READY_HEAP_H_
+#define KUBESIM_WORKQUEUE_DETAIL_READY_HEAP_H_
 
 #include <algorithm>
 #include <cassert>
@@ -136,4 +136,4 @@ class ReadyHeap {
 
 }  // namespace kubesim::workqueue::internal
 
-#endif  // KUBESIM_WORKQUEUE_INTERNAL_READY_HEAP_H_
+#endif  // KUBESIM_WORKQUEUE_DETAIL_READY_HEAP_H_

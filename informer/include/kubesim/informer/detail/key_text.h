@@ -1,8 +1,8 @@
 // KeyText: an entry's own copy of its key, inline up to kInline bytes (typical "namespace/name"
 // keys), so comparing a key reads the entry rather than some object elsewhere. The DeltaFIFO and
 // the Indexer keep one in each entry, for their KeyTable (kubesim/api/key_table.h) to compare.
-#ifndef KUBESIM_INFORMER_INTERNAL_KEY_TEXT_H_
-#define KUBESIM_INFORMER_INTERNAL_KEY_TEXT_H_
+#ifndef KUBESIM_INFORMER_DETAIL_KEY_TEXT_H_
+#define KUBESIM_INFORMER_DETAIL_KEY_TEXT_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -34,4 +34,4 @@ class KeyText {
 
 }  // namespace kubesim::informer::internal
 
-#endif  // KUBESIM_INFORMER_INTERNAL_KEY_TEXT_H_
+#endif  // KUBESIM_INFORMER_DETAIL_KEY_TEXT_H_

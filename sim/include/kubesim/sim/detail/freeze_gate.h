@@ -9,8 +9,8 @@
 // queue when the freeze starts, plain Loop callbacks (add_timer, post), the first run of a
 // spawned task, yield(), and waits on contexts not derived from the process's root (the
 // background context included). Single-threaded: the Loop's thread only.
-#ifndef KUBESIM_SIM_INTERNAL_FREEZE_GATE_H_
-#define KUBESIM_SIM_INTERNAL_FREEZE_GATE_H_
+#ifndef KUBESIM_SIM_DETAIL_FREEZE_GATE_H_
+#define KUBESIM_SIM_DETAIL_FREEZE_GATE_H_
 
 #include "kubesim/sim/wait_list.h"
 
@@ -39,4 +39,4 @@ class FreezeGate {
 
 }  // namespace kubesim::sim::internal
 
-#endif  // KUBESIM_SIM_INTERNAL_FREEZE_GATE_H_
+#endif  // KUBESIM_SIM_DETAIL_FREEZE_GATE_H_

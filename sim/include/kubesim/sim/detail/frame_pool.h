@@ -7,8 +7,8 @@
 // class, go to the global allocator. A frame may be freed on another thread than the one that
 // allocated it. Under AddressSanitizer a kept frame is poisoned, so a use after free is still
 // reported.
-#ifndef KUBESIM_SIM_INTERNAL_FRAME_POOL_H_
-#define KUBESIM_SIM_INTERNAL_FRAME_POOL_H_
+#ifndef KUBESIM_SIM_DETAIL_FRAME_POOL_H_
+#define KUBESIM_SIM_DETAIL_FRAME_POOL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -83,4 +83,4 @@ inline void free_frame(void* frame, std::size_t size) noexcept {
 
 }  // namespace kubesim::sim::internal
 
-#endif  // KUBESIM_SIM_INTERNAL_FRAME_POOL_H_
+#endif  // KUBESIM_SIM_DETAIL_FRAME_POOL_H_
