@@ -205,7 +205,7 @@ const std::vector<Violation>& SimCluster::violations() const { return impl_->vio
 
 FaultPlan& SimCluster::faults() { return impl_->fault_plan; }
 
-CallLog SimCluster::calls() const { return CallLog(impl_->server.recorder()); }
+CallLog SimCluster::calls() const { return impl_->cluster.calls(); }
 
 std::string SimCluster::failure_context() const {
   const std::size_t n = impl_->options.failure_tail();

@@ -13,6 +13,7 @@
 
 #include "kubesim/api/object.h"
 #include "kubesim/api/resources.h"
+#include "kubesim/fakeapi/inprocess_client.h"
 #include "kubesim/sim/event.h"
 
 namespace kubesim::cluster {
@@ -304,6 +305,19 @@ TEST_F(ClusterTest, InvariantsAreCheckedAfterTheWritesTheyDependOnInTheOrderAdde
   const auto late = api::Object::from_json({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "b"}}}});
   ASSERT_TRUE(c.server().create(api::kConfigMaps, "default", late.value(), api::CreateOptions()).ok());
   EXPECT_TRUE(log.empty());  // closing: nothing is checked
+}
+
+TEST_F(ClusterTest, TheCallLogHasTheCallsOfItsProcessesButNotTheOperatorsOwn) {
+  Replica& r = started("m-0");
+  const auto map = api::Object::from_json({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "a"}}}});
+  ASSERT_TRUE(c.server().create(api::kConfigMaps, "default", map.value(), api::CreateOptions()).ok());  // the operator's
+  fakeapi::InProcessClient client(c.server(), *r.process);
+  const auto got = c.loop().run_until_complete(client.get(r.process->context(), api::kConfigMaps, "default", "a"));
+  ASSERT_TRUE(got.ok());
+  const CallLog log = c.calls();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log.count(Get(api::kConfigMaps).by("m-0").in("default").named("a").ok()), 1u);
+  EXPECT_EQ(log.count(Writes(api::kConfigMaps)), 0u);
 }
 
 TEST(ClusterTeardownTest, CrashesEveryProcessHealsEveryLinkAndNothingScheduledActsAfter) {

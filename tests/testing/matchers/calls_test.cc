@@ -240,7 +240,7 @@ TEST(CallCountTest, AFailureShowsTheExpectationAndTheCalls) {
   const CallLog log(sample_log());
   EXPECT_NONFATAL_FAILURE(EXPECT_THAT(log, CallCount(Create(api::kConfigMaps), 3)),
                           "Expected: the count of create configmaps calls is equal to 3\n"
-                          "  Actual: a log of 6 calls (of type kubesim::testing::CallLog), 2 calls match:\n"
+                          "  Actual: a log of 6 calls (of type kubesim::cluster::CallLog), 2 calls match:\n"
                           "  1.507s widgets-0 create configmaps default/w1-0 → 201\n");
 }
 

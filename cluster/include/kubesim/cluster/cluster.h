@@ -44,6 +44,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kubesim/cluster/calls.h"
 #include "kubesim/cluster/invariant.h"
 #include "kubesim/cluster/leadership.h"
 #include "kubesim/fakeapi/server.h"
@@ -205,6 +206,8 @@ class Cluster {
   const Group* find_group(std::string_view name) const;
   const std::vector<std::unique_ptr<Replica>>& replicas() const { return replicas_; }
   const std::vector<Group>& groups() const { return groups_; }
+  // Every call that went through the server's front door, as the recorder logged it (live).
+  CallLog calls() const { return CallLog(server_.recorder()); }
 
   // --- Faults ---
   // Kills the process now (a no-op when it is down); with `restart_after`, restarts it that much

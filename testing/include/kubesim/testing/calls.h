@@ -5,124 +5,37 @@
 //   EXPECT_THAT(c.calls(), CallCount(Update(kWidgets).status().by("widgets-0"), Le(3)));
 //   EXPECT_EQ(c.calls().count(Patch(kLeases)), 0);
 //
-// A pattern matches a recorded call when every field it gives matches: the verbs (empty: any),
-// the resource (group and plural; version ignored), the subresource (none given matches the
-// resource and its subresources, as client-go's reactors match; .status() only /status), the
-// namespace, the name and the calling process. Only requests that went through the front door
-// are recorded: a test's own SimCluster::apply/get/patch are the operator's hand, not calls.
+// CallLog, CallPattern and the pattern builders are the cluster's (kubesim/cluster/calls.h, where
+// what a pattern matches is described); this header adds the GoogleTest matcher CallCount.
 #ifndef KUBESIM_TESTING_CALLS_H_
 #define KUBESIM_TESTING_CALLS_H_
 
 #include <cstddef>
-#include <iterator>
-#include <memory>
-#include <ostream>
-#include <string>
-#include <utility>
-#include <vector>
 
 #include <gmock/gmock.h>
 
-#include "kubesim/api/gvk.h"
-#include "kubesim/fakeapi/recorder.h"
-#include "kubesim/fakeapi/request.h"
+#include "kubesim/cluster/calls.h"
 
 namespace kubesim::testing {
 
-class CallPattern {
- public:
-  CallPattern() = default;
-  CallPattern(std::vector<fakeapi::Verb> verbs, api::GroupVersionResource resource)
-      : verbs_(std::move(verbs)), resource_(std::move(resource)), any_resource_(false) {}
-
-  // Narrowing; each returns *this.
-  CallPattern& status() { return subresource("status"); }
-  CallPattern& scale() { return subresource("scale"); }
-  CallPattern& subresource(std::string name);
-  CallPattern& in(std::string ns);          // namespace
-  CallPattern& named(std::string name);     // object name
-  CallPattern& by(std::string process);     // calling process ("widgets-0")
-  // Only calls answered with a 2xx (ok) or with a failure (failed).
-  CallPattern& ok();
-  CallPattern& failed();
-
-  bool matches(const fakeapi::RecordedCall& call) const;
-  // "update widgets.example.com/status in default by widgets-0"
-  std::string describe() const;
-
-  const std::vector<fakeapi::Verb>& verbs() const { return verbs_; }
-  const api::GroupVersionResource& resource() const { return resource_; }
-  bool any_resource() const { return any_resource_; }
-  const std::string& subresource_name() const { return subresource_; }
-  const std::string& ns() const { return ns_; }
-  const std::string& name() const { return name_; }
-  const std::string& process() const { return process_; }
-
- private:
-  std::vector<fakeapi::Verb> verbs_;
-  api::GroupVersionResource resource_;
-  bool any_resource_ = true;
-  std::string subresource_;
-  std::string ns_;
-  std::string name_;
-  std::string process_;
-  enum class Outcome { kAny, kOk, kFailed } outcome_ = Outcome::kAny;
-};
-
-CallPattern Get(const api::GroupVersionResource& resource);
-CallPattern List(const api::GroupVersionResource& resource);
-CallPattern Watch(const api::GroupVersionResource& resource);
-CallPattern Create(const api::GroupVersionResource& resource);
-CallPattern Update(const api::GroupVersionResource& resource);
-CallPattern Patch(const api::GroupVersionResource& resource);
-CallPattern Delete(const api::GroupVersionResource& resource);
-CallPattern DeleteCollection(const api::GroupVersionResource& resource);
-// Every write verb (create, update, patch, delete, deletecollection).
-CallPattern Writes(const api::GroupVersionResource& resource);
-// Any verb on `resource`; AnyCall() any verb on any resource.
-CallPattern AnyCall(const api::GroupVersionResource& resource);
-CallPattern AnyCall();
-
-// A log of calls, oldest first: a live view of a recorder's log (the recorder must outlive it;
-// later calls show), or a fixed list of calls (built by hand, or a log's matching()).
-class CallLog {
- public:
-  using Iterator = fakeapi::CallIterator<CallLog>;
-
-  explicit CallLog(const fakeapi::Recorder& recorder) : recorder_(&recorder) {}
-  explicit CallLog(std::vector<fakeapi::RecordedCall> calls);
-
-  std::size_t size() const;
-  bool empty() const { return size() == 0; }
-  // The i-th call (0: the oldest); i < size().
-  fakeapi::RecordedCall operator[](std::size_t i) const;
-  Iterator begin() const { return Iterator(this, 0); }
-  Iterator end() const { return Iterator(this, size()); }
-  std::size_t count(const CallPattern& pattern) const;
-  std::vector<fakeapi::RecordedCall> matching(const CallPattern& pattern) const;
-  // One line per call ("12.300s widgets-0 update widgets.example.com/status default/w1 → 409
-  // Conflict"), the last `limit` calls, after a line saying how many earlier ones are left out;
-  // no newline after the last. For failure messages.
-  std::string format(std::size_t limit = 20) const;
-
- private:
-  const fakeapi::Recorder* recorder_ = nullptr;                         // a live view, or
-  std::shared_ptr<const std::vector<fakeapi::RecordedCall>> fixed_;  // a fixed list
-};
+using cluster::AnyCall;
+using cluster::CallLog;
+using cluster::CallPattern;
+using cluster::Create;
+using cluster::Delete;
+using cluster::DeleteCollection;
+using cluster::Get;
+using cluster::List;
+using cluster::Patch;
+using cluster::Update;
+using cluster::Watch;
+using cluster::Writes;
 
 // Matches a CallLog whose count of `pattern` calls is `n` / matches `m`. Its failure text says
 // the pattern, the count, and lists the matching calls (at most 10), or the last calls of the log
 // when none matches.
 ::testing::Matcher<const CallLog&> CallCount(CallPattern pattern, ::testing::Matcher<std::size_t> count);
 
-void PrintTo(const CallLog& log, std::ostream* os);
-void PrintTo(const CallPattern& pattern, std::ostream* os);
-
 }  // namespace kubesim::testing
-
-namespace kubesim::fakeapi {
-// The call's line of CallLog::format.
-void PrintTo(const RecordedCall& call, std::ostream* os);
-}  // namespace kubesim::fakeapi
 
 #endif  // KUBESIM_TESTING_CALLS_H_
