@@ -32,8 +32,8 @@
 #define KUBESIM_CLUSTER_CLUSTER_H_
 
 #include <chrono>
-#include <exception>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
