@@ -7,9 +7,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include "kubesim/runner/runner.h"
 #include "kubesim/scenarios/parse.h"
 #include "kubesim/scenarios/registry.h"
-#include "kubesim/scenarios/runner.h"
 
 namespace {
 
@@ -41,9 +41,9 @@ void run_seeds(benchmark::State& state, const Scenario& scenario) {
   std::uint64_t seed = 1;
   std::uint64_t broken = 0;
   for (auto _ : state) {
-    kubesim::scenarios::RunOptions options;
+    kubesim::runner::RunOptions options;
     options.seed = seed++;
-    auto result = kubesim::scenarios::run_seed(scenario, registry(), options);
+    auto result = kubesim::runner::run_seed(scenario, registry(), options);
     if (!result.error.empty()) {
       state.SkipWithError(result.error.c_str());
       return;

@@ -14,8 +14,8 @@
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/source_scan.cmake)  # sets `root`
 
-set(scanned sim api fakeapi informer workqueue election controller cluster scenarios testing tools examples
-            tests bench)
+set(scanned sim api fakeapi informer workqueue election controller cluster scenarios runner explore
+            sweep live report tools testing examples tests bench)
 set(braced_argument "[(,][ \t\n]*{")
 set(built_options "[A-Za-z0-9_](Options|Config)[ \t\n]*({|[(][ \t\n]*[^) \t\n])")
 

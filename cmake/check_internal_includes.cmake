@@ -3,12 +3,12 @@
 #   cmake -DKUBESIM_SOURCE_DIR=<checkout> -P cmake/check_internal_includes.cmake
 #
 # Scans every .h/.cc under the components (sim api fakeapi informer workqueue election controller
-# cluster scenarios testing), tools/ and examples/. An include names an internal header when its path has
-# an `internal/` folder; the header belongs to the component whose top-level folder holds it:
-# "kubesim/<component>/..." and "<component>/..." name it directly, a relative path
-# ("internal/x.h", "../internal/x.h") is resolved from the including file's folder. tools/ and
-# examples/ own no internal headers. Tests and benchmarks (tests/, bench/) may include the
-# internals of what they test and are not scanned. Prints FILE:LINE: includes "PATH", the
+# cluster scenarios runner explore sweep live report tools testing) and examples/. An include
+# names an internal header when its path has an `internal/` folder; the header belongs to the
+# component whose top-level folder holds it: "kubesim/<component>/..." and "<component>/..." name
+# it directly, a relative path ("internal/x.h", "../internal/x.h") is resolved from the including
+# file's folder. examples/ owns no internal headers. Tests and benchmarks (tests/, bench/) may
+# include the internals of what they test and are not scanned. Prints FILE:LINE: includes "PATH", the
 # internal header of COMPONENT for each offence and fails if there is any.
 #
 # One exception, printed on every run so that it is not forgotten: api's object-representation
@@ -18,8 +18,9 @@
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/source_scan.cmake)  # sets `root`
 
-set(components sim api fakeapi informer workqueue election controller cluster scenarios testing)
-set(scanned ${components} tools examples)
+set(components sim api fakeapi informer workqueue election controller cluster scenarios runner
+               explore sweep live report tools testing)
+set(scanned ${components} examples)
 # "<including component>:<included header>" pairs allowed across components (see above).
 set(allowed "fakeapi:api/internal/json_text.h" "fakeapi:api/internal/object_access.h")
 

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "kubesim/api/go_strings.h"
+#include "kubesim/scenarios/yaml_reader.h"
 #include "scenarios/internal/parse_context.h"
-#include "scenarios/internal/yaml_reader.h"
 
 namespace kubesim::scenarios {
 
@@ -112,9 +112,7 @@ void read_scenario(ParseContext& ctx, const Field& document) {
 }  // namespace
 
 std::string ParseError::text() const {
-  if (mark.line <= 0) return file + ": " + message;
-  return file + ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column) + ": " +
-         message;
+  return place(file, mark) + ": " + message;
 }
 
 ParseResult parse_scenario(std::string_view text, const std::string& file,

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "kubesim/api/go_duration.h"
+#include "kubesim/scenarios/yaml_reader.h"
 #include "scenarios/internal/parse_context.h"
-#include "scenarios/internal/yaml_reader.h"
 
 namespace kubesim::scenarios::internal {
 

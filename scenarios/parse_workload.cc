@@ -122,7 +122,7 @@ std::optional<WorkloadAction> parse_delete(ParseContext& ctx, const Field& field
   return DeleteAction{target->resource, target->ns, target->pick};
 }
 
-std::optional<WorkloadAction> parse_action(ParseContext& ctx, const Field& field) {
+std::optional<WorkloadAction> parse_workload_action(ParseContext& ctx, const Field& field) {
   MapFields f(ctx.reader, field, "a workload action", {"create", "update", "delete"});
   if (!f.ok()) return std::nullopt;
   const auto kinds = f.present({"create", "update", "delete"});
@@ -172,7 +172,7 @@ void parse_entry(ParseContext& ctx, const Field& field) {
     }
     w.until = *d;
   }
-  auto action = parse_action(ctx, f.require("action", "{create: …}, {update: …} or {delete: …}"));
+  auto action = parse_workload_action(ctx, f.require("action", "{create: …}, {update: …} or {delete: …}"));
   if (!action || !ok) return;
   w.action = std::move(*action);
   ctx.scenario.workload.push_back(std::move(w));

@@ -4,6 +4,11 @@
 
 namespace kubesim::scenarios {
 
+std::string place(const std::string& file, const Mark& mark) {
+  if (mark.line == 0) return file;
+  return file + ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column);
+}
+
 std::string condition_name(const Condition& condition) {
   return std::visit(
       [](const auto& c) -> std::string {

@@ -4,11 +4,11 @@
 //   buggy_scenarios run scenarios/stale-read.yaml
 //   buggy_scenarios run repro/stale-read.yaml       # fails: the bug, found
 #include "buggy.h"
-#include "kubesim/scenarios/cli.h"
 #include "kubesim/scenarios/registry.h"
+#include "kubesim/tools/cli.h"
 
 int main(int argc, char** argv) {
   auto registry = kubesim::scenarios::Registry::with_builtins();
   buggy::register_all(registry);
-  return kubesim::scenarios::run_main(argc, argv, registry);
+  return kubesim::tools::run_main(argc, argv, registry);
 }

@@ -5,10 +5,10 @@
 #include <string>
 #include <utility>
 
-#include "internal/builtin_types.h"
 #include "kubesim/api/options.h"
 #include "kubesim/api/resources.h"
 #include "kubesim/api/status.h"
+#include "scenarios/internal/builtin_types.h"
 
 namespace kubesim::scenarios {
 

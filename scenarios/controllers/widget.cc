@@ -21,13 +21,13 @@
 #include <utility>
 #include <vector>
 
-#include "internal/builtin_types.h"
 #include "kubesim/api/resources.h"
 #include "kubesim/api/status.h"
 #include "kubesim/controller/builder.h"
 #include "kubesim/controller/manager.h"
 #include "kubesim/scenarios/controller_type.h"
 #include "kubesim/scenarios/controllers.h"
+#include "scenarios/internal/builtin_types.h"
 
 namespace kubesim::scenarios::controllers {
 namespace {

@@ -14,11 +14,14 @@
 #include <vector>
 
 #include "kubesim/fakeapi/registry.h"
-#include "scenarios/internal/yaml_reader.h"
 #include "kubesim/scenarios/registry.h"
 #include "kubesim/scenarios/scenario.h"
+#include "kubesim/scenarios/yaml_reader.h"
 
 namespace kubesim::scenarios::internal {
+
+// The parser reads with the public YAML walker (kubesim/scenarios/yaml_reader.h).
+using namespace yaml;
 
 // A resolved resource and its scope.
 struct ResolvedResource {

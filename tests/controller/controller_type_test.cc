@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kubesim/runner/runner.h"
 #include "kubesim/scenarios/parse.h"
-#include "kubesim/scenarios/runner.h"
 #include "widget.h"
 
 namespace kubesim::scenarios {
@@ -60,13 +60,13 @@ TEST(ControllerTypeTest, RunsTheWidgetExampleInAScenario) {
   const scenarios::ParseResult parsed = scenarios::parse_scenario(kScenario, "widgets.yaml", r);
   ASSERT_TRUE(parsed.scenario.has_value()) << errors_of(parsed);
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    scenarios::RunOptions options;
+    runner::RunOptions options;
     options.seed = seed;
-    const scenarios::SeedResult result = scenarios::run_seed(*parsed.scenario, r, options);
+    const runner::SeedResult result = runner::run_seed(*parsed.scenario, r, options);
     EXPECT_EQ(result.error, "") << "seed " << seed;
     for (const auto& failure : result.failures) ADD_FAILURE() << "seed " << seed << ": " << failure.check << ": " << failure.detail;
     // The same seed replays exactly.
-    EXPECT_EQ(scenarios::run_seed(*parsed.scenario, r, options).trace_hash, result.trace_hash);
+    EXPECT_EQ(runner::run_seed(*parsed.scenario, r, options).trace_hash, result.trace_hash);
   }
 }
 

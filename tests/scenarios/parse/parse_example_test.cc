@@ -9,7 +9,7 @@
 #include "kubesim/api/resources.h"
 #include "kubesim/fakeapi/faults.h"
 #include "kubesim/scenarios/parse.h"
-#include "kubesim/scenarios/sweep.h"
+#include "kubesim/sweep/sweep.h"
 
 namespace kubesim::scenarios {
 namespace {
@@ -282,8 +282,8 @@ TEST(ParseScenario, TheReferenceExamplesParse) {
     const std::string block = doc.substr(begin, doc.find("```", begin) - begin);
     if (block.rfind("name:", 0) != 0) continue;
     ++scenarios;
-    if (is_experiment(block)) {  // a sweep is expanded into its points first, as kubesim run does
-      auto r = expand_experiment(block, "docs/scenarios.md", registry);
+    if (sweep::is_experiment(block)) {  // a sweep is expanded into its points first, as kubesim run does
+      auto r = sweep::expand_experiment(block, "docs/scenarios.md", registry);
       for (const auto& e : r.errors) ADD_FAILURE() << e.text();
       continue;
     }

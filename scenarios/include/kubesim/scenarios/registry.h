@@ -5,7 +5,7 @@
 // factory and the `params` the file gave, and returns a Controller whose run() the runner calls
 // (at once, or only while the replica leads when the file says onlyWhenLeader). The built-in
 // types are `configmap-mirror` and `widget` (kubesim/scenarios/controllers.h); a program that
-// links kubesim registers its own and hands the registry to run_main (kubesim/scenarios/cli.h):
+// links kubesim registers its own and hands the registry to run_main (kubesim/tools/cli.h):
 //
 //   auto registry = kubesim::scenarios::Registry::with_builtins();
 //   registry.register_controller("my-controller", [](kubesim::scenarios::ControllerEnv env) {

@@ -2,7 +2,7 @@
 //
 // A Scenario is plain data: what the parser (kubesim/scenarios/parse.h) read, with every
 // duration already converted, every default filled in and every reference (a process, a lock, a
-// resource, a controller type) known to resolve. The runner (kubesim/scenarios/runner.h) builds a
+// resource, a controller type) known to resolve. The runner (kubesim/runner/runner.h) builds a
 // simulation from it; nothing here runs anything. Each element that a report may point at keeps
 // the Mark (line and column, 1-based) where the file wrote it.
 #ifndef KUBESIM_SCENARIOS_SCENARIO_H_
@@ -28,6 +28,10 @@ struct Mark {
   int line = 0;
   int column = 0;
 };
+
+// "FILE:LINE:COL", as messages point at a place of a file; FILE alone when the place is unknown
+// (line 0).
+std::string place(const std::string& file, const Mark& mark);
 
 // A value drawn per replica from [min, max] by the seed; min == max when the file gave one value.
 template <class T>

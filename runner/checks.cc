@@ -1,0 +1,200 @@
+#include "kubesim/runner/checks.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "kubesim/api/go_duration.h"
+#include "kubesim/runner/world.h"
+
+namespace kubesim::runner {
+
+Checker::Checker(World& world) : world_(&world) {
+  for (const scenarios::Check& check : world.scenario.checks) {
+    Run run;
+    run.check = &check;
+    run.deps = dependencies_of(world, check.condition);
+    const sim::Time start = sim::Time{} + check.after;
+    switch (check.kind) {
+      case scenarios::CheckKind::kAlways:
+        run.from = sim::Time{};
+        run.to = world.end;
+        break;
+      case scenarios::CheckKind::kEventually:
+        run.from = start;
+        run.to = start + check.within;
+        break;
+      case scenarios::CheckKind::kConsistently:
+        run.from = start;
+        run.to = start + check.length;
+        break;
+      case scenarios::CheckKind::kFinally:
+        run.from = run.to = world.end;
+        break;
+    }
+    const std::size_t i = runs_.size();
+    runs_.push_back(std::move(run));
+    if (check.kind == scenarios::CheckKind::kFinally) continue;
+    world.cluster.add_invariant(cluster::Invariant{
+        check.text, [this, i](const cluster::Trigger& trigger) { on_trigger(i, trigger); }, runs_[i].deps});
+  }
+}
+
+void Checker::begin() {
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    Run& run = runs_[i];
+    if (run.check->kind == scenarios::CheckKind::kAlways) {
+      run.open = true;
+      evaluate(i);
+    } else if (run.check->kind != scenarios::CheckKind::kFinally && run.from <= world_->end) {
+      world_->loop.add_timer(run.from, [this, i] { open_window(i); });
+    }
+  }
+}
+
+void Checker::open_window(std::size_t i) {
+  if (world_->closing()) return;
+  Run& run = runs_[i];
+  run.open = true;
+  evaluate(i);
+  if (run.to <= world_->end) world_->loop.add_timer(run.to, [this, i] { close_window(i); });
+  const sim::Time next = world_->loop.now() + kProbeInterval;
+  if (live(run) && next < run.to) world_->loop.add_timer(next, [this, i] { probe(i); });
+}
+
+void Checker::probe(std::size_t i) {
+  if (world_->closing() || !live(runs_[i])) return;
+  evaluate(i);
+  const sim::Time next = world_->loop.now() + kProbeInterval;
+  if (live(runs_[i]) && next < runs_[i].to) world_->loop.add_timer(next, [this, i] { probe(i); });
+}
+
+void Checker::close_window(std::size_t i) {
+  if (world_->closing()) return;
+  Run& run = runs_[i];
+  if (live(run)) evaluate(i);  // the window's last instant counts
+  if (live(run) && run.check->kind == scenarios::CheckKind::kEventually) {
+    fail(run, "did not hold at any instant of [" + api::format_go_time(run.from) + ", " + api::format_go_time(run.to) + "]; at the end:\n" + run.last_detail,
+         world_->loop.now());
+  }
+  run.done = true;
+  run.open = false;
+}
+
+namespace {
+
+// The fact a failure after a write ends with: which write it was, as its trace line names it
+// (the line itself follows the break in the trace).
+std::string describe_write(const fakeapi::CommittedWrite& write) {
+  const char* done = write.type == fakeapi::ChangeType::kAdded      ? "created"
+                     : write.type == fakeapi::ChangeType::kModified ? "updated"
+                                                                    : "deleted";
+  const std::string ns(write.object->namespace_());
+  return "right after revision " + std::to_string(write.revision) + ": " + write.resource->resource +
+         " " + (ns.empty() ? "" : ns + "/") + std::string(write.object->name()) + " " + done;
+}
+
+}  // namespace
+
+void Checker::evaluate(std::size_t i) { evaluate(i, nullptr); }
+
+void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
+  Run& run = runs_[i];
+  switch (run.check->kind) {
+    case scenarios::CheckKind::kAlways:
+    case scenarios::CheckKind::kConsistently: {
+      // Every earlier evaluation held, so a write may be judged alone (see evaluate_condition).
+      auto broken = evaluate_condition(*world_, run.check->condition, write);
+      if (broken) {
+        if (write != nullptr) *broken += "\n" + describe_write(*write);
+        fail(run, std::move(*broken), world_->loop.now());
+        run.done = true;
+      }
+      return;
+    }
+    case scenarios::CheckKind::kEventually: {
+      auto broken = evaluate_condition(*world_, run.check->condition);
+      if (!broken) {
+        run.done = true;
+        world_->trace("checks", "check.held", {{"check", run.check->text}});
+      } else {
+        run.last_detail = std::move(*broken);
+      }
+      return;
+    }
+    case scenarios::CheckKind::kFinally: {
+      auto broken = evaluate_condition(*world_, run.check->condition);
+      if (broken) fail(run, std::move(*broken), world_->loop.now());
+      run.done = true;
+      return;
+    }
+  }
+}
+
+bool Checker::informers_lag_cached(const fakeapi::CommittedWrite& write) {
+  if (!lag_ || lag_->first != write.revision) lag_ = std::make_pair(write.revision, informers_lag(*world_, write));
+  return lag_->second;
+}
+
+void Checker::on_trigger(std::size_t i, const cluster::Trigger& trigger) {
+  Run& run = runs_[i];
+  if (!live(run)) return;
+  if (trigger.write == nullptr) {
+    evaluate(i);  // a term started or ended on one of its locks
+    return;
+  }
+  // An eventually informersConverged cannot hold while an informer still lacks this write;
+  // skipping it saves a comparison of every cache with the server.
+  if (run.check->kind == scenarios::CheckKind::kEventually && std::holds_alternative<scenarios::InformersConverged>(run.check->condition) &&
+      informers_lag_cached(*trigger.write)) {
+    return;
+  }
+  evaluate(i, trigger.write);
+}
+
+void Checker::on_event() {
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    if (live(runs_[i])) evaluate(i);
+  }
+}
+
+void Checker::finish() {
+  const sim::Time now = world_->loop.now();
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    Run& run = runs_[i];
+    if (run.done) continue;
+    switch (run.check->kind) {
+      case scenarios::CheckKind::kAlways:
+        break;
+      case scenarios::CheckKind::kEventually:
+        if (run.open) evaluate(i);
+        if (!run.done) {
+          fail(run,
+               run.open ? "did not hold at any instant of [" + api::format_go_time(run.from) + ", " + api::format_go_time(now) +
+                              "] before the run ended; at the end:\n" + run.last_detail
+                        : "its window [" + api::format_go_time(run.from) + ", " + api::format_go_time(run.to) + "] starts after the run ends at " + api::format_go_time(now),
+               now);
+        }
+        break;
+      case scenarios::CheckKind::kConsistently:
+        if (run.open) evaluate(i);
+        break;
+      case scenarios::CheckKind::kFinally:
+        evaluate(i);
+        break;
+    }
+    run.done = true;
+    run.open = false;
+  }
+}
+
+void Checker::fail(Run& run, std::string detail, sim::Time when) {
+  if (failures_.empty() && first_failure_) first_failure_();
+  const scenarios::Check& check = *run.check;
+  world_->trace("checks", "check.break", {{"check", check.text}, {"at", api::format_go_time(when)}, {"detail", detail}});
+  const std::string lock = lock_of(check.condition);
+  const bool lane = !lock.empty() && world_->leadership.find(lock).has_value();
+  world_->picture.mark(lane ? "lock " + lock : "apiserver", "failure", check.text, when);
+  failures_.push_back(Failure{check.text, condition_name(check.condition), check.mark, when, std::move(detail)});
+}
+
+}  // namespace kubesim::runner
