@@ -22,7 +22,7 @@ namespace {
 const std::filesystem::path kRoot =
     std::filesystem::path(__FILE__).parent_path() / ".." / "..";
 
-std::string read(const std::filesystem::path& path) {
+std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
@@ -83,7 +83,7 @@ TEST(EmitScenario, EveryFileReadsBackAsTheSameTreeAndParses) {
   ASSERT_GE(files.size(), 15u);
   for (const auto& path : files) {
     SCOPED_TRACE(path.string());
-    const YAML::Node original = YAML::Load(read(path));
+    const YAML::Node original = YAML::Load(read_text(path));
     const std::string text = scenarios::emit_scenario(original);
     EXPECT_EQ(tree_difference(original, YAML::Load(text), "doc"), "") << text;
     auto parsed = scenarios::parse_scenario(text, path.filename().string(), registry);
@@ -100,7 +100,7 @@ TEST(EmitScenario, LibraryFilesRunTheSameTrace) {
   for (const auto* name : {"01-leader-failover-partition.yaml", "03-widget-scale.yaml",
                            "12-crash-on-trigger.yaml", "13-widget-status-conflicts.yaml"}) {
     SCOPED_TRACE(name);
-    const std::string text = read(kRoot / "scenarios/library" / name);
+    const std::string text = read_text(kRoot / "scenarios/library" / name);
     auto original = scenarios::parse_scenario(text, name, registry);
     auto emitted = scenarios::parse_scenario(scenarios::emit_scenario(YAML::Load(text)), name, registry);
     ASSERT_TRUE(original.scenario && emitted.scenario);

@@ -19,8 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const scenarios::Registry& registry() { return testing::child_maker_registry(); }
-
 std::string scenario(const std::string& type) {
   return "name: " + type +
          "\nduration: 1m\nseeds: 1\nnetwork: {latency: 5ms}\n"
@@ -58,7 +56,7 @@ class ExploreCli : public ::testing::Test {
     };
     env.out = &out_;
     env.err = &err_;
-    return tools::explore_command_line(args, registry(), env);
+    return tools::explore_command_line(args, testing::child_maker_registry(), env);
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 

@@ -21,8 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const scenarios::Registry& registry() { return testing::child_maker_registry(); }
-
 using testing::child_maker_scenario;
 
 // A fresh directory for one test, with the scenario file in it.
@@ -62,7 +60,7 @@ std::string read(const std::string& path) {
 
 TEST_F(ExploreTest, FindsTheNonIdempotentCreateByACrashAndShrinksIt) {
   const std::string file = write("child-maker.yaml", child_maker_scenario("child-maker"));
-  const ExploreReport report = explore(file, registry(), options("out", 40));
+  const ExploreReport report = explore(file, testing::child_maker_registry(), options("out", 40));
   ASSERT_TRUE(report.errors.empty()) << report.errors.front();
   ASSERT_TRUE(report.found.has_value());
   const ExploreFinding& f = *report.found;
@@ -75,12 +73,12 @@ TEST_F(ExploreTest, FindsTheNonIdempotentCreateByACrashAndShrinksIt) {
   EXPECT_EQ(f.min_file, (dir_ / "out" / "child-maker.min.yaml").string());
   EXPECT_EQ(f.replay_command, "kubesim run " + f.min_file);
   // The file fails by itself, with the seed it pins.
-  scenarios::ParseResult parsed = scenarios::load_scenario(f.min_file, registry());
+  scenarios::ParseResult parsed = scenarios::load_scenario(f.min_file, testing::child_maker_registry());
   ASSERT_TRUE(parsed.scenario.has_value()) << parsed.errors.front().text();
   ASSERT_EQ(parsed.scenario->seed_list, std::vector<std::uint64_t>{f.seed});
   runner::RunOptions run;
   run.seed = f.seed;
-  EXPECT_TRUE(runner::run_seed(*parsed.scenario, registry(), run).broke_any());
+  EXPECT_TRUE(runner::run_seed(*parsed.scenario, testing::child_maker_registry(), run).broke_any());
   const std::string text = read(f.min_file);
   EXPECT_EQ(text.rfind("# Found by `kubesim explore " + file + "` with seed ", 0), 0u) << text;
   EXPECT_NE(text.find("# Replay: kubesim run " + f.min_file), std::string::npos) << text;
@@ -91,7 +89,7 @@ TEST_F(ExploreTest, FindsTheNonIdempotentCreateByACrashAndShrinksIt) {
 
 TEST_F(ExploreTest, ReportsNothingForTheFixedVersion) {
   const std::string file = write("fixed.yaml", child_maker_scenario("child-maker-fixed"));
-  const ExploreReport report = explore(file, registry(), options("out", 40));
+  const ExploreReport report = explore(file, testing::child_maker_registry(), options("out", 40));
   ASSERT_TRUE(report.errors.empty()) << report.errors.front();
   EXPECT_FALSE(report.found.has_value()) << report.found->check << ": " << report.found->detail << "\n"
                                          << report.found->perturbation;
@@ -107,8 +105,8 @@ TEST_F(ExploreTest, ReportsNothingForTheFixedVersion) {
 
 TEST_F(ExploreTest, TheSearchDoesNotDependOnTheNumberOfJobs) {
   const std::string file = write("child-maker.yaml", child_maker_scenario("child-maker"));
-  const ExploreReport one = explore(file, registry(), options("one", 40, 1));
-  const ExploreReport two = explore(file, registry(), options("two", 40, 2));
+  const ExploreReport one = explore(file, testing::child_maker_registry(), options("one", 40, 1));
+  const ExploreReport two = explore(file, testing::child_maker_registry(), options("two", 40, 2));
   ASSERT_TRUE(one.found && two.found);
   EXPECT_EQ(one.found->perturbation, two.found->perturbation);
   EXPECT_EQ(one.found->runs_to_find, two.found->runs_to_find);
@@ -122,8 +120,8 @@ TEST_F(ExploreTest, TheSearchDoesNotDependOnTheNumberOfJobs) {
   EXPECT_EQ(a, b);
   // And so does a search that finds nothing.
   const std::string fixed = write("fixed.yaml", child_maker_scenario("child-maker-fixed"));
-  const ExploreReport f1 = explore(fixed, registry(), options("f1", 16, 1));
-  const ExploreReport f2 = explore(fixed, registry(), options("f2", 16, 2));
+  const ExploreReport f1 = explore(fixed, testing::child_maker_registry(), options("f1", 16, 1));
+  const ExploreReport f2 = explore(fixed, testing::child_maker_registry(), options("f2", 16, 2));
   ASSERT_EQ(f1.families.size(), f2.families.size());
   for (std::size_t i = 0; i < f1.families.size(); ++i) {
     EXPECT_EQ(f1.families[i].runs, f2.families[i].runs);
@@ -135,7 +133,7 @@ TEST_F(ExploreTest, AScenarioThatFailsAsWrittenIsReportedWithoutPerturbation) {
   std::string text = child_maker_scenario("child-maker");
   text += "expect:\n  finally:\n    - {count: {resource: configmaps, namespace: dst}, equals: 99}\n";
   const std::string file = write("fails.yaml", text);
-  const ExploreReport report = explore(file, registry(), options("out", 10));
+  const ExploreReport report = explore(file, testing::child_maker_registry(), options("out", 10));
   ASSERT_TRUE(report.found.has_value());
   EXPECT_EQ(report.found->family, "");
   EXPECT_EQ(report.found->runs_to_find, 1u);
