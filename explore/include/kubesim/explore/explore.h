@@ -87,7 +87,8 @@ struct ExploreReport {
 };
 
 // Explores the scenario file at `path`.
-ExploreReport explore(const std::string& path, const scenarios::Registry& registry, const ExploreOptions& options);
+ExploreReport explore(const std::string& path, const scenarios::Registry& registry,
+                      const ExploreOptions& options);
 
 // The report as people read it (stdout): what was found, then the table.
 void print_explore_report(const ExploreReport& report, std::ostream& out);

@@ -43,7 +43,8 @@ std::optional<std::size_t> first_failing_seed(const runner::ScenarioResult& resu
 
 // The first failure that counts against the seed (for a mustFind scenario, the first of a check
 // it does not list), or null.
-const runner::Failure* counting_failure(const runner::ScenarioResult& result, const runner::SeedResult& seed);
+const runner::Failure* counting_failure(const runner::ScenarioResult& result,
+                                        const runner::SeedResult& seed);
 
 // The scenario's line ("PASS name (20 seeds)", …), without a newline.
 std::string verdict_line(const runner::ScenarioRun& run, const runner::Shard& shard);

@@ -27,9 +27,10 @@
 
 namespace kubesim::runner {
 
-using RunFunction =
-    std::function<SeedResult(const scenarios::Scenario&, const scenarios::Registry&, const RunOptions&)>;
-using LoadFunction = std::function<scenarios::ParseResult(const std::string& path, const scenarios::Registry&)>;
+using RunFunction = std::function<SeedResult(const scenarios::Scenario&, const scenarios::Registry&,
+                                             const RunOptions&)>;
+using LoadFunction =
+    std::function<scenarios::ParseResult(const std::string& path, const scenarios::Registry&)>;
 
 // --- finding and reading the files ----------------------------------------------------------
 
@@ -48,8 +49,9 @@ struct LoadedScenarios {
 // Parses every file, also after one has failed. Beyond the parser's errors: an `exec:` process
 // unless `live` ("exec processes run only with --live"), and a scenario name that an earlier
 // file already uses.
-LoadedScenarios load_scenarios(const std::vector<std::string>& files, const scenarios::Registry& registry,
-                               const LoadFunction& load, bool live = false);
+LoadedScenarios load_scenarios(const std::vector<std::string>& files,
+                               const scenarios::Registry& registry, const LoadFunction& load,
+                               bool live = false);
 
 // --- the plan --------------------------------------------------------------------------------
 

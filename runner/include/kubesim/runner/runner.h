@@ -75,7 +75,8 @@ struct RunOptions {
 // Runs `scenario` with `options.seed`. The scenario must come from the parser with the same
 // registry (its controller types resolve). Never throws for what a run finds: a component's
 // exception is SeedResult::error.
-SeedResult run_seed(const scenarios::Scenario& scenario, const scenarios::Registry& registry, const RunOptions& options);
+SeedResult run_seed(const scenarios::Scenario& scenario, const scenarios::Registry& registry,
+                    const RunOptions& options);
 
 }  // namespace kubesim::runner
 

@@ -43,7 +43,8 @@ struct World;
 // from its create until its deletion is committed (finalizers included).
 class PickIndex {
  public:
-  PickIndex(api::GroupVersionResource resource, std::string ns) : resource_(std::move(resource)), ns_(std::move(ns)) {}
+  PickIndex(api::GroupVersionResource resource, std::string ns)
+      : resource_(std::move(resource)), ns_(std::move(ns)) {}
 
   const api::GroupVersionResource& resource() const { return resource_; }
   const std::string& ns() const { return ns_; }

@@ -98,7 +98,7 @@ struct Incarnation final : cluster::Incarnation {
   std::unique_ptr<fakeapi::InProcessClient> client;
   std::vector<InformerFactory> factories;  // [0] all namespaces, then one per namespace
   std::vector<std::unique_ptr<election::LeaderElector>> electors;  // per Replica::electors
-  std::vector<std::unique_ptr<scenarios::Controller>> controllers;            // per Replica::controllers
+  std::vector<std::unique_ptr<scenarios::Controller>> controllers;  // per Replica::controllers
   std::vector<int> running;  // per controller: its runs under way
   std::vector<std::unique_ptr<LeaderTerm>> terms;
   sim::TaskGroup group;    // electors, and controllers that run from the start
@@ -148,13 +148,13 @@ struct Workload final : cluster::Replica {
 };
 
 struct World final : cluster::Observer {
-  World(const scenarios::Scenario& scenario, const scenarios::Registry& registry, const RunOptions& options,
-        std::ostream* trace_sink);
+  World(const scenarios::Scenario& scenario, const scenarios::Registry& registry,
+        const RunOptions& options, std::ostream* trace_sink);
   // Live mode (kubesim/live/live.h): the loop follows the real clock (`loop` in kReal
   // mode), and each replica of an `exec:` process is a stand-in sim::Process of `exec_kind`
   // (which starts the real program and kills it when the stand-in crashes).
-  World(const scenarios::Scenario& scenario, const scenarios::Registry& registry, const RunOptions& options,
-        std::ostream* trace_sink, const sim::LoopOptions& loop);
+  World(const scenarios::Scenario& scenario, const scenarios::Registry& registry,
+        const RunOptions& options, std::ostream* trace_sink, const sim::LoopOptions& loop);
   World(const World&) = delete;
   World& operator=(const World&) = delete;
   ~World() override;

@@ -25,13 +25,15 @@
 namespace kubesim::scenarios {
 
 // Throws std::invalid_argument when `setup` is empty.
-ControllerType controller_type(std::string name, controller::SetupFn setup, std::string description = {});
+ControllerType controller_type(std::string name, controller::SetupFn setup,
+                               std::string description = {});
 
 // A replica's controller: a Manager over env's process, client and informer factory, filled by
 // `setup` now (its informers are taken before the runner starts the factory); run() runs its
 // controllers, queue_depth() is the manager's. env.params and env.workers are the caller's to
 // read before.
-std::unique_ptr<Controller> manager_controller(const ControllerEnv& env, const controller::SetupFn& setup);
+std::unique_ptr<Controller> manager_controller(const ControllerEnv& env,
+                                               const controller::SetupFn& setup);
 
 }  // namespace kubesim::scenarios
 

@@ -32,7 +32,8 @@ struct ParseResult {
 };
 
 // Parses `text` as the scenario file `file` (the name used in errors and Scenario::file).
-ParseResult parse_scenario(std::string_view text, const std::string& file, const Registry& registry);
+ParseResult parse_scenario(std::string_view text, const std::string& file,
+                           const Registry& registry);
 // Reads and parses the file at `path`.
 ParseResult load_scenario(const std::string& path, const Registry& registry);
 

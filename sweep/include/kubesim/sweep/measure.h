@@ -35,8 +35,8 @@ std::vector<std::string> metric_columns(const std::string& metric);
 using Metrics = std::vector<std::pair<std::string, std::optional<double>>>;
 
 // The metrics `measures` asks for of one run; `result.timeline` must be set, `capture` filled.
-Metrics measure_run(const scenarios::Scenario& scenario, const runner::SeedResult& result, const runner::RunCapture& capture,
-                    const std::vector<std::string>& measures);
+Metrics measure_run(const scenarios::Scenario& scenario, const runner::SeedResult& result,
+                    const runner::RunCapture& capture, const std::vector<std::string>& measures);
 
 struct MeasuredRun {
   std::string scenario;  // the point's scenario name

@@ -78,7 +78,8 @@ class Experiments {
 
   // The file list load_scenarios reads: an experiment's file once per point (each load hands
   // out the next point), every other file as it is.
-  std::vector<std::string> expand(const std::vector<std::string>& files, const scenarios::Registry& registry);
+  std::vector<std::string> expand(const std::vector<std::string>& files,
+                                  const scenarios::Registry& registry);
   runner::LoadFunction loader();
   bool any() const { return !experiments_.empty(); }
 
@@ -99,7 +100,8 @@ class Experiments {
   runner::LoadFunction load_;
   std::vector<Experiment> experiments_;
   std::map<std::string, Owner> by_name_;                  // scenario name → its point
-  std::map<std::string, std::vector<scenarios::ParseResult>> queue_;  // file → what each load returns
+  // file → what each load returns
+  std::map<std::string, std::vector<scenarios::ParseResult>> queue_;
   std::map<std::string, std::size_t> next_;
 };
 

@@ -50,7 +50,8 @@ inline constexpr int kInterrupted = 130;  // as a shell reports a process ended 
 // program").
 struct LiveHook {
   // The errors (FILE:LINE:COL: …) that keep a scenario from running live; notes for the user.
-  std::function<std::vector<std::string>(const scenarios::Scenario&, std::vector<std::string>& notes)> check;
+  std::function<std::vector<std::string>(const scenarios::Scenario&,
+                                         std::vector<std::string>& notes)> check;
   // The run function of live runs, writing each run's files under `output`, logging on `log`.
   std::function<runner::RunFunction(const std::string& output, std::ostream& log)> run;
 };
@@ -73,7 +74,8 @@ int run_command_line(const std::vector<std::string>& args, const scenarios::Regi
                      const CliEnvironment& env);
 
 // The command line on std::cout and std::cerr, with load_scenario and run_seed.
-int run_main(int argc, char** argv, const scenarios::Registry& registry = scenarios::Registry::with_builtins(),
+int run_main(int argc, char** argv,
+             const scenarios::Registry& registry = scenarios::Registry::with_builtins(),
              const LiveHook& live = {});
 
 // `PROGRAM explore FILE [--budget RUNS|DURATION] [--jobs N] [--seeds N] [--out DIR]`: exit 1 when
