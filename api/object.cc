@@ -388,6 +388,14 @@ const OwnerReference* Object::controller_of() const {
   return nullptr;
 }
 
+Object::Object(Passkey) {}
+Object::~Object() = default;
+
+const nlohmann::json& Object::json() const& {
+  if (text_form_) assemble_once();
+  return tree_->json;
+}
+
 std::string_view Object::serialized() const {
   if (text_form_) return text();
   std::call_once(tree_->text_once, [this] {

@@ -10,6 +10,8 @@
 #include <set>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 namespace kubesim::api {
 namespace {
 

@@ -1,5 +1,7 @@
 #include "kubesim/api/watch.h"
 
+#include <nlohmann/json.hpp>
+
 namespace kubesim::api {
 
 namespace internal {

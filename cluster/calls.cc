@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "kubesim/cluster/format.h"
+#include "kubesim/fakeapi/recorder.h"
 
 namespace kubesim::cluster {
 

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "internal/controller_state.h"
 
 namespace kubesim::controller {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include <nlohmann/json.hpp>
+
 namespace kubesim::fakeapi {
 
 nlohmann::json RecordedCall::to_json() const {

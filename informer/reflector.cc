@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "informer/internal/errors.h"
 #include "informer/internal/list_store.h"
 #include "informer/internal/pager.h"
@@ -46,6 +48,8 @@ Reflector::Reflector(const sim::Clock& clock, ListerWatcher& lister_watcher, Ref
       backoff_(clock, clock.loop().rng(), reflector_backoff(), kBackoffReset) {
   options_.min_watch_timeout = std::max(options_.min_watch_timeout, kMinWatchTimeout);
 }
+
+void Reflector::trace(std::string_view event) const { trace(event, nlohmann::json::object()); }
 
 void Reflector::trace(std::string_view event, nlohmann::json fields) const {
   sim::Loop& loop = clock_->loop();

@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include <nlohmann/json.hpp>
+
 #include "kubesim/informer/delta_fifo.h"
 #include "informer/internal/process_deltas.h"
 #include "kubesim/informer/real_fifo.h"

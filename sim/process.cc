@@ -1,5 +1,7 @@
 #include "kubesim/sim/process.h"
 
+#include <nlohmann/json.hpp>
+
 #include "kubesim/sim/loop.h"
 
 namespace kubesim::sim {

@@ -10,6 +10,7 @@
 
 // Header only: the functions are compiled into this file, nothing is linked.
 #define XXH_INLINE_ALL
+#include <nlohmann/json.hpp>
 #include <xxhash.h>
 
 namespace kubesim::sim {
@@ -83,6 +84,10 @@ Trace::Trace() : hash_(std::make_unique<HashState>()) {}
 Trace::~Trace() = default;
 
 std::uint64_t Trace::hash() const { return XXH3_64bits_digest(&hash_->state); }
+
+void Trace::record(Time t, std::string_view process, std::string_view kind) {
+  record(t, process, kind, nlohmann::json::object());
+}
 
 void Trace::record(Time t, std::string_view process, std::string_view kind,
                    const nlohmann::json& fields) {

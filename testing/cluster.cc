@@ -159,13 +159,20 @@ SimCluster::Impl::Outcome SimCluster::Impl::drive(const Condition& condition, si
   return out;
 }
 
+// --- ClusterOptions ------------------------------------------------------------------------------
+
+ClusterOptions& ClusterOptions::crd(const nlohmann::json& crd) {
+  crds_.push_back(crd.dump());
+  return *this;
+}
+
 // --- SimCluster ----------------------------------------------------------------------------------
 
 SimCluster::SimCluster(ClusterOptions options) : impl_(std::make_unique<Impl>(this, std::move(options))) {
   for (const std::string& path : impl_->options.crd_files()) crd_file(path);
   const auto& crds = impl_->options.crds();
   for (std::size_t i = 0; i < crds.size(); ++i) {
-    impl_->apply_one(crds[i], "ClusterOptions::crd [" + std::to_string(i) + "]");
+    impl_->apply_one(nlohmann::json::parse(crds[i]), "ClusterOptions::crd [" + std::to_string(i) + "]");
   }
 }
 

@@ -122,6 +122,18 @@ api::Result<api::ObjectPtr> SimCluster::patch(const api::GroupVersionResource& r
                              api::PatchOptions(), *sub);
 }
 
+api::Result<api::ObjectPtr> SimCluster::patch_yaml(const api::GroupVersionResource& resource,
+                                                   std::string_view ns, std::string_view name,
+                                                   std::string_view merge_patch, std::string_view subresource) {
+  auto patch = api::yaml_to_json(merge_patch);
+  if (!patch.ok()) return patch.status();
+  if (!patch.value().is_object()) {
+    return api::new_bad_request("patch_yaml: the merge patch must be an object, not \"" +
+                                std::string(merge_patch) + "\"");
+  }
+  return this->patch(resource, ns, name, patch.value(), subresource);
+}
+
 api::Result<api::ObjectPtr> SimCluster::remove(const api::GroupVersionResource& resource, std::string_view ns,
                                                std::string_view name) {
   return impl_->server.delete_(resource, ns, name, api::DeleteOptions());

@@ -3,6 +3,7 @@
 // fault_plan_report.cc.
 #include "kubesim/testing/fault_plan.h"
 
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "internal/cluster_impl.h"
 #include "kubesim/api/go_duration.h"
+#include "kubesim/fakeapi/faults.h"
 #include "kubesim/fakeapi/server.h"
 
 namespace kubesim::testing {
@@ -128,34 +130,37 @@ api::Status NotFoundError() { return api::new_not_found(kUnnamed, ""); }
 
 // --- RequestFault ---------------------------------------------------------------------------
 
+RequestFault::RequestFault(FaultPlan& plan, fakeapi::FaultRule rule, std::string group)
+    : plan_(&plan), rule_(std::make_unique<fakeapi::FaultRule>(std::move(rule))), group_(std::move(group)) {}
+
 RequestFault::~RequestFault() {
   if (plan_ == nullptr) return;
-  auto* error = rule_.as<fakeapi::ErrorFault>();
+  auto* error = rule_->as<fakeapi::ErrorFault>();
   const bool failing = error != nullptr && error->status.code != 0;
-  if (!failing && rule_.kind() != FaultKind::kLatency) {
-    ADD_FAILURE() << "FaultPlan: on(" << target(rule_)
+  if (!failing && rule_->kind() != FaultKind::kLatency) {
+    ADD_FAILURE() << "FaultPlan: on(" << target(*rule_)
                   << ") needs fail(status) or delay(latency); the rule was not added";
     return;
   }
-  if (failing) error->status = completed(error->status, rule_, group_);
-  plan_->add(rule_, describe_request_fault(rule_));
+  if (failing) error->status = completed(error->status, *rule_, group_);
+  plan_->add(*rule_, describe_request_fault(*rule_));
 }
 
 RequestFault& RequestFault::fail(api::Status status) {
-  if (rule_.kind() == FaultKind::kLatency) refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
+  if (rule_->kind() == FaultKind::kLatency) refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
   if (status.code < 400 || status.code > 599) {
     refuse(plan_, "fail(" + status_text(status) + "): the status must have a code from 400 to 599");
   }
-  rule_.effect = fakeapi::ErrorFault{std::move(status)};
+  rule_->effect = fakeapi::ErrorFault{std::move(status)};
   return *this;
 }
 
 RequestFault& RequestFault::delay(sim::Duration latency) {
-  if (const auto* error = rule_.as<fakeapi::ErrorFault>(); error != nullptr && error->status.code != 0) {
+  if (const auto* error = rule_->as<fakeapi::ErrorFault>(); error != nullptr && error->status.code != 0) {
     refuse(plan_, "a rule takes fail() or delay(), not both; add one rule for each");
   }
   if (latency <= sim::Duration::zero()) refuse(plan_, "delay(" + api::format_go_duration(latency) + "): must be positive");
-  rule_.effect = fakeapi::LatencyFault{latency};
+  rule_->effect = fakeapi::LatencyFault{latency};
   return *this;
 }
 
@@ -165,43 +170,46 @@ RequestFault& RequestFault::probability(double p) {
     text << "probability(" << p << "): must be in (0, 1]";
     refuse(plan_, text.str());
   }
-  rule_.probability = p;
+  rule_->probability = p;
   return *this;
 }
 
 RequestFault& RequestFault::times(std::int64_t n) {
-  set_times(plan_, rule_, n);
+  set_times(plan_, *rule_, n);
   return *this;
 }
 
 RequestFault& RequestFault::during(sim::Duration from, sim::Duration to) {
-  set_window(plan_, rule_, from, to);
+  set_window(plan_, *rule_, from, to);
   return *this;
 }
 
 RequestFault& RequestFault::id(std::string id) {
   if (id.empty()) refuse(plan_, "id(\"\"): must not be empty");
-  rule_.id = std::move(id);
+  rule_->id = std::move(id);
   return *this;
 }
 
 // --- WatchFault -----------------------------------------------------------------------------
 
+WatchFault::WatchFault(FaultPlan& plan, fakeapi::FaultRule rule, api::GroupVersionResource resource)
+    : plan_(&plan), rule_(std::make_unique<fakeapi::FaultRule>(std::move(rule))), resource_(std::move(resource)) {}
+
 WatchFault::~WatchFault() {
   if (plan_ == nullptr) return;
   // A drop or a stall acts on one watch unless told otherwise; coalescing, on every watch.
-  if (!rule_.count && !rule_.until && rule_.kind() != FaultKind::kCoalesceWatch) rule_.count = 1;
+  if (!rule_->count && !rule_->until && rule_->kind() != FaultKind::kCoalesceWatch) rule_->count = 1;
   const sim::Time now = plan_->server().loop().now();
-  const bool starts_now = !rule_.from || *rule_.from <= now;
+  const bool starts_now = !rule_->from || *rule_->from <= now;
   if (compact_) plan_->compact_now();
-  const std::string id = plan_->add(rule_, describe_watch_fault(rule_, compact_));
-  if (rule_.kind() == FaultKind::kDropWatch && starts_now && rule_.process.empty()) {
+  const std::string id = plan_->add(*rule_, describe_watch_fault(*rule_, compact_));
+  if (rule_->kind() == FaultKind::kDropWatch && starts_now && rule_->process.empty()) {
     plan_->note_cut(id, plan_->server().close_watches(resource_));
   }
 }
 
 WatchFault& WatchFault::after_events(std::int64_t n) {
-  auto* drop = rule_.as<fakeapi::DropWatchFault>();
+  auto* drop = rule_->as<fakeapi::DropWatchFault>();
   if (drop == nullptr) {
     refuse(plan_, "after_events(" + std::to_string(n) + "): only drop_watches cuts a watch after events");
   }
@@ -211,18 +219,18 @@ WatchFault& WatchFault::after_events(std::int64_t n) {
 }
 
 WatchFault& WatchFault::times(std::int64_t n) {
-  set_times(plan_, rule_, n);
+  set_times(plan_, *rule_, n);
   return *this;
 }
 
 WatchFault& WatchFault::by(std::string process) {
   if (process.empty()) refuse(plan_, "by(\"\"): must name a process");
-  rule_.process = std::move(process);
+  rule_->process = std::move(process);
   return *this;
 }
 
 WatchFault& WatchFault::during(sim::Duration from, sim::Duration to) {
-  set_window(plan_, rule_, from, to);
+  set_window(plan_, *rule_, from, to);
   return *this;
 }
 

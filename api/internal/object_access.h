@@ -17,6 +17,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -24,6 +26,18 @@
 
 #include "kubesim/api/object.h"
 #include "kubesim/api/result.h"
+
+namespace kubesim::api {
+
+// The tree of an Object (Object::tree_): kTree's from construction; kText's built by the first
+// json() call, under json_once_. `text` is kTree's serialization, written once under text_once.
+struct Object::Tree {
+  nlohmann::json json;
+  std::string text;
+  std::once_flag text_once;
+};
+
+}  // namespace kubesim::api
 
 namespace kubesim::api::internal {
 

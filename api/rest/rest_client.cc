@@ -4,6 +4,8 @@
 #include <cctype>
 #include <type_traits>
 
+#include <nlohmann/json.hpp>
+
 #include "api/rest/internal/client_state.h"
 #include "api/rest/internal/files.h"
 #include "api/rest/internal/paths.h"

@@ -61,7 +61,7 @@ TEST_P(WidgetTest, OwnsWhatItMakesAndCleansUp) {
   EXPECT_THAT(c.get(kConfigMaps, "default", "w1-1"),
               AllOf(IsControlledBy(*widget.value()), HasLabel(widgets::kWidgetLabel, "w1")));
 
-  ASSERT_THAT(c.patch(kWidgets, "default", "w1", {{"spec", {{"replicas", 1}}}}), IsOk());
+  ASSERT_THAT(c.patch_yaml(kWidgets, "default", "w1", "{spec: {replicas: 1}}"), IsOk());
   ASSERT_THAT(c, Eventually(Gone(kConfigMaps, "default", "w1-1"), 1min));
   EXPECT_THAT(c, Eventually(AllWidgetsReady(), 1min));
   ASSERT_THAT(c.remove(kWidgets, "default", "w1"), IsOk());

@@ -6,6 +6,7 @@
 #include <map>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "kubesim/api/resources.h"
 #include "kubesim/sim/loop.h"

@@ -1,6 +1,7 @@
 #include "kubesim/api/watch.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "kubesim/sim/context.h"
 #include "kubesim/sim/loop.h"

@@ -3,6 +3,7 @@
 #include "api/rest/internal/response.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace kubesim::api::rest::internal {
 namespace {

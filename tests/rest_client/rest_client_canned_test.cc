@@ -5,6 +5,7 @@
 #include "kubesim/api/rest/rest_client.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/rest_client/canned_server.h"
 #include "tests/rest_client/real_loop.h"

@@ -4,6 +4,7 @@
 #include "kubesim/api/rest/rest_client.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -5,6 +5,7 @@
 #include "api/rest/internal/chunked_decoder.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 

@@ -1,6 +1,7 @@
 #include "kubesim/sim/trace.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "kubesim/api/object.h"
 #include "kubesim/api/options.h"
 #include "kubesim/api/status.h"

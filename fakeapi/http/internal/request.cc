@@ -3,6 +3,8 @@
 #include <cctype>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace kubesim::fakeapi::http::internal {
 namespace {
 

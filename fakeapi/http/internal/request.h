@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "kubesim/api/result.h"
 #include "fakeapi/http/internal/call.h"
 

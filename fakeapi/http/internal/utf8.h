@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "kubesim/api/status.h"
 
 namespace kubesim::fakeapi::http::internal {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <boost/beast/core/error.hpp>
+#include <nlohmann/json.hpp>
 
 #include "kubesim/api/status.h"
 #include "kubesim/api/watch.h"

@@ -202,6 +202,26 @@ TEST(ClusterObjectsTest, PatchMergesIntoTheObjectOrItsStatus) {
   EXPECT_TRUE(api::is_not_found(c.patch(scenarios::kWidgets, "default", "nope", {{"spec", {}}}).status()));
 }
 
+TEST(ClusterObjectsTest, PatchYamlTakesTheMergePatchAsText) {
+  SimCluster c(ClusterOptions().crd(scenarios::widget_crd()));
+  c.apply_yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1}, spec: {replicas: 2}}");
+  auto patched = c.patch_yaml(scenarios::kWidgets, "default", "w1", "{spec: {replicas: 1}}");
+  ASSERT_TRUE(patched.ok()) << patched.status().message;
+  EXPECT_EQ(patched.value()->value_at("spec.replicas"), 1);
+  auto status = c.patch_yaml(scenarios::kWidgets, "default", "w1", "status:\n  readyReplicas: 1\n", "status");
+  ASSERT_TRUE(status.ok()) << status.status().message;
+  EXPECT_EQ(status.value()->value_at("status.readyReplicas"), 1);
+  const std::string version(status.value()->resource_version());
+
+  // Text that is not a YAML object is a 400 and changes nothing.
+  for (const char* bad : {"{spec: {replicas: 1}", "[1, 2]", "3", ""}) {
+    auto refused = c.patch_yaml(scenarios::kWidgets, "default", "w1", bad);
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_EQ(refused.status().code, 400) << bad << ": " << refused.status().message;
+  }
+  EXPECT_EQ(c.get(scenarios::kWidgets, "default", "w1").value()->resource_version(), version);
+}
+
 TEST(ClusterObjectsTest, RemoveDeletesAndGetSaysNotFound) {
   SimCluster c;
   c.apply_yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}");

@@ -11,6 +11,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "kubesim/api/resources.h"
 #include "kubesim/testing/seeded_test.h"

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "kubesim/testing/cluster.h"
 

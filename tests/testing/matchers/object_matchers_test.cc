@@ -8,6 +8,7 @@
 
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/testing/matchers/matchers_util.h"
 

@@ -29,7 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -170,9 +170,10 @@ class Object {
   // internal/object_access.h; *well_typed (when given) is set false when a metadata field
   // from_json checks has another type.
   Object(Passkey, std::string_view text, bool* well_typed = nullptr);
-  explicit Object(Passkey) {}                     // filled in by spliced()
+  explicit Object(Passkey);  // filled in by spliced()
   Object(const Object&) = delete;
   Object& operator=(const Object&) = delete;
+  ~Object();
 
   // --- Type and metadata, computed at construction ---------------------------------------------
   // Absent fields read as "" (or 0, nullopt, empty); an absent string field is an empty view with
@@ -212,10 +213,7 @@ class Object {
 
   // The whole object. Never changes. For an Object holding only its text the first call builds
   // it (safe to race from several threads); to_json() gives a copy without keeping one.
-  const nlohmann::json& json() const& {
-    if (text_form_) assemble_once();
-    return tree_->json;
-  }
+  const nlohmann::json& json() const&;
   nlohmann::json to_json() const;
   // A top-level member other than apiVersion, kind and metadata ("spec", "status", "data", …);
   // null when absent. This may build json() (see Costs above): member_value never does.
@@ -312,13 +310,8 @@ class Object {
   void read_tree(Builder& b);
   void read_text(Builder& b);
 
-  // The tree of the object: kTree's from construction; kText's built by the first json()
-  // call, under json_once_. `text` is kTree's serialization, written once under text_once.
-  struct Tree {
-    nlohmann::json json;
-    std::string text;
-    std::once_flag text_once;
-  };
+  // The tree of the object (internal/object_access.h).
+  struct Tree;
   mutable std::unique_ptr<Tree> tree_;
 
   // What most objects do not have, held apart so that they pay one pointer for it. Absent

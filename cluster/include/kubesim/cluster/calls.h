@@ -22,8 +22,12 @@
 #include <vector>
 
 #include "kubesim/api/gvk.h"
-#include "kubesim/fakeapi/recorder.h"
+#include "kubesim/fakeapi/recorded_call.h"
 #include "kubesim/fakeapi/request.h"
+
+namespace kubesim::fakeapi {
+class Recorder;  // kubesim/fakeapi/recorder.h
+}  // namespace kubesim::fakeapi
 
 namespace kubesim::cluster {
 

@@ -49,6 +49,7 @@
 #include "kubesim/fakeapi/recorder.h"
 #include "kubesim/fakeapi/registry.h"
 #include "kubesim/fakeapi/request.h"
+#include "kubesim/fakeapi/server_options.h"
 #include "kubesim/fakeapi/store.h"
 #include "kubesim/fakeapi/watch_hub.h"
 #include "kubesim/sim/context.h"
@@ -62,20 +63,6 @@ class FastPaths;  // tests compare the write paths (internal/fastpath/fast_paths
 class StaleReads;  // the fault filters that answer from the store (internal/filters.h)
 class ForcedGone;
 }  // namespace internal
-
-struct ServerOptions {
-  // History older than this is compacted, as kube-apiserver has etcd compact every 5 minutes.
-  sim::Duration compaction_interval = std::chrono::minutes(5);
-  // Watches without timeoutSeconds end after a random time in [min, 2·min), as kube-apiserver's
-  // --min-request-timeout does.
-  sim::Duration min_request_timeout = std::chrono::minutes(30);
-  WatchHubOptions watch{};
-  // How many served requests the recorder keeps (the oldest are dropped first); 0 keeps none.
-  std::size_t recorder_capacity = 100'000;
-  // The namespaces that exist from the start.
-  std::vector<std::string> initial_namespaces = {"default", "kube-system", "kube-public",
-                                                 "kube-node-lease"};
-};
 
 // One committed write, as write listeners see it.
 struct CommittedWrite {

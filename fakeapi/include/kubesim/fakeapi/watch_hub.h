@@ -24,17 +24,11 @@
 #include <vector>
 
 #include "kubesim/api/watch.h"
+#include "kubesim/fakeapi/server_options.h"
 #include "kubesim/fakeapi/store.h"
 #include "kubesim/sim/loop.h"
 
 namespace kubesim::fakeapi {
-
-struct WatchHubOptions {
-  std::size_t max_backlog = 10'000;
-  sim::Duration bookmark_interval = std::chrono::minutes(1);
-  // How long a watch from a future revision waits for it (the watch cache's blockTimeout).
-  sim::Duration fresh_wait = std::chrono::seconds(3);
-};
 
 struct WatchSpec {
   WatchSpec() {}

@@ -114,7 +114,8 @@ class Reflector {
   sim::Task<void> resync_loop(sim::Context ctx);
   std::int64_t list_page_size(const std::string& rv) const;
   std::int64_t watch_timeout_seconds();
-  void trace(std::string_view event, nlohmann::json fields = nlohmann::json::object()) const;
+  void trace(std::string_view event) const;
+  void trace(std::string_view event, nlohmann::json fields) const;
 
   const sim::Clock* clock_;
   ListerWatcher* lister_watcher_;

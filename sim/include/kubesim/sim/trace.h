@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "kubesim/sim/time.h"
 
@@ -47,7 +47,9 @@ class Trace {
   bool enabled() const { return enabled_; }
 
   void record(Time t, std::string_view process, std::string_view kind,
-              const nlohmann::json& fields = nlohmann::json::object());
+              const nlohmann::json& fields);
+  // The same with no fields ({}).
+  void record(Time t, std::string_view process, std::string_view kind);
   // The same line as record() with a JSON object of these fields, built without one: for events
   // recorded on every write. `fields` must be sorted by key (asserted in debug builds).
   void record_fields(Time t, std::string_view process, std::string_view kind,

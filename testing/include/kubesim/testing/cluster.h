@@ -39,7 +39,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
@@ -47,13 +47,19 @@
 #include "kubesim/controller/builder.h"
 #include "kubesim/controller/expectations.h"
 #include "kubesim/controller/manager.h"
-#include "kubesim/fakeapi/server.h"
-#include "kubesim/sim/loop.h"
+#include "kubesim/fakeapi/server_options.h"
 #include "kubesim/sim/process.h"
 #include "kubesim/sim/time.h"
 #include "kubesim/testing/calls.h"
 #include "kubesim/testing/conditions.h"
 #include "kubesim/testing/fault_plan.h"
+
+namespace kubesim::fakeapi {
+class ApiServer;  // kubesim/fakeapi/server.h
+}  // namespace kubesim::fakeapi
+namespace kubesim::sim {
+class Loop;  // kubesim/sim/loop.h
+}  // namespace kubesim::sim
 
 namespace kubesim::testing {
 
@@ -86,7 +92,7 @@ class ClusterOptions {
   ClusterOptions& seed(std::uint64_t seed) { seed_ = seed; return *this; }
   // CustomResourceDefinitions (YAML/JSON files, several documents allowed) created at start.
   ClusterOptions& crd_file(std::string path) { crd_files_.push_back(std::move(path)); return *this; }
-  ClusterOptions& crd(nlohmann::json crd) { crds_.push_back(std::move(crd)); return *this; }
+  ClusterOptions& crd(const nlohmann::json& crd);
   // Network latency of every process's link: base + a uniform draw in [0, extra).
   ClusterOptions& latency(sim::Duration base, sim::Duration extra = {}) { latency_base_ = base; latency_extra_ = extra; return *this; }
   // Same-instant work in an order drawn from the seed (finds order-dependent bugs).
@@ -99,7 +105,7 @@ class ClusterOptions {
 
   std::uint64_t seed() const { return seed_; }
   const std::vector<std::string>& crd_files() const { return crd_files_; }
-  const std::vector<nlohmann::json>& crds() const { return crds_; }
+  const std::vector<std::string>& crds() const { return crds_; }  // as JSON text
   sim::Duration latency_base() const { return latency_base_; }
   sim::Duration latency_extra() const { return latency_extra_; }
   bool shuffle() const { return shuffle_; }
@@ -110,7 +116,7 @@ class ClusterOptions {
  private:
   std::uint64_t seed_ = 1;
   std::vector<std::string> crd_files_;
-  std::vector<nlohmann::json> crds_;
+  std::vector<std::string> crds_;
   sim::Duration latency_base_ = std::chrono::milliseconds(1);
   sim::Duration latency_extra_ = std::chrono::milliseconds(4);
   bool shuffle_ = false;
@@ -157,6 +163,11 @@ class SimCluster {
   api::Result<api::ObjectPtr> patch(const api::GroupVersionResource& resource, std::string_view ns,
                                     std::string_view name, const nlohmann::json& merge_patch,
                                     std::string_view subresource = {});
+  // The same with the merge patch as YAML or JSON text ("{spec: {replicas: 1}}"); text that is
+  // not a YAML or JSON object is a 400 BadRequest naming what is wrong, and changes nothing.
+  api::Result<api::ObjectPtr> patch_yaml(const api::GroupVersionResource& resource, std::string_view ns,
+                                         std::string_view name, std::string_view merge_patch,
+                                         std::string_view subresource = {});
   api::Result<api::ObjectPtr> remove(const api::GroupVersionResource& resource, std::string_view ns,
                                      std::string_view name);
 

@@ -52,19 +52,21 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/status.h"
-#include "kubesim/fakeapi/faults.h"
 #include "kubesim/sim/time.h"
 #include "kubesim/testing/calls.h"
 
 namespace kubesim::fakeapi {
 class ApiServer;
-}
+struct FaultRule;         // kubesim/fakeapi/faults.h
+enum class FaultKind;
+}  // namespace kubesim::fakeapi
 
 namespace kubesim::testing {
 
@@ -81,8 +83,7 @@ class FaultPlan;
 class RequestFault {
  public:
   // `group`: the API group of the rule's resource, for the Statuses that name it.
-  RequestFault(FaultPlan& plan, fakeapi::FaultRule rule, std::string group = {})
-      : plan_(&plan), rule_(std::move(rule)), group_(std::move(group)) {}
+  RequestFault(FaultPlan& plan, fakeapi::FaultRule rule, std::string group = {});
   RequestFault(const RequestFault&) = delete;
   RequestFault& operator=(const RequestFault&) = delete;
   ~RequestFault();  // adds the rule
@@ -96,15 +97,14 @@ class RequestFault {
 
  private:
   FaultPlan* plan_;
-  fakeapi::FaultRule rule_;
+  std::unique_ptr<fakeapi::FaultRule> rule_;
   std::string group_;
 };
 
 class WatchFault {
  public:
   // `resource`: the rule's, whose open watches a drop ends.
-  WatchFault(FaultPlan& plan, fakeapi::FaultRule rule, api::GroupVersionResource resource = {})
-      : plan_(&plan), rule_(std::move(rule)), resource_(std::move(resource)) {}
+  WatchFault(FaultPlan& plan, fakeapi::FaultRule rule, api::GroupVersionResource resource = {});
   WatchFault(const WatchFault&) = delete;
   WatchFault& operator=(const WatchFault&) = delete;
   ~WatchFault();  // adds the rule (and compacts when asked)
@@ -118,7 +118,7 @@ class WatchFault {
 
  private:
   FaultPlan* plan_;
-  fakeapi::FaultRule rule_;
+  std::unique_ptr<fakeapi::FaultRule> rule_;
   api::GroupVersionResource resource_;
   bool compact_ = false;
 };
@@ -166,7 +166,7 @@ class FaultPlan {
   struct Rule {
     std::string id;
     std::string description;
-    fakeapi::FaultKind kind = fakeapi::FaultKind::kError;
+    fakeapi::FaultKind kind{};  // value 0: kError
     std::string resource;  // plural; "" for any
     std::string process;   // "" for any
     std::size_t cut = 0;   // open watches ended when the rule was added

@@ -25,7 +25,7 @@
 #include <string>
 
 #include <gmock/gmock.h>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "kubesim/api/object.h"
 #include "kubesim/api/result.h"
