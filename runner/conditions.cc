@@ -8,6 +8,7 @@
 #include "kubesim/api/go_duration.h"
 #include "kubesim/api/match.h"
 #include "kubesim/api/resources.h"
+#include "kubesim/cluster/conditions.h"
 #include "kubesim/election/record.h"
 #include "kubesim/runner/world.h"
 
@@ -55,20 +56,7 @@ std::optional<std::string> record_holder(World& w, const std::string& text) {
 std::optional<std::string> at_most_one_leader(World& w, const scenarios::AtMostOneLeader& c) {
   const auto id = w.leadership.find(c.lock);
   if (!id) return std::nullopt;
-  const cluster::LockLeadership& lock = w.leadership.lock(*id);
-  std::set<std::size_t> leaders;
-  for (std::size_t i : lock.open) leaders.insert(lock.intervals[i].replica);
-  if (leaders.size() <= 1) return std::nullopt;
-  std::ostringstream out;
-  out << leaders.size() << " replicas believe they lead " << c.lock << " at once:";
-  for (std::size_t i : lock.open) {
-    const cluster::LeaderInterval& iv = lock.intervals[i];
-    const sim::Clock& clock = w.replicas[iv.replica]->process->clock();
-    out << "\n" << iv.name << " leads since " << api::format_go_time(iv.from) << " (true time); its clock reads wall "
-        << sim::format_rfc3339_micro(clock.wall_now(), w.loop.options().epoch_unix_seconds) << ", monotonic "
-        << api::format_go_time(clock.now());
-  }
-  return out.str();
+  return cluster::at_most_one_leader(w.cluster, *id);
 }
 
 std::optional<std::string> leader_elected(World& w, const scenarios::LeaderElected& c) {
@@ -181,11 +169,9 @@ std::string describe(const scenarios::CountQuery& q) {
 }
 
 api::Result<std::int64_t> count(World& w, const scenarios::CountQuery& q) {
-  api::ListOptions options;
-  options.label_selector = q.label_selector;
-  auto listed = w.server.list(q.resource.gvr, q.ns, options);
-  if (!listed.ok()) return listed.status();
-  return static_cast<std::int64_t>(listed.value().items.size());
+  auto counted = cluster::count(w.cluster, q.resource.gvr, q.ns, q.label_selector);
+  if (!counted.ok()) return counted.status();
+  return counted.value().count;
 }
 
 bool compares(scenarios::CountCompare::Op op, std::int64_t have, std::int64_t than) {

@@ -183,6 +183,8 @@ SimCluster::~SimCluster() {
 
 std::uint64_t SimCluster::seed() const { return impl_->options.seed(); }
 sim::Loop& SimCluster::loop() { return impl_->loop; }
+cluster::Cluster& SimCluster::cluster() { return impl_->cluster; }
+const cluster::Cluster& SimCluster::cluster() const { return impl_->cluster; }
 fakeapi::ApiServer& SimCluster::server() { return impl_->server; }
 const fakeapi::ApiServer& SimCluster::server() const { return impl_->server; }
 sim::Time SimCluster::now() const { return impl_->loop.now(); }

@@ -163,6 +163,7 @@ class Cluster {
   ~Cluster();
 
   sim::Loop& loop() { return loop_; }
+  const sim::Loop& loop() const { return loop_; }
   fakeapi::ApiServer& server() { return server_; }
   const fakeapi::ApiServer& server() const { return server_; }
   // Set by teardown(): nothing the cluster scheduled acts any more, and callers' deferred work

@@ -60,6 +60,9 @@ class ApiServer;  // kubesim/fakeapi/server.h
 namespace kubesim::sim {
 class Loop;  // kubesim/sim/loop.h
 }  // namespace kubesim::sim
+namespace kubesim::cluster {
+class Cluster;  // kubesim/cluster/cluster.h
+}  // namespace kubesim::cluster
 
 namespace kubesim::testing {
 
@@ -149,6 +152,11 @@ class SimCluster {
   sim::Time now() const;
   // The trace hash so far (proves two runs identical).
   std::string trace_hash() const;
+  // The simulated cluster underneath (kubesim/cluster/cluster.h): its processes, leadership
+  // record and invariants, for what the fixture does not wrap. The fixture's own calls keep it
+  // consistent; acting on it directly bypasses the fixture's bookkeeping (its checks, its report).
+  cluster::Cluster& cluster();
+  const cluster::Cluster& cluster() const;
 
   // --- Objects (the operator's hand; see above) ---
   std::vector<api::ObjectPtr> apply_yaml(std::string_view yaml);

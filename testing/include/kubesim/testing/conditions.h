@@ -5,7 +5,8 @@
 //   c.always("never over-creates", OwnedCountAtMost(kWidgets, kConfigMaps, "spec.replicas"));
 //
 // A Condition reads the cluster (the server's state, leadership) and says why it does not hold,
-// or nothing when it holds. It must not change the cluster. Eventually(cond, within) runs the
+// or nothing when it holds. It must not change the cluster. The built-in ones are the cluster's
+// (kubesim/cluster/conditions.h), which the scenario checks evaluate too. Eventually(cond, within) runs the
 // cluster's loop until cond holds, checking after every committed write and every 100 ms of
 // virtual time, and fails when `within` of virtual time passes first; Consistently(cond, for)
 // runs for `for` and fails at the first check where cond does not hold. Both leave the clock
