@@ -3,6 +3,11 @@
 #include "kubesim/testing/cluster.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -14,6 +19,25 @@
 namespace kubesim::testing {
 
 namespace {
+
+// The trace file of a seeded test under KUBESIM_SEED, its directory (KUBESIM_TRACE_DIR) made when
+// missing; a clear error naming the path and the reason when neither can be.
+std::unique_ptr<std::ofstream> open_trace_file(const std::string& path) {
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw std::runtime_error("SimCluster: cannot write the trace to \"" + path + "\": cannot make the directory \"" +
+                             dir.string() + "\" (KUBESIM_TRACE_DIR): " + ec.message());
+  }
+  errno = 0;
+  auto file = std::make_unique<std::ofstream>(path);
+  if (!*file) {
+    throw std::runtime_error("SimCluster: cannot write the trace to \"" + path +
+                             "\": " + (errno != 0 ? std::strerror(errno) : "it cannot be opened"));
+  }
+  return file;
+}
 
 constexpr sim::Duration kCheckEvery = std::chrono::milliseconds(100);
 // Teardown lets the loop run at most this long for every coroutine to unwind.
@@ -60,8 +84,7 @@ SimCluster::Impl::Impl(SimCluster* self_, ClusterOptions options_)
   if (SeededTest* test = SeededTest::current()) {
     const std::string path = test->trace_path();
     if (!path.empty()) {
-      trace_file = std::make_unique<std::ofstream>(path);
-      if (!*trace_file) throw std::runtime_error("SimCluster: cannot write the trace to \"" + path + "\"");
+      trace_file = open_trace_file(path);
       tail.add_sink(trace_file.get());
     }
   }
@@ -116,7 +139,8 @@ void SimCluster::Impl::run_checks() {
     check.violation = violations.size();
     trace("cluster", "check.broken", {{"check", check.name}, {"why", *why}});
     if (!check.fail_test) continue;
-    ADD_FAILURE() << "always(\"" << check.name << "\") broke: " << *why << "\n" << violations.back().context;
+    ADD_FAILURE_AT(check.where.file_name(), static_cast<int>(check.where.line()))
+        << "always(\"" << check.name << "\") broke: " << *why << "\n" << violations.back().context;
   }
   checking = false;
 }
@@ -200,8 +224,8 @@ bool SimCluster::run_until(const Condition& condition, sim::Duration within) {
   return impl_->drive(condition, within, /*stop_when_holds=*/true).stopped;
 }
 
-void SimCluster::always(std::string name, Condition condition) {
-  impl_->checks.push_back(ClusterCheck{std::move(name), std::move(condition), 0, /*fail_test=*/true});
+void SimCluster::always(std::string name, Condition condition, std::source_location where) {
+  impl_->checks.push_back(ClusterCheck{std::move(name), std::move(condition), 0, /*fail_test=*/true, where});
   impl_->run_checks();
 }
 

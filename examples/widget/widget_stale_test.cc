@@ -22,7 +22,7 @@ bool over_creates(std::uint64_t seed, std::string* context) {
   c.apply_yaml(
       "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1, namespace: default}, spec: {replicas: 3}}");
   c.run_for(30s);
-  c.crash(*c.leader(), 10s);
+  if (const auto leader = c.leader()) c.crash(*leader, 10s);
   c.run_for(1min);
   if (c.violations().empty()) return false;
   *context = c.violations().front().why + "\n" + c.violations().front().context;

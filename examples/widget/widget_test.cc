@@ -31,6 +31,7 @@ TEST_P(WidgetTest, ConvergesThroughFaults) {
   c.faults().on(Update(kWidgets).status()).fail(Conflict()).probability(0.5).times(6);
   c.faults().drop_watches(kConfigMaps).compact();
   ASSERT_THAT(c.remove(kConfigMaps, "default", "w1-0"), IsOk());
+  ASSERT_NE(c.leader(), std::nullopt);
   c.crash(*c.leader(), /*restart_after=*/30s);
   // status.readyReplicas still says 2 until a reconcile sees the removal: wait for the object.
   ASSERT_THAT(c, Eventually(Exists(kConfigMaps, "default", "w1-0"), 5min));
@@ -44,6 +45,7 @@ TEST_P(WidgetTest, OnlyTheLeaderWrites) {
   c.run_controller("widgets", widgets::setup, Replicas(2), LeaderElection("kube-system"));
   c.apply_yaml(kWidget);
   ASSERT_THAT(c, Eventually(AllWidgetsReady(), 2min));
+  ASSERT_NE(c.leader(), std::nullopt);
   const std::string leader = *c.leader();
   const std::string follower = leader == "widgets-0" ? "widgets-1" : "widgets-0";
   EXPECT_THAT(c.calls(), CallCount(Writes(kConfigMaps).by(follower), 0));

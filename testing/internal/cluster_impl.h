@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,7 @@ struct ClusterCheck {
   Condition condition;
   std::size_t violation = 0;  // index in violations + 1; 0 while it never broke
   bool fail_test = true;      // always(): a break fails the test; record_always(): recorded only
+  std::source_location where = std::source_location::current();  // the always() call
 };
 
 struct SimCluster::Impl final : cluster::Observer {

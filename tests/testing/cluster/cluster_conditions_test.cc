@@ -257,5 +257,23 @@ TEST(FailureContextTest, ShowsTheSeedTimeAndTheLastTraceEvents) {
   EXPECT_EQ(::testing::PrintToString(c), "SimCluster(seed 3, t=1.500s)");
 }
 
+// A broken always() is a failure at the line that called always(), not inside the library.
+TEST(ClusterAlwaysTest, FailsAtTheLineThatCalledAlways) {
+  ::testing::TestPartResultArray failures;
+  int line = 0;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    SimCluster c;
+    line = __LINE__ + 1;
+    c.always("no config maps", CountIs(api::kConfigMaps, "default", 0));
+    c.apply_yaml("{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: default}}");
+  }
+  ASSERT_EQ(failures.size(), 1);
+  EXPECT_EQ(std::string(failures.GetTestPartResult(0).file_name()), __FILE__);
+  EXPECT_EQ(failures.GetTestPartResult(0).line_number(), line);
+  EXPECT_THAT(failures.GetTestPartResult(0).message(), HasSubstr("always(\"no config maps\") broke: 1 configmaps"));
+}
+
 }  // namespace
 }  // namespace kubesim::testing

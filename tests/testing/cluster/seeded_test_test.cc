@@ -224,6 +224,35 @@ TEST_P(ClusterSeeds, WriteTheirTracesUnderKubesimSeed) {
 
 INSTANTIATE_TEST_SUITE_P(Seeds, ClusterSeeds, SeedRange(21, 21));
 
+// KUBESIM_TRACE_DIR naming a directory that does not exist yet: it is made. One that cannot be
+// made: the cluster refuses with the path and the reason.
+TEST_P(ClusterSeeds, MakeTheTraceDirectory) {
+  const std::filesystem::path root = std::filesystem::path(::testing::TempDir()) / "kubesim-trace-dir-test";
+  const std::filesystem::path dir = root / "made" / "here";
+  if (!replaying()) std::filesystem::remove_all(root);
+  SeededScopedEnv seed_variable("KUBESIM_SEED", std::to_string(seed()));
+  SeededScopedEnv dir_variable("KUBESIM_TRACE_DIR", dir.string());
+  { SimCluster c(ClusterOptions().seed(seed())); }
+  EXPECT_TRUE(std::filesystem::exists(
+      dir / ("kubesim-seed-" + std::to_string(seed()) + "-Seeds_ClusterSeeds.MakeTheTraceDirectory_0-1" +
+             (replaying() ? ".replay.jsonl" : ".jsonl"))));
+
+  std::filesystem::create_directories(root);
+  { std::ofstream(root / "a-file") << "x"; }
+  SeededScopedEnv blocked("KUBESIM_TRACE_DIR", (root / "a-file" / "sub").string());
+  try {
+    SimCluster c(ClusterOptions().seed(seed()));
+    ADD_FAILURE() << "a trace directory under a file was accepted";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("SimCluster: cannot write the trace to \"" + (root / "a-file" / "sub").string()), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("cannot make the directory"), std::string::npos) << what;
+    EXPECT_NE(what.find("(KUBESIM_TRACE_DIR): Not a directory"), std::string::npos) << what;
+  }
+  if (replaying()) std::filesystem::remove_all(root);
+}
+
 // --- SeedRange -------------------------------------------------------------------------------
 
 TEST(SeedRangeTest, WithoutKubesimSeedEverySeedOfTheRange) {

@@ -3,7 +3,7 @@
 // factories) — built in a line and torn down safely whatever the test did.
 //
 //   SimCluster c(ClusterOptions().seed(seed()).crd_file("testdata/widgets.crd.yaml"));
-//   c.run_controller("widgets", widgets::setup, Replicas(2), LeaseElection("kube-system"));
+//   c.run_controller("widgets", widgets::setup, Replicas(2), LeaderElection("kube-system"));
 //   c.apply_yaml("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w1}, spec: {replicas: 2}}");
 //   ASSERT_THAT(c, Eventually(AllReady(kWidgets, "status.readyReplicas", "spec.replicas"), 2min));
 //
@@ -24,7 +24,7 @@
 //
 // Replicas of a controller group are processes named "<group>-0", "<group>-1", …: each runs a
 // Manager (kubesim/controller/manager.h) filled by the setup function, a fresh one for every
-// incarnation (after a crash or a lost leadership, as a restarted pod). With LeaseElection only
+// incarnation (after a crash or a lost leadership, as a restarted pod). With LeaderElection only
 // the leader's controllers run; a replica whose leadership ends exits and restarts at once, as
 // kube-controller-manager does.
 #ifndef KUBESIM_TESTING_CLUSTER_H_
@@ -35,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -220,10 +221,11 @@ class SimCluster {
 
   // --- Checks, faults, calls ---
   // Checks `condition` now, after every committed write and every leadership change, until the
-  // cluster is destroyed. The first time it does not hold the test fails (ADD_FAILURE) with the
-  // check's name, why, the seed, the virtual time and the failure context; later breaks of the
-  // same check are counted, not reported again.
-  void always(std::string name, Condition condition);
+  // cluster is destroyed. The first time it does not hold the test fails (a non-fatal failure
+  // at the line that called always()) with the check's name, why, the seed, the virtual time and
+  // the failure context; later breaks of the same check are counted, not reported again.
+  void always(std::string name, Condition condition,
+              std::source_location where = std::source_location::current());
   // The same check, but a break is only recorded in violations(), never a test failure: for a
   // test that expects a planted bug to be found (EXPECT_FALSE(c.violations().empty())).
   void record_always(std::string name, Condition condition);

@@ -11,8 +11,9 @@
 // A failure message names the seed; to rerun one seed alone and keep its trace:
 //   KUBESIM_SEED=7 ./widget_test --gtest_filter='Seeds/WidgetTest.*'
 // SeedRange then yields only 7, and each SimCluster writes its trace to
-// kubesim-seed-7-<test>-<n>.jsonl in the working directory (or $KUBESIM_TRACE_DIR); the second
-// run's traces go to kubesim-seed-7-<test>-<n>.replay.jsonl, to compare with them.
+// kubesim-seed-7-<test>-<n>.jsonl in the working directory (or $KUBESIM_TRACE_DIR, made when
+// missing); the second run's traces go to kubesim-seed-7-<test>-<n>.replay.jsonl, to compare
+// with them.
 //
 // The second run calls the test body again on the same fixture object: state a fixture of your
 // own keeps in members carries over (reset it in the body, or keep it in the body's locals). A
