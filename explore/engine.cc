@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "explore/internal/shrink.h"
@@ -149,10 +147,12 @@ struct Judged {
 ExploreReport explore(const std::string& path, const scenarios::Registry& registry, const ExploreOptions& options) {
   const auto start = Clock::now();
   ExploreReport report;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  if (in) text << in.rdbuf();
-  scenarios::ParseResult parsed = scenarios::load_scenario(path, registry);
+  const scenarios::Source source = scenarios::read_source(path);
+  if (source.error) {
+    report.errors.push_back(scenarios::ParseError{source.name(), {}, *source.error}.text());
+    return report;
+  }
+  scenarios::ParseResult parsed = scenarios::parse_source(source, registry);
   for (const auto& e : parsed.errors) report.errors.push_back(e.text());
   if (!parsed.scenario) return report;
   const scenarios::Scenario& scenario = *parsed.scenario;
@@ -164,7 +164,7 @@ ExploreReport explore(const std::string& path, const scenarios::Registry& regist
   search.diff = diff_options(scenario);
   search.differential = scenario.explore.differential;
   try {
-    search.document = YAML::Load(text.str());
+    search.document = YAML::Load(source.text);
   } catch (const YAML::Exception& e) {
     report.errors.push_back(path + ": " + e.what());
     return report;

@@ -245,6 +245,13 @@ std::string match_namespace(const json& tree) {
   return ns != m->end() && ns->is_string() ? ns->get<std::string>() : "";
 }
 
+std::string match_name(const json& tree) {
+  const auto m = tree.find("metadata");
+  if (m == tree.end() || !m->is_object()) return "";
+  const auto name = m->find("name");
+  return name != m->end() && name->is_string() ? name->get<std::string>() : "";
+}
+
 std::optional<std::string> match(World& w, const scenarios::Match& c, const fakeapi::CommittedWrite* write) {
   const fakeapi::ResourceInfo* info = match_resource(w, c.tree);
   const std::string kind = c.tree.value("kind", std::string("object"));
@@ -280,6 +287,11 @@ std::optional<std::string> match(World& w, const scenarios::Match& c, const fake
   if (c.negate) return std::nullopt;
   const std::string where = ns.empty() ? "" : " in " + ns;
   if (closest == nullptr) return "no " + kind + " matches: there is none" + where;
+  // A tree that names its object: say the object is missing rather than how another differs.
+  if (const std::string name = match_name(c.tree); !name.empty()) {
+    const bool named = std::any_of(items.begin(), items.end(), [&](const api::ObjectPtr& o) { return o->name() == name; });
+    if (!named) return "no " + kind + " matches: " + (ns.empty() ? name : ns + "/" + name) + " does not exist";
+  }
   return "no " + kind + " matches" + where + "; the closest, " + closest->key().str() + ", differs in " +
          std::to_string(best.mismatches) + " field" + (best.mismatches == 1 ? "" : "s") + ": " + best.first();
 }

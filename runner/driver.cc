@@ -64,6 +64,10 @@ FileList scenario_files(const std::vector<std::string>& paths) {
   FileList out;
   std::set<std::string> seen;
   for (const auto& path : paths) {
+    if (path == "-") {
+      if (seen.insert(path).second) out.files.push_back(path);
+      continue;
+    }
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
@@ -77,13 +81,25 @@ FileList scenario_files(const std::vector<std::string>& paths) {
   return out;
 }
 
-LoadedScenarios load_scenarios(const std::vector<std::string>& files, const scenarios::Registry& registry,
+std::vector<scenarios::Source> read_sources(const std::vector<std::string>& files) {
+  std::vector<scenarios::Source> out;
+  out.reserve(files.size());
+  for (const auto& file : files) out.push_back(scenarios::read_source(file));
+  return out;
+}
+
+LoadedScenarios load_scenarios(const std::vector<scenarios::Source>& sources, const scenarios::Registry& registry,
                                const LoadFunction& load, bool live) {
   LoadedScenarios out;
   std::vector<scenarios::Scenario> scenarios;
   std::map<std::string, std::string> file_of_name;
-  for (const auto& file : files) {
-    scenarios::ParseResult parsed = load(file, registry);
+  for (const auto& source : sources) {
+    if (source.error) {
+      out.errors.push_back(error_at(source.name(), scenarios::Mark{}, *source.error));
+      continue;
+    }
+    const std::string file = source.name();
+    scenarios::ParseResult parsed = load(source, registry);
     for (const auto& error : parsed.errors) out.errors.push_back(error.text());
     if (!parsed.errors.empty() || !parsed.scenario) continue;
     scenarios::Scenario& scenario = *parsed.scenario;

@@ -199,8 +199,16 @@ std::optional<Shard> parse_shard(const std::string& text, std::string& error) {
     error = "--shard " + text + ": expected K/N, two whole numbers such as 0/4";
     return std::nullopt;
   }
-  if (*n < 1 || *k >= *n) {
-    error = "--shard " + text + ": K must be at least 0 and less than N (the shards of 4 are 0/4 to 3/4)";
+  if (*n < 1) {
+    error = "--shard " + text + ": N, the number of shards, must be at least 1";
+    return std::nullopt;
+  }
+  if (*k >= *n) {
+    const std::string shards = std::to_string(*n);
+    error = "--shard " + text + ": K must be at least 0 and less than N (" +
+            (*n == 1 ? std::string("the only shard of 1 is 0/1")
+                     : "the shards of " + shards + " are 0/" + shards + " to " + std::to_string(*n - 1) + "/" + shards) +
+            ")";
     return std::nullopt;
   }
   return Shard{static_cast<int>(*k), static_cast<int>(*n)};

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "kubesim/api/go_strings.h"
@@ -155,21 +156,46 @@ ParseResult parse_scenario(std::string_view text, const std::string& file,
   return result;
 }
 
-ParseResult load_scenario(const std::string& path, const Registry& registry) {
+std::string Source::name() const { return path == "-" ? "<stdin>" : path; }
+
+Source read_source(const std::string& path) {
+  Source out;
+  out.path = path;
   auto fail = [&](const std::string& why) {
-    ParseResult result;
-    result.errors.push_back(ParseError{path, Mark{}, "cannot read the file: " + why});
-    return result;
+    out.text.clear();
+    out.error = "cannot read the file: " + why;
+    return out;
   };
+  std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+    if (std::cin.bad()) return fail("reading standard input failed");
+    out.text = text.str();
+    return out;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return fail("it is a directory");
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(errno != 0 ? std::strerror(errno) : "it cannot be opened");
-  std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) return fail("reading it failed");
-  return parse_scenario(text.str(), path, registry);
+  out.text = text.str();
+  return out;
+}
+
+ParseResult parse_source(const Source& source, const Registry& registry) {
+  return parse_scenario(source.text, source.name(), registry);
+}
+
+ParseResult load_scenario(const std::string& path, const Registry& registry) {
+  Source source = read_source(path);
+  if (source.error) {
+    ParseResult result;
+    result.errors.push_back(ParseError{source.name(), Mark{}, *source.error});
+    return result;
+  }
+  return parse_source(source, registry);
 }
 
 }  // namespace kubesim::scenarios

@@ -182,6 +182,16 @@ void check_after(ParseContext& ctx, const Field& field, sim::Duration after) {
   }
 }
 
+// Reports a window that ends past the scenario's end: the part past it is never checked, so the
+// check could pass without its window having been tested. An `after` already past the end was
+// reported by check_after.
+void check_window_end(ParseContext& ctx, const Field& field, sim::Duration after, sim::Duration length) {
+  if (!ctx.duration_known || after > ctx.scenario.duration || after + length <= ctx.scenario.duration) return;
+  ctx.reader.error(field, "the check's window [" + api::format_go_duration(after) + ", " +
+                              api::format_go_duration(after + length) + "] ends past the scenario's duration (" +
+                              ctx.duration_text + "); end it by then, or make the scenario longer");
+}
+
 void parse_check(ParseContext& ctx, const Section& section, const Field& field) {
   std::vector<std::string> keys = section.timing;
   keys.insert(keys.end(), kConditions.begin(), kConditions.end());
@@ -225,7 +235,10 @@ void parse_check(ParseContext& ctx, const Section& section, const Field& field) 
         f.require(eventually ? "within" : "for", eventually ? "how long it may take, e.g. 30s"
                                                             : "how long it must hold, e.g. 30s");
     auto d = ctx.reader.positive_duration(window);
-    if (d) (eventually ? check.within : check.length) = *d;
+    if (d) {
+      (eventually ? check.within : check.length) = *d;
+      check_window_end(ctx, window, check.after, *d);
+    }
     ok = d.has_value();
   }
   auto condition = parse_condition(ctx, f, conditions[0]);

@@ -1,6 +1,5 @@
 // Experiments in `kubesim run` (kubesim/sweep/sweep.h): expanding the files, measuring the
 // runs, and the rows the outputs read.
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -8,29 +7,27 @@
 
 namespace kubesim::sweep {
 
-std::vector<std::string> Experiments::expand(const std::vector<std::string>& files,
-                                             const scenarios::Registry& registry) {
-  std::vector<std::string> out;
-  for (const auto& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    if (in) text << in.rdbuf();
-    if (!in || !is_experiment(text.str())) {
-      out.push_back(file);
+std::vector<scenarios::Source> Experiments::expand(std::vector<scenarios::Source> sources,
+                                                  const scenarios::Registry& registry) {
+  std::vector<scenarios::Source> out;
+  for (auto& source : sources) {
+    if (source.error || !is_experiment(source.text)) {
+      out.push_back(std::move(source));
       continue;
     }
-    ExpandResult expanded = expand_experiment(text.str(), file, registry);
-    std::vector<scenarios::ParseResult>& queue = queue_[file];
+    ExpandResult expanded = expand_experiment(source.text, source.name(), registry);
+    std::vector<scenarios::ParseResult>& queue = queue_[source.path];
+    scenarios::Source point{source.path, {}, std::nullopt};  // its parse is queued
     if (!expanded.experiment) {
       queue.push_back(scenarios::ParseResult{std::nullopt, std::move(expanded.errors)});
-      out.push_back(file);
+      out.push_back(point);
       continue;
     }
     Experiment& e = *expanded.experiment;
     for (std::size_t i = 0; i < e.scenarios.size(); ++i) {
       by_name_[e.scenarios[i].name] = Owner{experiments_.size(), i};
       queue.push_back(scenarios::ParseResult{e.scenarios[i], {}});
-      out.push_back(file);
+      out.push_back(point);
     }
     experiments_.push_back(std::move(e));
   }
@@ -38,10 +35,10 @@ std::vector<std::string> Experiments::expand(const std::vector<std::string>& fil
 }
 
 runner::LoadFunction Experiments::loader() {
-  return [this](const std::string& path, const scenarios::Registry& registry) {
-    auto it = queue_.find(path);
-    if (it == queue_.end()) return load_(path, registry);
-    std::size_t& next = next_[path];
+  return [this](const scenarios::Source& source, const scenarios::Registry& registry) {
+    auto it = queue_.find(source.path);
+    if (it == queue_.end()) return load_(source, registry);
+    std::size_t& next = next_[source.path];
     return it->second[std::min(next++, it->second.size() - 1)];
   };
 }

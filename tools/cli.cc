@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <optional>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -26,8 +27,8 @@ namespace {
 
 struct RunFlags {
   std::vector<std::string> paths;
-  int seeds = 0;
-  std::string seed;  // checked by check_run_flags: CLI11 reads "-3" as a huge unsigned
+  std::string seeds;  // checked by check_run_flags, as --seed
+  std::string seed;   // checked by check_run_flags: CLI11 reads "-3" as a huge unsigned
   int jobs = 1;
   std::string shard = "0/1";
   std::string junit, results, report, trace, csv, charts;
@@ -136,7 +137,7 @@ void write_measurements(const Context& c, const runner::RunSet& set, std::unique
 }
 
 void add_run_flags(CLI::App& run, RunFlags& f) {
-  run.add_option("paths", f.paths, "scenario files, or directories of *.yaml files")
+  run.add_option("paths", f.paths, "scenario files (- reads standard input), or directories of *.yaml files")
       ->type_name("FILE|DIR");
   f.seeds_opt = run.add_option("--seeds", f.seeds, "run seeds 1…N instead of each file's `seeds`")
                     ->type_name("N");
@@ -198,8 +199,13 @@ std::string check_run_flags(const RunFlags& f, runner::Shard& shard) {
   if (f.seeds_opt->count() > 0 && f.seed_opt->count() > 0) {
     return "--seeds and --seed: give one or the other";
   }
-  if (f.seeds_opt->count() > 0 && f.seeds < 1) {
-    return "--seeds " + std::to_string(f.seeds) + ": the number of seeds must be at least 1";
+  if (f.seeds_opt->count() > 0) {
+    const auto n = read_seed(f.seeds);
+    if (n && *n == 0) return "--seeds 0: the number of seeds must be at least 1";
+    if (!n || *n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+      return "--seeds " + f.seeds + ": expected a whole number from 1 to " +
+             std::to_string(std::numeric_limits<int>::max());
+    }
   }
   if (f.jobs < 1) return "--jobs " + std::to_string(f.jobs) + ": at least 1 thread is needed";
   if (f.seed_opt->count() > 0 && !read_seed(f.seed)) {
@@ -232,7 +238,7 @@ bool load_all(const Context& c, const RunFlags& f, const scenarios::Registry& re
   runner::FileList files = runner::scenario_files(f.paths);
   for (const auto& error : files.errors) *c.env.err << error << "\n";
   if (!files.errors.empty()) return false;
-  runner::LoadedScenarios loaded = runner::load_scenarios(experiments.expand(files.files, registry), registry,
+  runner::LoadedScenarios loaded = runner::load_scenarios(experiments.expand(runner::read_sources(files.files), registry), registry,
                                           experiments.loader(), f.live);
   for (const auto& error : loaded.errors) *c.env.err << error << "\n";
   if (f.live && loaded.errors.empty()) {
@@ -297,7 +303,7 @@ int run_command(const Context& c, const RunFlags& f, const scenarios::Registry& 
   sweep::Experiments experiments(c.env.load);
   if (!load_all(c, f, registry, scenarios, experiments)) return kBadInput;
   runner::SeedChoice choice;
-  if (f.seeds_opt->count() > 0) choice.seeds = f.seeds;
+  if (f.seeds_opt->count() > 0) choice.seeds = static_cast<int>(*read_seed(f.seeds));
   if (f.seed_opt->count() > 0) choice.seed = read_seed(f.seed);
   const runner::Plan plan = runner::make_plan(std::move(scenarios), choice, shard);
   if (!f.trace.empty() && plan.runs.size() != 1) {

@@ -37,7 +37,7 @@ void catch_interrupts() {
 
 int run_main(int argc, char** argv, const scenarios::Registry& registry, const LiveHook& live) {
   CliEnvironment env;
-  env.load = [](const std::string& path, const scenarios::Registry& r) { return scenarios::load_scenario(path, r); };
+  env.load = scenarios::parse_source;
   env.run = [](const scenarios::Scenario& scenario, const scenarios::Registry& r, const runner::RunOptions& options) {
     return runner::run_seed(scenario, r, options);
   };

@@ -49,7 +49,7 @@ class ExploreCli : public ::testing::Test {
     out_.str("");
     err_.str("");
     tools::CliEnvironment env;
-    env.load = scenarios::load_scenario;
+    env.load = scenarios::parse_source;
     env.run = [this](const scenarios::Scenario& s, const scenarios::Registry& r, const runner::RunOptions& o) {
       ++runs_;
       return runner::run_seed(s, r, o);

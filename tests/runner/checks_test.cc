@@ -137,6 +137,29 @@ expect:
             "default/f matches {\"apiVersion\":\"example.com/v1\",\"kind\":\"Foo\",\"spec\":{\"size\":3.0}}");
 }
 
+// A match that names its object, which does not exist (or was deleted): the object is missing,
+// not "the closest differs in metadata.name".
+TEST(ChecksTest, AMatchOfANamedObjectThatIsGoneSaysSo) {
+  const scenarios::Scenario s = parse(R"(
+name: gone
+duration: 5s
+cluster:
+  objects:
+    - {apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: default}, data: {k: v}}
+    - {apiVersion: v1, kind: ConfigMap, metadata: {name: b, namespace: default}, data: {k: v}}
+expect:
+  finally:
+    - match: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}, data: {k: v}}
+    - match: {apiVersion: v1, kind: ConfigMap, metadata: {name: b, namespace: default}, data: {k: w}}
+)");
+  const Outcome r = run(s);
+  ASSERT_TRUE(r.result.error.empty()) << r.result.error;
+  ASSERT_EQ(r.result.failures.size(), 2u) << failures_of(r.result);
+  EXPECT_EQ(r.result.failures[0].detail, "no ConfigMap matches: default/c does not exist");
+  EXPECT_EQ(r.result.failures[1].detail,
+            "no ConfigMap matches in default; the closest, default/b, differs in 1 field: data.k: \"v\", want \"w\"");
+}
+
 constexpr const char* kInformers = R"(
 name: informers
 duration: 1m

@@ -56,7 +56,7 @@ expect:
   always:
     - atMostOneLeader: leases/src/a
   eventually:
-    - {after: 50s, within: 1m, informersConverged: true}
+    - {after: 50s, within: 10s, informersConverged: true}
 )";
 
 TEST(ErrorsTest, ARunTornDownWithEverythingStillRunningIsClean) {

@@ -30,7 +30,7 @@ inline Outcome kubesim(std::vector<std::string> args, runner::RunFunction run = 
                        const std::atomic<bool>* interrupt = nullptr) {
   std::ostringstream out, err;
   tools::CliEnvironment env;
-  env.load = [](const std::string& path, const scenarios::Registry& r) { return scenarios::load_scenario(path, r); };
+  env.load = scenarios::parse_source;
   env.run = run ? std::move(run) : [](const scenarios::Scenario& s, const scenarios::Registry& r, const runner::RunOptions& o) {
     return runner::run_seed(s, r, o);
   };

@@ -91,9 +91,12 @@ TEST(CliTest, UsageErrorsExitTwoAndRunNothing) {
   const std::string help = "Run 'kubesim run --help' for the flags.\n";
   const UsageCase cases[] = {
       {{"run", l.lib, "--shard", "3/2"},
-       "kubesim run: --shard 3/2: K must be at least 0 and less than N (the shards of 4 are 0/4 to 3/4)\n"},
+       "kubesim run: --shard 3/2: K must be at least 0 and less than N (the shards of 2 are 0/2 to 1/2)\n"},
       {{"run", l.lib, "--shard", "x"}, "kubesim run: --shard x: expected K/N, two whole numbers such as 0/4\n"},
       {{"run", l.lib, "--seeds", "0"}, "kubesim run: --seeds 0: the number of seeds must be at least 1\n"},
+      {{"run", l.lib, "--seeds", "3000000000"},
+       "kubesim run: --seeds 3000000000: expected a whole number from 1 to 2147483647\n"},
+      {{"run", l.lib, "--seeds", "many"}, "kubesim run: --seeds many: expected a whole number from 1 to 2147483647\n"},
       {{"run", l.lib, "--jobs", "0"}, "kubesim run: --jobs 0: at least 1 thread is needed\n"},
       {{"run", l.lib, "--seeds", "3", "--seed", "1"}, "kubesim run: --seeds and --seed: give one or the other\n"},
       {{"run", l.lib, "--seed", "-3"},

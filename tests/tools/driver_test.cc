@@ -46,7 +46,7 @@ TEST(DriverLoadTest, EveryErrorOfEveryFileIsReported) {
   const std::string b = dir.write("b.yaml", "name: b");
   const std::string c = dir.write("c.yaml", "name: c\nexec: 4:7");
   const std::string d = dir.write("d.yaml", "name: b");
-  runner::LoadedScenarios loaded = runner::load_scenarios({a, b, c, d}, scenarios::Registry{}, stub_load);
+  runner::LoadedScenarios loaded = runner::load_scenarios(runner::read_sources({a, b, c, d}), scenarios::Registry{}, stub_load);
   EXPECT_TRUE(loaded.scenarios.empty());
   EXPECT_EQ(loaded.errors, (std::vector<std::string>{
                                a + ":3:9: unknown key \"sedes\"",
@@ -55,7 +55,7 @@ TEST(DriverLoadTest, EveryErrorOfEveryFileIsReported) {
                                d + ": scenario name \"b\" is also the name of " + b +
                                    "'s scenario; names must be unique",
                            }));
-  loaded = runner::load_scenarios({b, c}, scenarios::Registry{}, stub_load, /*live=*/true);
+  loaded = runner::load_scenarios(runner::read_sources({b, c}), scenarios::Registry{}, stub_load, /*live=*/true);
   EXPECT_TRUE(loaded.errors.empty());
   ASSERT_EQ(loaded.scenarios.size(), 2u);
   EXPECT_EQ(loaded.scenarios[1].name, "c");

@@ -33,7 +33,7 @@ Ran run(std::vector<std::string> args) {
   static const scenarios::Registry registry = scenarios::Registry::with_builtins();
   std::ostringstream out, err;
   CliEnvironment env;
-  env.load = [](const std::string& path, const scenarios::Registry& r) { return scenarios::load_scenario(path, r); };
+  env.load = scenarios::parse_source;
   env.run = [](const scenarios::Scenario& s, const scenarios::Registry& r, const runner::RunOptions& o) { return runner::run_seed(s, r, o); };
   env.out = &out;
   env.err = &err;

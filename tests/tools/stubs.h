@@ -33,13 +33,12 @@ namespace kubesim::tools::testing {
 
 using namespace std::chrono_literals;
 
-inline scenarios::ParseResult stub_load(const std::string& path, const scenarios::Registry&) {
+// Parses a stub scenario file: "key: value" lines (name, seeds, description, mustFind, exec
+// LINE:COL, error LINE:COL: MESSAGE).
+inline scenarios::ParseResult stub_load(const scenarios::Source& source, const scenarios::Registry&) {
+  const std::string path = source.name();
   scenarios::ParseResult out;
-  std::ifstream in(path);
-  if (!in) {
-    out.errors.push_back(scenarios::ParseError{path, {}, "cannot read the file"});
-    return out;
-  }
+  std::istringstream in(source.text);
   scenarios::Scenario s;
   s.file = path;
   s.duration = 10min;

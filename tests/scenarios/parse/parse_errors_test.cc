@@ -1,5 +1,8 @@
 // Broken scenario files: each is reported as FILE:LINE:COL: what is wrong, every error of the
 // file, in file order.
+#include <iostream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "kubesim/scenarios/parse.h"
@@ -58,10 +61,20 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) { return info.
 const Case kDocumentCases[] = {
     {"SyntaxError",
      "name: x\nduration: 1m\nprocesses: [\n",
-     {"s.yaml:4:1: invalid YAML: end of sequence flow not found"}},
+     {"s.yaml:3:12: invalid YAML: this \"[\" is never closed: add \"]\" where the list ends"}},
+    // Reported where the flow opened, not on the line where the parser gave up.
+    {"UnclosedBrace",
+     "name: x\nduration: 1m\nprocesses:\n  - {name: m, replicas: 2\nexpect: {}\n",
+     {"s.yaml:4:5: invalid YAML: this \"{\" is never closed: add \"}\" where the mapping ends"}},
+    {"UnclosedAfterQuotedAndCommentedBrackets",
+     "description: \"{ [\" # {\nname: x\nduration: 1m\nprocesses: [\n",
+     {"s.yaml:4:12: invalid YAML: this \"[\" is never closed: add \"]\" where the list ends"}},
     {"Tab",
      "name: x\n\tduration: 1m\n",
-     {"s.yaml:2:1: invalid YAML: illegal tab when looking for indentation"}},
+     {"s.yaml:2:1: invalid YAML: a tab in the indentation: YAML indents with spaces only"}},
+    {"TabAfterSpaces",
+     "name: x\nprocesses:\n  \t- {name: m}\n",
+     {"s.yaml:3:3: invalid YAML: a tab in the indentation: YAML indents with spaces only"}},
     {"UndefinedAlias",
      "name: *x\nduration: 1m\n",
      {"s.yaml:1:7: invalid YAML: the referenced anchor is not defined"}},
@@ -424,11 +437,18 @@ const Case kExpectCases[] = {
       "s.yaml:13:7: missing required key \"equals\" in a finally check"}},
     {"Windows",
      kHead + "expect:\n  eventually:\n    - {leaderElected: leases/a/m}\n"
-             "  consistently:\n    - {after: 11m, for: 0s, leaderElected: leases/a/m}\n",
+             "    - {within: 15m, leaderElected: leases/a/m}\n"
+             "  consistently:\n    - {after: 11m, for: 0s, leaderElected: leases/a/m}\n"
+             "    - {after: 9m, for: 2m, leaderElected: leases/a/m}\n"
+             "    - {after: 9m, for: 1m, leaderElected: leases/a/m}\n",
      {"s.yaml:11:7: missing required key \"within\" in an eventually check (how long it may take, "
       "e.g. 30s)",
-      "s.yaml:13:15: after: 11m is past the scenario's duration (10m)",
-      "s.yaml:13:25: for: must be positive, got 0s"}},
+      "s.yaml:12:16: within: the check's window [0s, 15m0s] ends past the scenario's duration (10m); end it "
+      "by then, or make the scenario longer",
+      "s.yaml:14:15: after: 11m is past the scenario's duration (10m)",
+      "s.yaml:14:25: for: must be positive, got 0s",
+      "s.yaml:15:24: for: the check's window [9m0s, 11m0s] ends past the scenario's duration (10m); end "
+      "it by then, or make the scenario longer"}},
     {"InformersConvergedWithoutInformers",
      "name: a\nduration: 1m\nexpect:\n  finally:\n    - informersConverged: true\n"
      "    - informersConverged: false\n",
@@ -509,6 +529,21 @@ TEST(ParseErrors, LoadAMissingFile) {
   EXPECT_EQ(result.errors[0].mark.line, 0);
   EXPECT_EQ(result.errors[0].text(),
             "/nonexistent/dir/s.yaml: cannot read the file: No such file or directory");
+}
+
+TEST(ParseErrors, DashReadsStandardInputOnce) {
+  std::istringstream in("name: a\nduration: 1m\n");
+  std::streambuf* const cin = std::cin.rdbuf(in.rdbuf());
+  const Source source = read_source("-");
+  const Source again = read_source("-");
+  std::cin.rdbuf(cin);
+  EXPECT_FALSE(source.error.has_value());
+  EXPECT_EQ(source.text, "name: a\nduration: 1m\n");
+  EXPECT_EQ(source.name(), "<stdin>");
+  auto parsed = parse_source(source, test_registry());
+  ASSERT_TRUE(parsed.errors.empty()) << parsed.errors[0].text();
+  EXPECT_EQ(parsed.scenario->file, "<stdin>");
+  EXPECT_EQ(again.text, "");  // standard input was read to its end the first time
 }
 
 TEST(ParseErrors, LoadADirectory) {

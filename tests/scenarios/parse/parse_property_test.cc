@@ -168,5 +168,27 @@ RC_GTEST_PROP(ParseProperty, TimelineInstantsPastTheEndAreErrors, ()) {
   }
 }
 
+// A check's window that ends at or before the scenario's end is accepted; one that ends past it
+// is an error at its length, whatever the kind.
+RC_GTEST_PROP(ParseProperty, CheckWindowsPastTheEndAreErrors, ()) {
+  const int duration = *rc::gen::inRange(1, 100);
+  const int after = *rc::gen::inRange(0, duration + 1);
+  const int length = *rc::gen::inRange(1, 100);
+  const bool eventually = *rc::gen::arbitrary<bool>();
+  const std::string key = eventually ? "within" : "for";
+  const std::string yaml = "name: r\nduration: " + std::to_string(duration) + "s\nexpect:\n  " +
+                           (eventually ? "eventually" : "consistently") + ":\n    - {after: " +
+                           std::to_string(after) + "s, " + key + ": " + std::to_string(length) +
+                           "s, count: {resource: configmaps}, equals: 0}\n";
+  auto result = checked_parse(yaml);
+  RC_ASSERT(result.errors.empty() == (after + length <= duration));
+  if (after + length > duration) {
+    RC_ASSERT(result.errors.at(0).text().rfind("p.yaml:5:", 0) == 0);
+    RC_ASSERT(result.errors.at(0).text().find(": the check's window [") != std::string::npos);
+    RC_ASSERT(result.errors.at(0).text().find("] ends past the scenario's duration (" + std::to_string(duration) +
+                                              "s)") != std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace kubesim::scenarios

@@ -3,7 +3,7 @@
 // on one or more threads.
 //
 // The driver does not know how a seed runs: it is given a RunFunction (run_seed in the command
-// line, a deterministic stub in tests) and a LoadFunction (load_scenario). Each run gets its own
+// line, a deterministic stub in tests) and a LoadFunction (parse_source). Each run gets its own
 // RunOptions and shares nothing with the others, so runs may go in parallel; the results are
 // gathered in plan order, so nothing the driver returns or reports depends on the number of jobs.
 #ifndef KUBESIM_RUNNER_DRIVER_H_
@@ -29,8 +29,9 @@ namespace kubesim::runner {
 
 using RunFunction = std::function<SeedResult(const scenarios::Scenario&, const scenarios::Registry&,
                                              const RunOptions&)>;
+// Parses one file's text (scenarios::parse_source; a stub in tests).
 using LoadFunction =
-    std::function<scenarios::ParseResult(const std::string& path, const scenarios::Registry&)>;
+    std::function<scenarios::ParseResult(const scenarios::Source&, const scenarios::Registry&)>;
 
 // --- finding and reading the files ----------------------------------------------------------
 
@@ -38,18 +39,20 @@ struct FileList {
   std::vector<std::string> files;   // each once, in the order given; a directory's sorted
   std::vector<std::string> errors;  // "PATH: no such file or directory", …
 };
-// The scenario files that command-line paths name: a file as it is, a directory's *.yaml and
-// *.yml files (not its subdirectories), sorted by name.
+// The scenario files that command-line paths name: a file as it is, "-" (standard input), a
+// directory's *.yaml and *.yml files (not its subdirectories), sorted by name.
 FileList scenario_files(const std::vector<std::string>& paths);
 
 struct LoadedScenarios {
   std::vector<scenarios::Scenario> scenarios;  // set only when errors is empty
   std::vector<std::string> errors;  // every error of every file, "FILE:LINE:COL: message"
 };
-// Parses every file, also after one has failed. Beyond the parser's errors: an `exec:` process
-// unless `live` ("exec processes run only with --live"), and a scenario name that an earlier
-// file already uses.
-LoadedScenarios load_scenarios(const std::vector<std::string>& files,
+// Reads each file once (scenarios::read_source), in order.
+std::vector<scenarios::Source> read_sources(const std::vector<std::string>& files);
+// Parses every source, also after one has failed. Beyond the parser's errors: a source that
+// could not be read, an `exec:` process unless `live` ("exec processes run only with --live"),
+// and a scenario name that an earlier file already uses.
+LoadedScenarios load_scenarios(const std::vector<scenarios::Source>& sources,
                                const scenarios::Registry& registry, const LoadFunction& load,
                                bool live = false);
 

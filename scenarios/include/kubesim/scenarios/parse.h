@@ -34,7 +34,21 @@ struct ParseResult {
 // Parses `text` as the scenario file `file` (the name used in errors and Scenario::file).
 ParseResult parse_scenario(std::string_view text, const std::string& file,
                            const Registry& registry);
-// Reads and parses the file at `path`.
+
+// A scenario file read once: the path as given ("-" is standard input) and its text, or why it
+// could not be read ("cannot read the file: it is a directory"). Reading once is what lets a
+// pipe, `-` or a shell's `<(…)` be a scenario file.
+struct Source {
+  std::string path;
+  std::string text;
+  std::optional<std::string> error;
+  // The name errors and Scenario::file use: the path, or "<stdin>" for "-".
+  std::string name() const;
+};
+Source read_source(const std::string& path);
+// Parses a source read without error (parse_scenario of its text, named source.name()).
+ParseResult parse_source(const Source& source, const Registry& registry);
+// Reads the file at `path` once and parses it; a file that cannot be read is the one error.
 ParseResult load_scenario(const std::string& path, const Registry& registry);
 
 }  // namespace kubesim::scenarios

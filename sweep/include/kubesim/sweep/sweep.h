@@ -76,10 +76,10 @@ class Experiments {
  public:
   explicit Experiments(runner::LoadFunction load) : load_(std::move(load)) {}
 
-  // The file list load_scenarios reads: an experiment's file once per point (each load hands
-  // out the next point), every other file as it is.
-  std::vector<std::string> expand(const std::vector<std::string>& files,
-                                  const scenarios::Registry& registry);
+  // The sources load_scenarios parses: an experiment's once per point (each load hands out the
+  // next point), every other source as it is.
+  std::vector<scenarios::Source> expand(std::vector<scenarios::Source> sources,
+                                        const scenarios::Registry& registry);
   runner::LoadFunction loader();
   bool any() const { return !experiments_.empty(); }
 

@@ -58,7 +58,7 @@ struct LiveHook {
 
 // What the command line takes from its process. run_main gives the real ones; tests give stubs.
 struct CliEnvironment {
-  runner::LoadFunction load;   // load_scenario
+  runner::LoadFunction load;   // scenarios::parse_source
   runner::RunFunction run;     // run_seed
   std::ostream* out = nullptr;
   std::ostream* err = nullptr;
@@ -73,7 +73,7 @@ struct CliEnvironment {
 int run_command_line(const std::vector<std::string>& args, const scenarios::Registry& registry,
                      const CliEnvironment& env);
 
-// The command line on std::cout and std::cerr, with load_scenario and run_seed.
+// The command line on std::cout and std::cerr, with parse_source and run_seed.
 int run_main(int argc, char** argv,
              const scenarios::Registry& registry = scenarios::Registry::with_builtins(),
              const LiveHook& live = {});
