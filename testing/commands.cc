@@ -9,6 +9,7 @@
 #include "kubesim/api/match.h"
 #include "kubesim/api/status.h"
 #include "kubesim/fakeapi/patch.h"
+#include "kubesim/fakeapi/server.h"
 #include "testing/internal/generators.h"
 
 namespace kubesim::testing {
