@@ -9,6 +9,8 @@
 #include <system_error>
 #include <utility>
 
+#include "kubesim/runner/world.h"
+
 namespace kubesim::runner {
 
 namespace fs = std::filesystem;
@@ -104,6 +106,8 @@ LoadedScenarios load_scenarios(const std::vector<scenarios::Source>& sources, co
     if (!parsed.errors.empty() || !parsed.scenario) continue;
     scenarios::Scenario& scenario = *parsed.scenario;
     if (!live) check_virtual(scenario, out.errors);
+    // What the server would refuse at every run's start is an error of the file.
+    if (auto refused = dry_run_cluster(scenario)) out.errors.push_back(error_at(scenario.file, refused->mark, refused->message));
     auto [it, fresh] = file_of_name.emplace(scenario.name, file);
     if (!fresh) {
       out.errors.push_back(file + ": scenario name \"" + scenario.name + "\" is also the name of " +

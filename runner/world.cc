@@ -108,8 +108,7 @@ ProcessLane* World::find_lane(std::string_view name) {
 
 void World::setup() {
   trace("runner", "scenario.start", {{"name", scenario.name}, {"seed", options.seed}});
-  make_crds();
-  make_objects();
+  make_cluster();
   make_replicas();
   if (!scenario.workload.empty()) make_workload(*this);
   make_lanes();
@@ -166,9 +165,9 @@ std::string describe_object(const json& j) {
 
 }  // namespace
 
-void World::make_crds() {
+std::optional<ClusterRefusal> create_cluster(fakeapi::ApiServer& server, const scenarios::ClusterSpec& cluster) {
   std::vector<std::vector<const scenarios::CustomResource*>> crds;
-  for (const auto& r : scenario.cluster.resources) {
+  for (const auto& r : cluster.resources) {
     auto same = std::find_if(crds.begin(), crds.end(), [&](const auto& c) {
       return c.front()->group == r.group && c.front()->plural == r.plural;
     });
@@ -184,31 +183,40 @@ void World::make_crds() {
     auto made = server.create(api::kCustomResourceDefinitions, "", api::make_object(std::move(crd)),
                               api::CreateOptions());
     if (!made.ok()) {
-      throw std::runtime_error("cluster.resources: CustomResourceDefinition " + name + ": " +
-                               made.status().message);
+      return ClusterRefusal{std::nullopt, versions.front()->mark,
+                            "cluster.resources: CustomResourceDefinition " + name + ": " + made.status().message};
     }
   }
-}
-
-void World::make_objects() {
-  const auto& objects = scenario.cluster.objects;
+  const auto& objects = cluster.objects;
   for (std::size_t i = 0; i < objects.size(); ++i) {
+    const scenarios::Mark mark = i < cluster.object_marks.size() ? cluster.object_marks[i] : scenarios::Mark{};
     const std::string where = "cluster.objects[" + std::to_string(i) + "] (" + describe_object(objects[i]) + "): ";
     auto object = api::Object::from_json(objects[i]);
-    if (!object.ok()) throw std::runtime_error(where + object.status().message);
+    if (!object.ok()) return ClusterRefusal{i, mark, where + object.status().message};
     const api::ObjectPtr& o = object.value();
     const auto gv = api::parse_api_version(o->api_version());
     const fakeapi::ResourceInfo* info =
         gv ? server.registry().find_kind({gv->group, gv->version, std::string(o->kind())}) : nullptr;
     if (info == nullptr) {
-      throw std::runtime_error(where + "the server does not serve apiVersion \"" +
-                               std::string(o->api_version()) + "\", kind \"" + std::string(o->kind()) + "\"");
+      return ClusterRefusal{i, mark, where + "the server does not serve apiVersion \"" + std::string(o->api_version()) +
+                                         "\", kind \"" + std::string(o->kind()) + "\""};
     }
     std::string ns;
     if (info->namespaced) ns = o->namespace_().empty() ? "default" : std::string(o->namespace_());
     auto made = server.create(info->gvr, ns, o, api::CreateOptions());
-    if (!made.ok()) throw std::runtime_error(where + made.status().message);
+    if (!made.ok()) return ClusterRefusal{i, mark, where + made.status().message};
   }
+  return std::nullopt;
+}
+
+std::optional<ClusterRefusal> dry_run_cluster(const scenarios::Scenario& scenario) {
+  sim::Loop loop(loop_options(scenario, 1));
+  fakeapi::ApiServer server(loop, server_options(scenario.cluster));
+  return create_cluster(server, scenario.cluster);
+}
+
+void World::make_cluster() {
+  if (auto refused = create_cluster(server, scenario.cluster)) throw std::runtime_error(refused->message);
 }
 
 void World::make_replicas() {

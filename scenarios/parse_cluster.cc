@@ -66,7 +66,10 @@ void parse_cluster(ParseContext& ctx, const Field& field) {
   }
   if (ctx.reader.expect_list(f.get("objects"))) {
     for (const Field& item : items(f.get("objects"))) {
-      if (auto object = ctx.object(item)) c.objects.push_back(std::move(*object));
+      if (auto object = ctx.object(item)) {
+        c.objects.push_back(std::move(*object));
+        c.object_marks.push_back(item.mark());
+      }
     }
   }
 }

@@ -91,6 +91,29 @@ TEST(EndToEndTest, BrokenFilesRunNothingAndSayWhereEachErrorIs) {
   EXPECT_EQ(got[3], "kubesim run: 3 errors; nothing was run");
 }
 
+// Cluster objects the server refuses are found when the file is read (a dry run on a fresh
+// server), at the object's place, exit 2: not as a runtime error of every seed.
+TEST(EndToEndTest, ClusterObjectsTheServerRefusesAreErrorsOfTheFile) {
+  ScratchDir dir;
+  // A one-minute scenario named NAME whose cluster holds these objects, one a line from line 5.
+  const auto file = [&](const std::string& name, const std::vector<std::string>& objects) {
+    std::string text = "name: " + name + "\nduration: 1m\ncluster:\n  objects:\n";
+    for (const auto& o : objects) text += "    - " + o + "\n";
+    return dir.write(name + ".yaml", text);
+  };
+  const std::string refused = file("refused", {"{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: default}}",
+                                               "{apiVersion: v1, kind: ConfigMap, metadata: {name: b, namespace: gone}}"});
+  const Ran r = run({"run", refused});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, refused + ":6:7: cluster.objects[1] (ConfigMap gone/b): namespaces \"gone\" not found\n"
+                   "kubesim run: 1 error; nothing was run\n");
+  const std::string data = file("data", {"{apiVersion: v1, kind: ConfigMap, metadata: {name: a}, data: {n: 1}}"});
+  const Ran d = run({"run", data});
+  EXPECT_EQ(d.code, 2);
+  EXPECT_EQ(d.err.rfind(data + ":5:7: cluster.objects[0] (ConfigMap a): ", 0), 0u) << d.err;
+}
+
 TEST(EndToEndTest, TheSameSeedGivesTheSameTraceByteForByte) {
   ScratchDir dir;
   ASSERT_EQ(run({"run", kElection, "--seed", "2", "--trace", dir.path("a.jsonl")}).code, 0);

@@ -51,7 +51,9 @@ struct LoadedScenarios {
 std::vector<scenarios::Source> read_sources(const std::vector<std::string>& files);
 // Parses every source, also after one has failed. Beyond the parser's errors: a source that
 // could not be read, an `exec:` process unless `live` ("exec processes run only with --live"),
-// and a scenario name that an earlier file already uses.
+// a `cluster:` object or resource the server refuses (found by creating them on a fresh server,
+// as every run starts: FILE:LINE:COL of the object), and a scenario name that an earlier file
+// already uses.
 LoadedScenarios load_scenarios(const std::vector<scenarios::Source>& sources,
                                const scenarios::Registry& registry, const LoadFunction& load,
                                bool live = false);

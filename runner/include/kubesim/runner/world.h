@@ -214,8 +214,7 @@ struct World final : cluster::Observer {
   cluster::ProcessKind* exec_kind = nullptr;
 
  private:
-  void make_crds();
-  void make_objects();
+  void make_cluster();
   void make_replicas();
   void make_lanes();
   void sample_queues();
@@ -226,6 +225,19 @@ struct World final : cluster::Observer {
 
 sim::LoopOptions loop_options(const scenarios::Scenario& scenario, std::uint64_t seed);
 fakeapi::ServerOptions server_options(const scenarios::ClusterSpec& cluster);
+
+// The first thing of a scenario's `cluster:` the server refuses: a CustomResourceDefinition made
+// from `resources` (no object index) or one of `objects`, where it is in the file, and the
+// server's answer ("cluster.objects[1] (ConfigMap default/a): …").
+struct ClusterRefusal {
+  std::optional<std::size_t> object;
+  scenarios::Mark mark;
+  std::string message;
+};
+// Creates the cluster's CRDs and objects on `server`, in order, up to the first refusal.
+std::optional<ClusterRefusal> create_cluster(fakeapi::ApiServer& server, const scenarios::ClusterSpec& cluster);
+// The same on a fresh server of its own: what a run would meet at its start, known at load.
+std::optional<ClusterRefusal> dry_run_cluster(const scenarios::Scenario& scenario);
 
 }  // namespace kubesim::runner
 

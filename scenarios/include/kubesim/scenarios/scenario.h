@@ -141,6 +141,7 @@ struct ClusterSpec {
   sim::Duration bookmarks = std::chrono::minutes(1);
   std::vector<CustomResource> resources;
   std::vector<nlohmann::json> objects;  // created at t=0, in order
+  std::vector<Mark> object_marks;       // where each of objects is in the file
 };
 
 // --- workload ----------------------------------------------------------------------------------
