@@ -183,7 +183,7 @@ std::optional<ClusterRefusal> create_cluster(fakeapi::ApiServer& server, const s
     auto made = server.create(api::kCustomResourceDefinitions, "", api::make_object(std::move(crd)),
                               api::CreateOptions());
     if (!made.ok()) {
-      return ClusterRefusal{std::nullopt, versions.front()->mark,
+      return ClusterRefusal{versions.front()->mark,
                             "cluster.resources: CustomResourceDefinition " + name + ": " + made.status().message};
     }
   }
@@ -192,19 +192,19 @@ std::optional<ClusterRefusal> create_cluster(fakeapi::ApiServer& server, const s
     const scenarios::Mark mark = i < cluster.object_marks.size() ? cluster.object_marks[i] : scenarios::Mark{};
     const std::string where = "cluster.objects[" + std::to_string(i) + "] (" + describe_object(objects[i]) + "): ";
     auto object = api::Object::from_json(objects[i]);
-    if (!object.ok()) return ClusterRefusal{i, mark, where + object.status().message};
+    if (!object.ok()) return ClusterRefusal{mark, where + object.status().message};
     const api::ObjectPtr& o = object.value();
     const auto gv = api::parse_api_version(o->api_version());
     const fakeapi::ResourceInfo* info =
         gv ? server.registry().find_kind({gv->group, gv->version, std::string(o->kind())}) : nullptr;
     if (info == nullptr) {
-      return ClusterRefusal{i, mark, where + "the server does not serve apiVersion \"" + std::string(o->api_version()) +
+      return ClusterRefusal{mark, where + "the server does not serve apiVersion \"" + std::string(o->api_version()) +
                                          "\", kind \"" + std::string(o->kind()) + "\""};
     }
     std::string ns;
     if (info->namespaced) ns = o->namespace_().empty() ? "default" : std::string(o->namespace_());
     auto made = server.create(info->gvr, ns, o, api::CreateOptions());
-    if (!made.ok()) return ClusterRefusal{i, mark, where + made.status().message};
+    if (!made.ok()) return ClusterRefusal{mark, where + made.status().message};
   }
   return std::nullopt;
 }

@@ -226,11 +226,10 @@ struct World final : cluster::Observer {
 sim::LoopOptions loop_options(const scenarios::Scenario& scenario, std::uint64_t seed);
 fakeapi::ServerOptions server_options(const scenarios::ClusterSpec& cluster);
 
-// The first thing of a scenario's `cluster:` the server refuses: a CustomResourceDefinition made
-// from `resources` (no object index) or one of `objects`, where it is in the file, and the
-// server's answer ("cluster.objects[1] (ConfigMap default/a): …").
+// The first thing of a scenario's `cluster:` the server refuses — a CustomResourceDefinition made
+// from `resources`, or one of `objects` — where it is in the file, and the server's answer
+// ("cluster.objects[1] (ConfigMap default/a): …").
 struct ClusterRefusal {
-  std::optional<std::size_t> object;
   scenarios::Mark mark;
   std::string message;
 };
