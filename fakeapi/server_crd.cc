@@ -85,8 +85,8 @@ api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json 
   auto r = resolve(api::kCustomResourceDefinitions, "", false);
   auto parsed = stored_object(std::move(next));
   if (!parsed) return current;
+  trace_write(process, "api.update_status", *r, current->name(), store_.next_revision());
   const Change& change = store_.put(r->table, std::string(current->name()), parsed.value());
-  trace_write(process, "api.update_status", *r, current->name(), change.revision);
   return change.object;
 }
 
@@ -179,8 +179,8 @@ api::Result<api::ObjectPtr> ApiServer::delete_crd(const Resolved& r, const std::
                     now_rfc3339());
   j["metadata"]["resourceVersion"] = std::to_string(store_.next_revision());
   if (options.dry_run) return stamp(std::move(j));
+  trace_write(process, "api.delete.graceful", r, name, store_.next_revision());
   const Change& change = store_.put(r.table, key, stamp(std::move(j)));
-  trace_write(process, "api.delete.graceful", r, name, change.revision);
   api::ObjectPtr marked = change.object;
   finalize_crd(name, process);
   return marked;

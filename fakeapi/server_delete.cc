@@ -24,8 +24,8 @@ api::Result<api::ObjectPtr> ApiServer::finish_delete(const Resolved& r, const st
                                                      std::string_view process) {
   api::ObjectPtr last = current->with_resource_version(std::to_string(store_.next_revision()));
   if (dry_run) return last;
-  const Change& change = store_.remove(r.table, key, last);
-  trace_write(process, "api.delete", r, current->name(), change.revision);
+  trace_write(process, "api.delete", r, current->name(), store_.next_revision());
+  store_.remove(r.table, key, last);
   const std::string crd_name = r.info->custom ? r.info->crd_name : std::string();
   if (is_crds(*r.info)) on_crd_deleted(current, process);
   if (r.info->namespaced && namespace_terminating(r.ns)) maybe_finalize_namespace(r.ns, process);
@@ -78,8 +78,8 @@ api::Result<api::ObjectPtr> ApiServer::delete_object(const api::GroupVersionReso
   j["metadata"]["resourceVersion"] = std::to_string(store_.next_revision());
   if (is_namespaces(info)) j["status"]["phase"] = "Terminating";
   if (options.dry_run) return stamp(std::move(j));
+  trace_write(process, "api.delete.graceful", *r, name, store_.next_revision());
   const Change& change = store_.put(r->table, key, stamp(std::move(j)));
-  trace_write(process, "api.delete.graceful", *r, name, change.revision);
   api::ObjectPtr marked = change.object;
   if (is_namespaces(info)) {
     on_namespace_deleting(std::string(name), process);

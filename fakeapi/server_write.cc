@@ -297,8 +297,8 @@ api::Result<api::ObjectPtr> ApiServer::create_object(const Request& request,
         const std::string uid = new_uid();
         api::ObjectPtr stored = internal::text_create(info, *plan, name, ns, uid, now_rfc3339(),
                                                       std::to_string(store_.next_revision()));
+        trace_write(request.process, "api.create", *r, name, store_.next_revision());
         const Change& change = store_.put(r->table, key, std::move(stored));
-        trace_write(request.process, "api.create", *r, name, change.revision);
         return change.object;
       }
     }
@@ -316,8 +316,8 @@ api::Result<api::ObjectPtr> ApiServer::create_object(const Request& request,
   }
   auto parsed = stored_object(std::move(j));
   if (!parsed) return parsed.status();
+  trace_write(request.process, "api.create", *r, name, store_.next_revision());
   const Change& change = store_.put(r->table, key, parsed.value());
-  trace_write(request.process, "api.create", *r, name, change.revision);
   api::ObjectPtr created = change.object;
   if (internal::is_crds(info)) sync_crd(name, request.process);  // the controllers react at once
   return created;
@@ -376,9 +376,9 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
   if (options.dry_run) return stamp(std::move(next));
   auto parsed = stored_object(std::move(next));
   if (!parsed) return parsed.status();
-  const Change& change = store_.put(r.table, key, parsed.value());
   trace_write(options.process, status ? "api.update_status" : "api.update", r, current->name(),
-              change.revision);
+              store_.next_revision());
+  const Change& change = store_.put(r.table, key, parsed.value());
   api::ObjectPtr stored = change.object;
   if (internal::is_crds(info)) sync_crd(std::string(current->name()), options.process);
   return stored;
@@ -419,8 +419,8 @@ api::Result<api::ObjectPtr> ApiServer::update_object(const Request& request,
     internal::TextUpdate fast = internal::text_update(info, *current, *object, next_rv);
     if (fast.outcome == internal::TextUpdate::Outcome::kUnchanged) return current;
     if (fast.outcome == internal::TextUpdate::Outcome::kWrite) {
+      trace_write(request.process, "api.update", *r, current->name(), store_.next_revision());
       const Change& change = store_.put(r->table, key, std::move(fast.object));
-      trace_write(request.process, "api.update", *r, current->name(), change.revision);
       return change.object;
     }
   }

@@ -303,7 +303,9 @@ class ApiServer {
   bool delete_crd_instances(const std::string& crd_name, std::string_view process);
   void on_crd_deleted(const api::ObjectPtr& crd, std::string_view process);
   void schedule_compaction();
-  // A trace line of a write by `process` ("apiserver" when empty).
+  // A trace line of a write by `process` ("apiserver" when empty), written just before the
+  // store commits it (rev is store_.next_revision()): the write's line then comes before
+  // whatever its commit sets off — a watch event, a check that breaks on it.
   void trace_write(std::string_view process, std::string_view kind, const Resolved& r,
                    std::string_view name, Revision rev);
 
