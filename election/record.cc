@@ -1,6 +1,7 @@
 #include "kubesim/election/record.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <string_view>
 
@@ -145,6 +146,31 @@ LeaderElectionRecord from_lease_spec(const nlohmann::json& spec, std::int64_t ep
   if (!read_string(spec, "strategy", r.strategy)) r.strategy.clear();
   if (!read_string(spec, "preferredHolder", r.preferred_holder)) r.preferred_holder.clear();
   return r;
+}
+
+std::optional<RecordHolder> holder_of(const nlohmann::json& record) {
+  if (!record.is_object()) return std::nullopt;
+  const auto holder = record.find("holderIdentity");
+  if (holder == record.end() || !holder->is_string()) return std::nullopt;
+  RecordHolder out;
+  out.holder = holder->get<std::string>();
+  if (const auto lease = record.find("leaseDurationSeconds"); lease != record.end()) {
+    if (lease->is_number_integer()) {
+      out.lease = std::chrono::seconds(lease->get<std::int64_t>());
+    } else if (lease->is_string()) {  // Python's client writes str(lease_duration)
+      const std::string& text = lease->get_ref<const std::string&>();
+      std::int64_t seconds = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+      if (ec == std::errc() && end == text.data() + text.size()) out.lease = std::chrono::seconds(seconds);
+    }
+  }
+  return out;
+}
+
+std::optional<RecordHolder> holder_of_raw(std::string_view raw) {
+  const nlohmann::json record = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
+  if (record.is_discarded()) return std::nullopt;
+  return holder_of(record);
 }
 
 }  // namespace kubesim::election

@@ -11,6 +11,7 @@ namespace kubesim::live {
 
 std::optional<RecordView> read_record(const std::string& lock_kind, const api::Object& object,
                                       std::int64_t epoch_unix_seconds) {
+  (void)epoch_unix_seconds;  // the record's times are not read
   if (lock_kind == "leases") {
     const nlohmann::json holder = object.value_at("spec.holderIdentity");
     const nlohmann::json seconds = object.value_at("spec.leaseDurationSeconds");
@@ -19,11 +20,12 @@ std::optional<RecordView> read_record(const std::string& lock_kind, const api::O
     view.lease = std::chrono::seconds(seconds.is_number_integer() ? seconds.get<std::int64_t>() : 0);
     return view;
   }
+  // Whoever wrote it: client-go, or Python's client (every value a string, its own time format).
   const auto raw = object.annotation(election::kLeaderElectionRecordAnnotationKey);
   if (!raw) return std::nullopt;
-  auto record = election::parse_raw(*raw, epoch_unix_seconds);
-  if (!record.ok()) return std::nullopt;
-  return RecordView{record.value().holder_identity, std::chrono::seconds(record.value().lease_duration_seconds)};
+  const auto record = election::holder_of_raw(*raw);
+  if (!record) return std::nullopt;
+  return RecordView{record->holder, record->lease};
 }
 
 RecordLeadership::RecordLeadership(runner::World& world) : world_(&world) {

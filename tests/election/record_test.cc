@@ -118,6 +118,43 @@ TEST(RecordTest, BadRecordsAreBadRequestsNamingTheField) {
   }
 }
 
+// The records real clients write, as their sources build them: client-go's
+// (resourcelock.LeaderElectionRecord: numbers, metav1.Time), Python's
+// kubernetes.leaderelection (json.dumps of str() values: the lease as a string, times in
+// Python's local str(datetime) form, no leaderTransitions) and a Lease's spec (MicroTime).
+TEST(RecordTest, HolderOfReadsTheRecordsRealClientsWrite) {
+  struct Case {
+    const char* who;
+    const char* raw;
+    std::string holder;
+    std::chrono::seconds lease;
+  } cases[] = {
+      {"client-go", R"({"holderIdentity":"pod-a","leaseDurationSeconds":15,"acquireTime":"2024-05-01T12:34:56Z",)"
+                    R"("renewTime":"2024-05-01T12:35:01Z","leaderTransitions":0})",
+       "pod-a", 15s},
+      {"python", R"({"holderIdentity": "pod-b", "leaseDurationSeconds": "17", "acquireTime": "2024-05-01 12:34:56.789012", )"
+                 R"("renewTime": "2024-05-01 12:35:01"})",
+       "pod-b", 17s},
+      {"lease spec", R"({"holderIdentity":"pod-c","leaseDurationSeconds":15,"acquireTime":"2024-05-01T12:34:56.789012Z",)"
+                     R"("renewTime":"2024-05-01T12:35:01.123456Z","leaseTransitions":0})",
+       "pod-c", 15s},
+      {"released", R"({"holderIdentity":"","leaseDurationSeconds":1})", "", 1s},
+      {"odd lease", R"({"holderIdentity":"x","leaseDurationSeconds":"soon"})", "x", 0s},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.who);
+    const auto got = holder_of_raw(c.raw);
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(got->holder, c.holder);
+    EXPECT_EQ(got->lease, c.lease);
+  }
+  // What the strict reader refuses (the Python record) is the reason for the lenient one.
+  EXPECT_FALSE(parse_raw(cases[1].raw, kEpoch).ok());
+  EXPECT_FALSE(holder_of_raw("{").has_value());
+  EXPECT_FALSE(holder_of_raw(R"({"holderIdentity":5})").has_value());
+  EXPECT_FALSE(holder_of_raw("[]").has_value());
+}
+
 TEST(RecordTest, LeaseSpecCarriesMicrosecondTimes) {
   const auto spec = to_lease_spec(sample(), kEpoch);
   EXPECT_EQ(spec["holderIdentity"], "a");

@@ -4,6 +4,8 @@
 # Usage: live_test.sh KUBESIM CASE, CASE one of
 #   converges     the Python mirror (mirror.py) under a partition, a crash and 500s converges;
 #                 JUnit, HTML report and results are written and marked live
+#   python-election  the Python client's own leader election on a ConfigMap lock: the lock's
+#                 checks read its record (every value a string)
 #   planted-bug   the mirror with a planted bug: exit 1, the count check named
 #   bad-input     a command that does not exist: exit 2, FILE:LINE:COL, nothing run
 #   exits-at-once a command that exits at once: exit 1, an error naming the replica and its stderr;
@@ -95,6 +97,17 @@ case "$case_name" in
     expect_in "$work/junit.xml" 'name="kubesim.live" value="true"'
     expect_in "$work/results.json" '"live": true'
     expect_in "$work/report.html" "a live run: real time and real processes"
+    ;;
+  python-election)
+    # The Python client's own leader election (a ConfigMap lock, every record value a string):
+    # leaderElected and atMostOneLeader read its record as they read client-go's.
+    need_python
+    run "$here/election.yaml"
+    expect_code 0
+    expect_in "$work/out" "PASS live-python-election"
+    seed="$work/live/live-python-election/seed-1"
+    cat "$seed/py-0/stdout" "$seed/py-1/stdout" > "$work/both"
+    expect_in "$work/both" ": leading"
     ;;
   planted-bug)
     need_python

@@ -13,6 +13,7 @@
 #ifndef KUBESIM_ELECTION_RECORD_H_
 #define KUBESIM_ELECTION_RECORD_H_
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,6 +54,20 @@ std::string to_raw(const LeaderElectionRecord& record, std::int64_t epoch_unix_s
 // encoding/json leaves them; a malformed document, a field of the wrong type or an unreadable
 // time is a 400 BadRequest Status naming the field.
 api::Result<LeaderElectionRecord> parse_raw(std::string_view raw, std::int64_t epoch_unix_seconds);
+
+// Who holds a lock and for how long, as any client writes its record, read leniently (for
+// checks on locks that real programs take): client-go's raw form (numbers, RFC 3339 times), the
+// one Python's kubernetes.leaderelection writes (every value a JSON string —
+// "leaseDurationSeconds": "15" — and times in Python's own local format, which are not read),
+// and a Lease's spec. Nullopt unless `record` is a JSON object with a string holderIdentity; a
+// lease duration that is neither an integer nor a string of one reads as 0.
+struct RecordHolder {
+  std::string holder;
+  std::chrono::seconds lease{};
+};
+std::optional<RecordHolder> holder_of(const nlohmann::json& record);
+// The same for an annotation's text; nullopt when it is not JSON.
+std::optional<RecordHolder> holder_of_raw(std::string_view raw);
 
 // The record as a coordination.k8s.io/v1 LeaseSpec and back (microsecond times).
 nlohmann::json to_lease_spec(const LeaderElectionRecord& record, std::int64_t epoch_unix_seconds);
