@@ -10,6 +10,7 @@
 #include "kubesim/api/go_duration.h"
 #include "kubesim/api/status.h"
 #include "kubesim/cluster/cluster.h"
+#include "kubesim/fakeapi/field_paths.h"
 
 namespace kubesim::cluster {
 
@@ -52,6 +53,25 @@ std::string key_list(const std::vector<std::string>& keys) {
   for (std::size_t i = 0; i < keys.size() && i < kMaxNamed; ++i) out += (i == 0 ? "" : ", ") + keys[i];
   if (keys.size() > kMaxNamed) out += " and " + std::to_string(keys.size() - kMaxNamed) + " more";
   return out;
+}
+
+Why unserved(const Cluster& c, const api::GroupVersionResource& resource) {
+  if (reader(c).registry().find(resource) != nullptr) return std::nullopt;
+  return "the API server does not serve " + resource.resource +
+         (resource.group.empty() ? "" : "." + resource.group) + "/" + resource.version +
+         " (a typo, or a CustomResourceDefinition not installed?)";
+}
+
+Why unknown_field(const Cluster& c, const api::GroupVersionResource& resource, std::string_view path, bool integer) {
+  if (auto why = unserved(c, resource)) return why;
+  const fakeapi::FieldLookup found = fakeapi::lookup_field(*reader(c).registry().find(resource), path);
+  if (found.verdict == fakeapi::FieldLookup::Verdict::kUnknown) return found.problem;
+  if (integer && found.verdict == fakeapi::FieldLookup::Verdict::kKnown && found.type != fakeapi::FieldType::kInteger &&
+      found.type != fakeapi::FieldType::kNumber && found.type != fakeapi::FieldType::kAny) {
+    return std::string(path) + " of " + resource.resource + " holds " + std::string(fakeapi::describe(found.type)) +
+           ", not an integer";
+  }
+  return std::nullopt;
 }
 
 Why at_most_one_leader(const Cluster& c, std::size_t lock_id) {

@@ -103,12 +103,16 @@ runner::SeedResult run_live(const scenarios::Scenario& scenario, const scenarios
     result.error = e.what();
   }
   if (result.error.empty()) result.error = run.error();
-  if (world.checker) result.failures = world.checker->take_failures();
+  if (world.checker) {
+    result.failures = world.checker->take_failures();
+    result.vacuous = world.checker->take_vacuous();
+  }
   const sim::Time stopped = world.loop.now();
   result.trace_tail = tail.lines();
   result.trace_hash = world.loop.trace().hash_hex();
   result.trace_events = world.loop.trace().count();
   result.requests = world.server.recorder().calls().size() + world.server.recorder().dropped();
+  if (world.workload != nullptr) result.writes = world.workload->writes;
   if (options.timeline) result.timeline = world.picture.finish(scenario.duration, stopped);
   world.teardown();
   run.shut_down();

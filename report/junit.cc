@@ -61,6 +61,19 @@ Counts count(const runner::ScenarioRun& run, const runner::Shard& shard) {
   return c;
 }
 
+// What a seed's system-out says beside its verdict: "vacuous: FILE:LINE:COL: CHECK: WHY\n" per
+// vacuous check, and "workload: 40 written, 2 failed\n" for a scenario with a workload.
+std::string seed_notes(const runner::ScenarioResult& r, const runner::SeedResult& seed) {
+  std::string out;
+  for (const runner::Vacuous& v : seed.vacuous) {
+    out += "vacuous: " + scenarios::place(r.file, v.mark) + ": " + v.check + ": " + v.why + "\n";
+  }
+  runner::WriteTotals totals;
+  totals.add(seed.writes);
+  if (totals.any) out += "workload: " + totals.text() + "\n";
+  return out;
+}
+
 void write_seed(const runner::ScenarioRun& run, std::size_t i, const std::string& program,
                 std::ostream& out) {
   const runner::ScenarioResult& r = run.result;
@@ -75,13 +88,16 @@ void write_seed(const runner::ScenarioRun& run, std::size_t i, const std::string
     const char* element = f != nullptr ? "failure" : "error";
     const std::string type = f != nullptr ? f->condition : "error";
     out << ">\n      <" << element << " message=" << quoted_attr(failure_message(r, seed, program))
-        << " type=" << quoted_attr(type) << ">" << escape_markup(story.str()) << "</" << element
-        << ">\n    </testcase>\n";
+        << " type=" << quoted_attr(type) << ">" << escape_markup(story.str()) << "</" << element << ">\n";
+    if (!seed_notes(r, seed).empty()) out << "      <system-out>" << escape_markup(seed_notes(r, seed)) << "</system-out>\n";
+    out << "    </testcase>\n";
   } else if (runner::seed_found(r, seed)) {
     out << ">\n      <system-out>"
         << escape_markup("found what mustFind lists; replay: " +
-                         r.replay_command(seed.seed, program) + "\n")
+                         r.replay_command(seed.seed, program) + "\n" + seed_notes(r, seed))
         << "</system-out>\n    </testcase>\n";
+  } else if (!seed_notes(r, seed).empty()) {
+    out << ">\n      <system-out>" << escape_markup(seed_notes(r, seed)) << "</system-out>\n    </testcase>\n";
   } else {
     out << "/>\n";
   }
@@ -125,12 +141,18 @@ void write_junit(const runner::RunSet& set, std::ostream& out) {
         << c.skipped << "\" time=\"" << seconds(c.time) << "\" file=" << quoted_attr(run.result.file)
         << ">\n";
     // A live scenario says so: its times are real and its seeds do not replay.
-    if (!run.result.description.empty() || run.result.live()) {
+    // The workload's actions by outcome over the seeds, as "kubesim.workload".
+    const runner::WriteTotals writes = run.result.writes();
+    // How many checks held vacuously in some seed, as "kubesim.vacuous".
+    const std::size_t vacuous = vacuous_checks(run.result).size();
+    if (!run.result.description.empty() || run.result.live() || writes.any || vacuous > 0) {
       out << "    <properties>\n";
       if (!run.result.description.empty()) {
         out << "      <property name=\"description\" value=" << quoted_attr(run.result.description) << "/>\n";
       }
       if (run.result.live()) out << "      <property name=\"kubesim.live\" value=\"true\"/>\n";
+      if (writes.any) out << "      <property name=\"kubesim.workload\" value=" << quoted_attr(writes.text()) << "/>\n";
+      if (vacuous > 0) out << "      <property name=\"kubesim.vacuous\" value=\"" << vacuous << "\"/>\n";
       out << "    </properties>\n";
     }
     for (std::size_t i = 0; i < run.result.seeds.size(); ++i) write_seed(run, i, set.program, out);

@@ -154,6 +154,15 @@ void write_scenario(const runner::RunSet& set, std::size_t s, std::ostream& out)
       << "</p>\n";
   if (!r.description.empty()) out << "<p>" << h(r.description) << "</p>\n";
   out << "<p>" << h(verdict_line(run, set.shard)) << "</p>\n";
+  const auto vacuous = vacuous_checks(r);
+  if (!vacuous.empty()) {
+    out << "<p>Held vacuously (tested nothing; <code>--strict</code> fails them):</p>\n<ul class=\"vacuous\">\n";
+    for (const auto& c : vacuous) {
+      out << "<li><code>" << h(scenarios::place(r.file, c.first->mark)) << ": " << h(c.first->check) << "</code>: "
+          << h(c.first->why) << " (" << c.seeds << " of " << r.seeds.size() << " seeds)</li>\n";
+    }
+    out << "</ul>\n";
+  }
   if (r.seeds.empty()) {
     out << "</section>\n";
     return;

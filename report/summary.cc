@@ -46,7 +46,38 @@ void print_lines(const std::string& text, const std::string& indent, std::ostrea
   for (std::string line; std::getline(in, line);) out << indent << line << "\n";
 }
 
+// "1 check vacuous, workload: 400 written, 3 failed": what a scenario's line adds, or "".
+std::string extras_text(const runner::ScenarioResult& result) {
+  std::string out;
+  if (const std::size_t n = vacuous_checks(result).size(); n > 0) {
+    out = std::to_string(n) + (n == 1 ? " check" : " checks") + " vacuous";
+  }
+  const runner::WriteTotals totals = result.writes();
+  if (totals.any) out += (out.empty() ? "" : ", ") + std::string("workload: ") + totals.text();
+  return out;
+}
+
 }  // namespace
+
+std::vector<VacuousCheck> vacuous_checks(const runner::ScenarioResult& result) {
+  std::vector<VacuousCheck> out;
+  for (const runner::SeedResult& seed : result.seeds) {
+    for (const runner::Vacuous& v : seed.vacuous) {
+      auto same = std::find_if(out.begin(), out.end(), [&](const VacuousCheck& c) {
+        return c.first->mark.line == v.mark.line && c.first->mark.column == v.mark.column && c.first->check == v.check;
+      });
+      if (same == out.end()) {
+        out.push_back(VacuousCheck{&v, 1});
+      } else {
+        ++same->seeds;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const VacuousCheck& a, const VacuousCheck& b) {
+    return std::pair(a.first->mark.line, a.first->mark.column) < std::pair(b.first->mark.line, b.first->mark.column);
+  });
+  return out;
+}
 
 Verdict verdict(const runner::ScenarioRun& run, const runner::Shard& shard) {
   const runner::ScenarioResult& result = run.result;
@@ -76,7 +107,12 @@ std::optional<std::size_t> first_failing_seed(const runner::ScenarioResult& resu
   return std::nullopt;
 }
 
-std::string verdict_line(const runner::ScenarioRun& run, const runner::Shard& shard) {
+namespace {
+
+// The scenario's line; `writes` (vacuous checks and the workload's counts, or "") goes in the
+// parentheses of a plain pass, in its own after a found mustFind or a failure.
+std::string verdict_text(const runner::ScenarioRun& run, const runner::Shard& shard, const std::string& writes) {
+  const std::string after = writes.empty() ? "" : " (" + writes + ")";
   const runner::ScenarioResult& r = run.result;
   const std::size_t n = r.seeds.size();
   const std::size_t failing = static_cast<std::size_t>(std::count_if(
@@ -89,17 +125,23 @@ std::string verdict_line(const runner::ScenarioRun& run, const runner::Shard& sh
       return "UNDECIDED " + r.name + ": found " + none_of_text(r.must_find) + " in shard " +
              shard.text() + "'s " + seeds_text(n) + "; the merged shards decide";
     case Verdict::kPass:
-      if (r.must_find.empty()) return "PASS " + r.name + " (" + seeds_text(n) + ")";
+      if (r.must_find.empty()) return "PASS " + r.name + " (" + seeds_text(n) + (writes.empty() ? "" : ", " + writes) + ")";
       return "PASS " + r.name + ": found " + joined(names) + " in " + std::to_string(found_in) +
-             " of " + seeds_text(n);
+             " of " + seeds_text(n) + after;
     case Verdict::kFail:
       break;
   }
-  if (failing == 0) return "FAIL " + r.name + ": found " + none_of_text(r.must_find) + " in " + seeds_text(n);
+  if (failing == 0) return "FAIL " + r.name + ": found " + none_of_text(r.must_find) + " in " + seeds_text(n) + after;
   std::string line = "FAIL " + r.name + ": " + std::to_string(failing) + " of " + seeds_text(n) +
                      " broke checks";
   if (!r.must_find.empty()) line += " not in mustFind (" + joined(r.must_find) + ")";
-  return line;
+  return line + after;
+}
+
+}  // namespace
+
+std::string verdict_line(const runner::ScenarioRun& run, const runner::Shard& shard) {
+  return verdict_text(run, shard, extras_text(run.result));
 }
 
 void print_seed_failure(const runner::ScenarioResult& result, const runner::SeedResult& seed,
@@ -136,8 +178,12 @@ void print_scenario(const runner::ScenarioRun& run, const runner::RunSet& set, s
   const Verdict v = verdict(run, set.shard);
   if (v == Verdict::kNotRun) return;
   out << verdict_line(run, set.shard) << "\n";
-  if (v != Verdict::kFail) return;
   const runner::ScenarioResult& r = run.result;
+  for (const VacuousCheck& c : vacuous_checks(r)) {
+    out << "  vacuous " << scenarios::place(r.file, c.first->mark) << ": " << c.first->check << ": " << c.first->why
+        << " (" << c.seeds << " of " << seeds_text(r.seeds.size()) << "; --strict makes it a failure)\n";
+  }
+  if (v != Verdict::kFail) return;
   if (auto index = first_failing_seed(r)) {
     print_seed_failure(r, r.seeds[*index], set.program, out);
   } else {

@@ -31,6 +31,7 @@ Checker::Checker(World& world) : world_(&world) {
         run.from = run.to = world.end;
         break;
     }
+    run.subject = subject_of(world, check.condition);
     const std::size_t i = runs_.size();
     runs_.push_back(std::move(run));
     if (check.kind == scenarios::CheckKind::kFinally) continue;
@@ -40,8 +41,13 @@ Checker::Checker(World& world) : world_(&world) {
 }
 
 void Checker::begin() {
+  if (std::any_of(runs_.begin(), runs_.end(), [](const Run& r) { return !r.subject.objects.empty(); })) {
+    world_->server.add_write_listener([this](const fakeapi::CommittedWrite& write) { on_write(write); });
+  }
   for (std::size_t i = 0; i < runs_.size(); ++i) {
     Run& run = runs_[i];
+    // An always and a finally are about the whole run.
+    if (run.check->kind == scenarios::CheckKind::kAlways || run.check->kind == scenarios::CheckKind::kFinally) look(run);
     if (run.check->kind == scenarios::CheckKind::kAlways) {
       run.open = true;
       evaluate(i);
@@ -51,10 +57,33 @@ void Checker::begin() {
   }
 }
 
+void Checker::look(Run& run) {
+  if (!run.saw && !run.subject.objects.empty()) run.saw = objects_present(*world_, run.subject);
+}
+
+void Checker::on_write(const fakeapi::CommittedWrite& write) {
+  for (Run& run : runs_) {
+    if (run.saw || run.subject.objects.empty()) continue;
+    const bool watching = run.open || (run.check->kind == scenarios::CheckKind::kFinally && !run.done);
+    if (watching && objects_written(run.subject, write)) run.saw = true;
+  }
+}
+
+std::string Checker::vacuity(const Run& run, sim::Time now) {
+  if (run.broke || run.subject.empty()) return {};
+  if (run.check->kind == scenarios::CheckKind::kEventually) return run.vacuous_why;
+  // A finally is about the whole run.
+  const sim::Time from = run.check->kind == scenarios::CheckKind::kFinally ? sim::Time{} : run.from;
+  const sim::Time to = std::min(run.to, now);
+  if (run.saw || lock_led(*world_, run.subject, from, to)) return {};
+  return run.subject.absence() + " existed during [" + api::format_go_time(from) + ", " + api::format_go_time(to) + "]";
+}
+
 void Checker::open_window(std::size_t i) {
   if (world_->closing()) return;
   Run& run = runs_[i];
   run.open = true;
+  look(run);
   evaluate(i);
   if (run.to <= world_->end) world_->loop.add_timer(run.to, [this, i] { close_window(i); });
   const sim::Time next = world_->loop.now() + kProbeInterval;
@@ -113,9 +142,15 @@ void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
     }
     case scenarios::CheckKind::kEventually: {
       auto broken = evaluate_condition(*world_, run.check->condition);
+      const bool first = run.evaluations++ == 0;
       if (!broken) {
         run.done = true;
         world_->trace("checks", "check.held", {{"check", run.check->text}});
+        const sim::Time now = world_->loop.now();
+        if (first && !run.subject.empty() && !objects_present(*world_, run.subject) &&
+            !lock_led(*world_, run.subject, now, now)) {
+          run.vacuous_why = "it held at once, at " + api::format_go_time(now) + ", with " + run.subject.absence() + " in existence";
+        }
       } else {
         run.last_detail = std::move(*broken);
       }
@@ -185,16 +220,36 @@ void Checker::finish() {
     run.done = true;
     run.open = false;
   }
+  for (Run& run : runs_) {
+    std::string why = vacuity(run, now);
+    if (why.empty()) continue;
+    const scenarios::Check& check = *run.check;
+    if (world_->options.strict) {
+      record(Failure{check.text, "vacuous", check.mark, now, "the check held vacuously: " + why}, "apiserver");
+    } else {
+      world_->trace("checks", "check.vacuous", {{"check", check.text}, {"why", why}});
+      vacuous_.push_back(Vacuous{check.text, condition_name(check.condition), check.mark, std::move(why)});
+    }
+  }
 }
 
 void Checker::fail(Run& run, std::string detail, sim::Time when) {
-  if (failures_.empty() && first_failure_) first_failure_();
+  run.broke = true;
   const scenarios::Check& check = *run.check;
-  world_->trace("checks", "check.break", {{"check", check.text}, {"at", api::format_go_time(when)}, {"detail", detail}});
   const std::string lock = lock_of(check.condition);
   const bool lane = !lock.empty() && world_->leadership.find(lock).has_value();
-  world_->picture.mark(lane ? "lock " + lock : "apiserver", "failure", check.text, when);
-  failures_.push_back(Failure{check.text, condition_name(check.condition), check.mark, when, std::move(detail)});
+  record(Failure{check.text, condition_name(check.condition), check.mark, when, std::move(detail)},
+         lane ? "lock " + lock : "apiserver");
+}
+
+void Checker::fail(Failure failure) { record(std::move(failure), "apiserver"); }
+
+void Checker::record(Failure failure, const std::string& lane) {
+  if (failures_.empty() && first_failure_) first_failure_();
+  world_->trace("checks", "check.break",
+                {{"check", failure.check}, {"at", api::format_go_time(failure.at)}, {"detail", failure.detail}});
+  world_->picture.mark(lane, "failure", failure.check, failure.at);
+  failures_.push_back(std::move(failure));
 }
 
 }  // namespace kubesim::runner

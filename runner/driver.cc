@@ -42,7 +42,9 @@ void add_directory(const std::string& dir, FileList& out, std::set<std::string>&
   }
   std::sort(found.begin(), found.end());
   for (auto& file : found) {
-    if (seen.insert(fs::path(file).lexically_normal().string()).second) out.files.push_back(file);
+    if (!seen.insert(fs::path(file).lexically_normal().string()).second) continue;
+    out.listed.insert(file);
+    out.files.push_back(file);
   }
 }
 
@@ -91,7 +93,7 @@ std::vector<scenarios::Source> read_sources(const std::vector<std::string>& file
 }
 
 LoadedScenarios load_scenarios(const std::vector<scenarios::Source>& sources, const scenarios::Registry& registry,
-                               const LoadFunction& load, bool live) {
+                               const LoadFunction& load, bool live, const std::set<std::string>& listed) {
   LoadedScenarios out;
   std::vector<scenarios::Scenario> scenarios;
   std::map<std::string, std::string> file_of_name;
@@ -105,9 +107,21 @@ LoadedScenarios load_scenarios(const std::vector<scenarios::Source>& sources, co
     for (const auto& error : parsed.errors) out.errors.push_back(error.text());
     if (!parsed.errors.empty() || !parsed.scenario) continue;
     scenarios::Scenario& scenario = *parsed.scenario;
-    if (!live) check_virtual(scenario, out.errors);
+    if (!live) {
+      // A live scenario among a directory's files: run the others, and say this one was left out.
+      const auto exec = std::find_if(scenario.processes.begin(), scenario.processes.end(),
+                                     [](const scenarios::ProcessSpec& p) { return p.exec.has_value(); });
+      if (exec != scenario.processes.end() && listed.contains(source.path)) {
+        out.skipped.push_back(file + ": scenario " + scenario.name + " runs exec processes (process \"" + exec->name +
+                              "\"), which only kubesim run --live starts");
+        continue;
+      }
+      check_virtual(scenario, out.errors);
+    }
     // What the server would refuse at every run's start is an error of the file.
-    if (auto refused = dry_run_cluster(scenario)) out.errors.push_back(error_at(scenario.file, refused->mark, refused->message));
+    for (const ClusterRefusal& refused : dry_run_cluster(scenario)) {
+      out.errors.push_back(error_at(scenario.file, refused.mark, refused.message));
+    }
     auto [it, fresh] = file_of_name.emplace(scenario.name, file);
     if (!fresh) {
       out.errors.push_back(file + ": scenario name \"" + scenario.name + "\" is also the name of " +

@@ -123,6 +123,7 @@ void draw_timelines(RunSet& set, const Plan& plan, const scenarios::Registry& re
     job.options.seed = set.scenarios[s].result.seeds[*index].seed;
     job.options.timeline = true;
     job.options.trace_tail = options.trace_tail;
+    job.options.strict = options.strict;
     jobs.push_back(job);
     targets.emplace_back(s, *index);
   }
@@ -144,6 +145,7 @@ RunSet run_plan(const Plan& plan, const scenarios::Registry& registry, const Run
     job.scenario = planned.scenario;
     job.options.seed = planned.seed;
     job.options.trace_tail = options.trace_tail;
+    job.options.strict = options.strict;
     if (plan.runs.size() == 1) job.options.trace = options.trace;
     jobs.push_back(job);
     ++remaining[planned.scenario];

@@ -135,6 +135,51 @@ json point_json(const ScenarioResult& r) {
   return out;
 }
 
+// "writes": [{"entry": 0, "verb": "create", "written": 9, "refused": 1, …}, …]
+json writes_json(const std::vector<EntryWrites>& writes) {
+  json out = json::array();
+  for (const EntryWrites& w : writes) {
+    json e{{"entry", w.entry},     {"verb", w.verb},       {"written", w.written}, {"refused", w.refused},
+           {"failed", w.failed},   {"skipped", w.skipped}, {"retried", w.retried}};
+    if (w.expect_refused) e["expectRefused"] = true;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+json vacuous_json(const std::vector<Vacuous>& vacuous) {
+  json out = json::array();
+  for (const Vacuous& v : vacuous) {
+    out.push_back({{"check", v.check}, {"condition", v.condition}, {"mark", mark_json(v.mark)}, {"why", v.why}});
+  }
+  return out;
+}
+
+Vacuous vacuous_from(const json& e, const std::string& p) {
+  Vacuous v;
+  v.check = json_string(json_field(e, p, "check"), json_path(p, "check"));
+  v.condition = json_string(json_field(e, p, "condition"), json_path(p, "condition"));
+  v.mark = mark_from(json_field(e, p, "mark"), json_path(p, "mark"));
+  v.why = json_string_or(e, p, "why");
+  return v;
+}
+
+EntryWrites entry_writes_from(const json& e, const std::string& p) {
+  EntryWrites w;
+  w.entry = json_uint(json_field(e, p, "entry"), json_path(p, "entry"));
+  w.verb = json_string(json_field(e, p, "verb"), json_path(p, "verb"));
+  w.written = json_uint_or(e, p, "written");
+  w.refused = json_uint_or(e, p, "refused");
+  w.failed = json_uint_or(e, p, "failed");
+  w.skipped = json_uint_or(e, p, "skipped");
+  w.retried = json_uint_or(e, p, "retried");
+  if (auto it = e.find("expectRefused"); it != e.end()) {
+    if (!it->is_boolean()) results_json_fail(json_path(p, "expectRefused"), "expected a boolean");
+    w.expect_refused = it->get<bool>();
+  }
+  return w;
+}
+
 SeedResult seed_from(const json& j, const std::string& path) {
   json_object(j, path);
   SeedResult r;
@@ -166,6 +211,16 @@ SeedResult seed_from(const json& j, const std::string& path) {
                                              : std::optional(json_number(value, json_path(p, "value"))));
     });
   }
+  if (j.contains("writes")) {
+    each_of(j, path, "writes", [&](const json& e, const std::string& p) {
+      r.writes.push_back(entry_writes_from(e, p));
+    });
+  }
+  if (j.contains("vacuous")) {
+    each_of(j, path, "vacuous", [&](const json& e, const std::string& p) {
+      r.vacuous.push_back(vacuous_from(e, p));
+    });
+  }
   return r;
 }
 
@@ -194,6 +249,38 @@ ScenarioResult scenario_from(const json& j, const std::string& path) {
 }
 
 }  // namespace
+
+void WriteTotals::add(const std::vector<EntryWrites>& writes) {
+  for (const EntryWrites& w : writes) {
+    any = true;
+    written += w.written;
+    refused += w.refused;
+    failed += w.failed;
+    skipped += w.skipped;
+    retried += w.retried;
+    if (w.expect_refused) refused_expected += w.refused;
+  }
+}
+
+std::string WriteTotals::text() const {
+  std::string out = std::to_string(written) + " written";
+  if (refused != 0) {
+    out += ", " + std::to_string(refused) + " refused";
+    if (refused_expected != 0) {
+      out += refused_expected == refused ? " (expected)" : " (" + std::to_string(refused_expected) + " expected)";
+    }
+  }
+  if (failed != 0) out += ", " + std::to_string(failed) + " failed";
+  if (skipped != 0) out += ", " + std::to_string(skipped) + " skipped (nothing to pick)";
+  if (retried != 0) out += ", " + std::to_string(retried) + (retried == 1 ? " conflict" : " conflicts") + " retried";
+  return out;
+}
+
+WriteTotals ScenarioResult::writes() const {
+  WriteTotals totals;
+  for (const SeedResult& s : seeds) totals.add(s.writes);
+  return totals;
+}
 
 bool ScenarioResult::live() const {
   return std::any_of(seeds.begin(), seeds.end(), [](const SeedResult& s) { return s.live; });
@@ -232,6 +319,8 @@ json to_json(const SeedResult& result) {
   if (result.live) j["live"] = true;  // only then: virtual runs' results stay as they were
   if (result.timeline) j["timeline"] = timeline_json(*result.timeline);
   if (!result.metrics.empty()) j["metrics"] = metrics_json(result);  // only experiments' runs
+  if (!result.writes.empty()) j["writes"] = writes_json(result.writes);  // only runs with a workload
+  if (!result.vacuous.empty()) j["vacuous"] = vacuous_json(result.vacuous);
   return j;
 }
 

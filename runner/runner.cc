@@ -80,12 +80,16 @@ SeedResult run_seed(const scenarios::Scenario& scenario, const scenarios::Regist
     return result;
   }
   const sim::Time stopped = world->loop.now();
-  if (world->checker) result.failures = world->checker->take_failures();
+  if (world->checker) {
+    result.failures = world->checker->take_failures();
+    result.vacuous = world->checker->take_vacuous();
+  }
   result.trace_tail = tail.lines();
   result.trace_hash = world->loop.trace().hash_hex();
   result.trace_events = world->loop.trace().count();
   const auto& recorder = world->server.recorder();
   result.requests = recorder.calls().size() + recorder.dropped();
+  if (world->workload != nullptr) result.writes = world->workload->writes;
   if (options.capture != nullptr && world->checker) capture_end(*world, *options.capture);
   if (options.timeline) result.timeline = world->picture.finish(scenario.duration, stopped);
   if (options.trace != nullptr) *options.trace << "{\"traceHash\":\"" << result.trace_hash << "\"}\n";

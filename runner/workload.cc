@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "kubesim/runner/checks.h"
 #include "kubesim/runner/world.h"
 #include "kubesim/sim/sleep.h"
 
@@ -61,11 +62,6 @@ void trace_action(World& w, std::size_t entry, std::int64_t n, std::string_view 
   w.trace(kWorkload, "workload." + std::string(verb), what);
 }
 
-void trace_failure(World& w, std::size_t entry, std::int64_t n, std::string_view verb, std::string_view key,
-                   const api::Status& status) {
-  trace_action(w, entry, n, verb, key, {{"code", status.code}, {"error", status.message}});
-}
-
 // The stream a random pick of action `n` of entry `entry` draws from: named by the run's seed,
 // the entry and n, so that it does not move when a fault, a latency or another entry draws, nor
 // when an earlier action of the entry had nothing to pick.
@@ -111,6 +107,67 @@ api::Result<api::ObjectPtr> set_path(const api::ObjectPtr& object, const std::st
   return api::Object::from_json(std::move(j));
 }
 
+// How an action ended (EntryWrites' fields).
+enum class Outcome { kWritten, kRefused, kFailed, kSkipped };
+
+// A failed answer's outcome: refused when the server answered the request as sent with a 4xx
+// (an AlreadyExists 409 included) and no fault rule did; failed otherwise (an injected fault, no
+// answer, a 5xx or 429, a Conflict past the retries, or — `picked` — the picked object deleted
+// meanwhile).
+Outcome outcome_of(const api::Response& r, bool picked) {
+  if (!r.fault_rule.empty() || r.code < 400 || r.code >= 500 || r.code == 429) return Outcome::kFailed;
+  if (r.code == 409 && r.error && r.error->reason == api::StatusReason::kConflict) return Outcome::kFailed;
+  if (picked && r.code == 404) return Outcome::kFailed;
+  return Outcome::kRefused;
+}
+
+// Counts action n of `entry`; the first refusal of an entry that does not expect them breaks
+// the seed, at this instant, naming the request and the server's answer.
+void count(World& w, std::size_t entry, std::int64_t n, Outcome outcome, std::string_view what,
+           const std::string& why) {
+  EntryWrites& c = w.workload->writes[entry];
+  switch (outcome) {
+    case Outcome::kWritten: ++c.written; return;
+    case Outcome::kFailed: ++c.failed; return;
+    case Outcome::kSkipped: ++c.skipped; return;
+    case Outcome::kRefused: break;
+  }
+  if (++c.refused > 1 || c.expect_refused || !w.checker) return;
+  const scenarios::WorkloadEntry& e = w.scenario.workload[entry];
+  w.checker->fail(Failure{
+      "workload " + c.verb + " refused", "refusedWrite", e.mark, w.loop.now(),
+      "action " + std::to_string(n) + " of the entry (" + std::string(what) + "): " + why +
+          "\nthe entry's writes do not happen, so what it was meant to exercise is not tested; if "
+          "refusals are what it tests, write expect: {refused: true} on the entry"});
+}
+
+// The answer's code and reason and the server's message ("422 Invalid: …"), or the client's
+// error when no answer came.
+std::string answer_text(const api::Response& r) {
+  std::string text = std::to_string(r.code);
+  if (r.error) {
+    if (r.error->reason != api::StatusReason::kUnknown) text += " " + std::string(api::to_string(r.error->reason));
+    text += ": " + r.error->message;
+  }
+  if (!r.fault_rule.empty()) text += " (fault rule " + r.fault_rule + ")";
+  return text;
+}
+
+void trace_answer(World& w, std::size_t entry, std::int64_t n, std::string_view verb, std::string_view key,
+                  const api::Response& r) {
+  trace_action(w, entry, n, verb, key, {{"code", r.code}, {"error", r.error ? r.error->message : ""}});
+}
+
+// A request of the workload's client: `verb` on `gvr`, `ns`, `name`.
+api::Request request(api::Verb verb, const api::GroupVersionResource& gvr, std::string ns, std::string name) {
+  api::Request r;
+  r.verb = verb;
+  r.resource = gvr;
+  r.ns = std::move(ns);
+  r.name = std::move(name);
+  return r;
+}
+
 sim::Task<void> create(World* w, std::size_t entry, std::int64_t n, const scenarios::CreateAction* action, sim::Context ctx) {
   auto object = object_to_create(w->workload->create_texts[entry], action->object, n);
   const fakeapi::ResourceInfo* info = nullptr;
@@ -121,47 +178,110 @@ sim::Task<void> create(World* w, std::size_t entry, std::int64_t n, const scenar
   if (info == nullptr) {
     const std::string why = object.ok() ? "the server does not serve this kind" : object.status().message;
     trace_action(*w, entry, n, "create", "", {{"error", why}});
+    count(*w, entry, n, Outcome::kRefused, "create", why);
     co_return;
   }
   std::string ns;
   if (info->namespaced) ns = object.value()->namespace_().empty() ? "default" : std::string(object.value()->namespace_());
-  auto made = co_await w->workload->client->create(ctx, info->gvr, ns, object.value(), api::CreateOptions());
-  if (w->closing() || made.ok()) co_return;  // the server traced the write
-  trace_failure(*w, entry, n, "create", "", made.status());
-}
-
-sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const scenarios::UpdateAction* action, sim::Context ctx) {
-  api::ObjectPtr picked = pick(*w, entry, n, action->pick);
-  if (!picked) {
-    trace_action(*w, entry, n, "update", "", {{"skipped", "nothing to pick"}});
+  const std::string what = "create " + std::string(object.value()->kind()) + " " +
+                           (ns.empty() ? "" : ns + "/") +
+                           std::string(object.value()->name().empty() ? object.value()->generate_name()
+                                                                      : object.value()->name());
+  api::Request req = request(api::Verb::kCreate, info->gvr, ns, std::string(object.value()->name()));
+  req.options = api::CreateOptions();
+  req.object = object.value();
+  const api::Response made = co_await w->workload->client->send(ctx, std::move(req));
+  if (w->closing()) co_return;
+  if (made.ok()) {  // the server traced the write
+    count(*w, entry, n, Outcome::kWritten, what, "");
     co_return;
   }
-  api::ObjectPtr changed = picked;
-  for (const auto& [path, value] : action->set) {
-    auto next = set_path(changed, path, substitute_n(value, n));
-    if (!next.ok()) {
-      trace_action(*w, entry, n, "update", picked->key().view(), {{"error", next.status().message}});
+  trace_answer(*w, entry, n, "create", "", made);
+  count(*w, entry, n, outcome_of(made, false), what, answer_text(made));
+}
+
+// client-go's retry.DefaultRetry, as RetryOnConflict uses it: five tries, 10ms apart plus up
+// to 10 % of jitter.
+constexpr int kConflictTries = 5;
+constexpr sim::Duration kConflictWait = std::chrono::milliseconds(10);
+constexpr double kConflictJitter = 0.1;
+
+sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const scenarios::UpdateAction* action, sim::Context ctx) {
+  api::ObjectPtr current = pick(*w, entry, n, action->pick);
+  if (!current) {
+    trace_action(*w, entry, n, "update", "", {{"skipped", "nothing to pick"}});
+    count(*w, entry, n, Outcome::kSkipped, "update", "");
+    co_return;
+  }
+  const std::string key(current->key().view());
+  const std::string what = "update " + key;
+  const std::string ns(current->namespace_());
+  const std::string name(current->name());
+  // The jitter of the waits draws from the action's own stream, after its pick's.
+  sim::Rng jitter = pick_stream(*w, entry, n).split(kConflictTries);
+  for (int attempt = 1;; ++attempt) {
+    api::ObjectPtr changed = current;
+    for (const auto& [path, value] : action->set) {
+      auto next = set_path(changed, path, substitute_n(value, n));
+      if (!next.ok()) {
+        trace_action(*w, entry, n, "update", key, {{"error", next.status().message}});
+        count(*w, entry, n, Outcome::kRefused, what, "set " + path + ": " + next.status().message);
+        co_return;
+      }
+      changed = std::move(next).value();
+    }
+    api::Request req = request(api::Verb::kUpdate, action->resource.gvr, ns, name);
+    req.options = api::UpdateOptions();
+    req.object = std::move(changed);
+    const api::Response updated = co_await w->workload->client->send(ctx, std::move(req));
+    if (w->closing()) co_return;
+    if (updated.ok()) {  // the server traced the write
+      count(*w, entry, n, Outcome::kWritten, what, "");
       co_return;
     }
-    changed = std::move(next).value();
+    trace_answer(*w, entry, n, "update", key, updated);
+    const bool conflict = updated.code == 409 && updated.error && updated.error->reason == api::StatusReason::kConflict;
+    if (!conflict || attempt == kConflictTries) {
+      count(*w, entry, n, outcome_of(updated, true), what, answer_text(updated));
+      co_return;
+    }
+    // As a user's tool does on a conflict: wait a little, read the object again, change it again.
+    ++w->workload->writes[entry].retried;
+    const auto wait = kConflictWait + sim::Duration(static_cast<sim::Duration::rep>(
+                                          jitter.uniform_real() * kConflictJitter * kConflictWait.count()));
+    if (!co_await sim::sleep_for(ctx, w->workload->process->clock(), wait) || w->closing()) co_return;
+    api::Request get = request(api::Verb::kGet, action->resource.gvr, ns, name);
+    get.options = api::GetOptions();
+    api::Response read = co_await w->workload->client->send(ctx, std::move(get));
+    if (w->closing()) co_return;
+    if (!read.ok()) {
+      trace_answer(*w, entry, n, "get", key, read);
+      count(*w, entry, n, outcome_of(read, true), what, "reading it again after a conflict: " + answer_text(read));
+      co_return;
+    }
+    current = std::move(read.object);
   }
-  const std::string ns(picked->namespace_());
-  auto updated = co_await w->workload->client->update(ctx, action->resource.gvr, ns, changed, api::UpdateOptions());
-  if (w->closing() || updated.ok()) co_return;  // the server traced the write
-  trace_failure(*w, entry, n, "update", picked->key().view(), updated.status());
 }
 
 sim::Task<void> remove(World* w, std::size_t entry, std::int64_t n, const scenarios::DeleteAction* action, sim::Context ctx) {
   api::ObjectPtr picked = pick(*w, entry, n, action->pick);
   if (!picked) {
     trace_action(*w, entry, n, "delete", "", {{"skipped", "nothing to pick"}});
+    count(*w, entry, n, Outcome::kSkipped, "delete", "");
     co_return;
   }
-  const std::string ns(picked->namespace_());
-  const std::string name(picked->name());
-  auto deleted = co_await w->workload->client->delete_(ctx, action->resource.gvr, ns, name, api::DeleteOptions());
-  if (w->closing() || deleted.ok()) co_return;  // the server traced the write
-  trace_failure(*w, entry, n, "delete", picked->key().view(), deleted.status());
+  const std::string key(picked->key().view());
+  api::Request req = request(api::Verb::kDelete, action->resource.gvr, std::string(picked->namespace_()),
+                             std::string(picked->name()));
+  req.options = api::DeleteOptions();
+  const api::Response deleted = co_await w->workload->client->send(ctx, std::move(req));
+  if (w->closing()) co_return;
+  if (deleted.ok()) {  // the server traced the write
+    count(*w, entry, n, Outcome::kWritten, "delete " + key, "");
+    co_return;
+  }
+  trace_answer(*w, entry, n, "delete", key, deleted);
+  count(*w, entry, n, outcome_of(deleted, true), "delete " + key, answer_text(deleted));
 }
 
 sim::Task<void> act(World* w, std::size_t entry, std::int64_t n, sim::Context ctx) {
@@ -313,7 +433,15 @@ void make_workload(World& w) {
   Workload& wl = *w.workload;
   wl.client = std::make_unique<fakeapi::InProcessClient>(w.server, *wl.process);
   wl.counts.assign(w.scenario.workload.size(), 0);
-  for (const scenarios::WorkloadEntry& e : w.scenario.workload) {
+  for (std::size_t i = 0; i < w.scenario.workload.size(); ++i) {
+    const scenarios::WorkloadEntry& e = w.scenario.workload[i];
+    EntryWrites counted;
+    counted.entry = i;
+    counted.verb = std::holds_alternative<scenarios::CreateAction>(e.action)   ? "create"
+                   : std::holds_alternative<scenarios::UpdateAction>(e.action) ? "update"
+                                                                                 : "delete";
+    counted.expect_refused = e.expect_refused;
+    wl.writes.push_back(std::move(counted));
     const auto* c = std::get_if<scenarios::CreateAction>(&e.action);
     wl.create_texts.push_back(c != nullptr ? create_text(c->object) : std::string());
   }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "kubesim/api/resources.h"
+#include "kubesim/fakeapi/field_paths.h"
 #include "kubesim/runner/checks.h"
 #include "kubesim/runner/workload.h"
 #include "kubesim/scenarios/controllers.h"
@@ -209,10 +210,63 @@ std::optional<ClusterRefusal> create_cluster(fakeapi::ApiServer& server, const s
   return std::nullopt;
 }
 
-std::optional<ClusterRefusal> dry_run_cluster(const scenarios::Scenario& scenario) {
+namespace {
+
+// The problems of a match tree's fields, from `info`'s schema: each key of an object member that
+// the schema lacks (lists, maps and open values are not looked into).
+void tree_fields(const fakeapi::ResourceInfo& info, const json& tree, std::vector<std::string>& path,
+                 std::vector<std::string>& problems) {
+  for (const auto& [key, value] : tree.items()) {
+    path.push_back(key);
+    const fakeapi::FieldLookup found = fakeapi::lookup_field(info, path);
+    if (found.verdict == fakeapi::FieldLookup::Verdict::kUnknown) {
+      problems.push_back(found.problem);
+    } else if (found.verdict == fakeapi::FieldLookup::Verdict::kKnown && found.type == fakeapi::FieldType::kObject &&
+               value.is_object()) {
+      tree_fields(info, value, path, problems);
+    }
+    path.pop_back();
+  }
+}
+
+// Why a check's condition cannot be judged on `server`: a match's kind it does not serve, a
+// field its kind's schema does not have. Empty when it can.
+std::vector<std::string> unjudgeable(const fakeapi::ApiServer& server, const scenarios::Condition& condition) {
+  std::vector<std::string> problems;
+  if (const auto* p = std::get_if<scenarios::ObjectPathEquals>(&condition)) {
+    if (const fakeapi::ResourceInfo* info = server.registry().find(p->resource.gvr)) {
+      const fakeapi::FieldLookup found = fakeapi::lookup_field(*info, p->path);
+      if (found.verdict == fakeapi::FieldLookup::Verdict::kUnknown) problems.push_back("path: " + found.problem);
+    }
+  } else if (const auto* m = std::get_if<scenarios::Match>(&condition)) {
+    const std::string kind = m->tree.value("kind", std::string());
+    const std::string version = m->tree.value("apiVersion", std::string());
+    const auto gv = api::parse_api_version(version);
+    const fakeapi::ResourceInfo* info = gv ? server.registry().find_kind({gv->group, gv->version, kind}) : nullptr;
+    if (info == nullptr) {
+      problems.push_back(std::string(m->negate ? "noMatch" : "match") + ": the server does not serve kind " + kind +
+                         " of apiVersion " + version + " (declare it in cluster.resources)");
+    } else {
+      std::vector<std::string> path;
+      tree_fields(*info, m->tree, path, problems);
+    }
+  }
+  return problems;
+}
+
+}  // namespace
+
+std::vector<ClusterRefusal> dry_run_cluster(const scenarios::Scenario& scenario) {
   sim::Loop loop(loop_options(scenario, 1));
   fakeapi::ApiServer server(loop, server_options(scenario.cluster));
-  return create_cluster(server, scenario.cluster);
+  std::vector<ClusterRefusal> out;
+  if (auto refused = create_cluster(server, scenario.cluster)) out.push_back(std::move(*refused));
+  for (const scenarios::Check& check : scenario.checks) {
+    for (std::string& problem : unjudgeable(server, check.condition)) {
+      out.push_back(ClusterRefusal{check.mark, problem + "; the check could never see what it names"});
+    }
+  }
+  return out;
 }
 
 void World::make_cluster() {

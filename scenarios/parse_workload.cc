@@ -144,7 +144,7 @@ std::optional<WorkloadAction> parse_workload_action(ParseContext& ctx, const Fie
 }
 
 void parse_entry(ParseContext& ctx, const Field& field) {
-  MapFields f(ctx.reader, field, "a workload entry", {"every", "rate", "from", "until", "action"});
+  MapFields f(ctx.reader, field, "a workload entry", {"every", "rate", "from", "until", "action", "expect"});
   if (!f.ok()) return;
   WorkloadEntry w;
   w.mark = field.mark();
@@ -171,6 +171,16 @@ void parse_entry(ParseContext& ctx, const Field& field) {
       ok = false;
     }
     w.until = *d;
+  }
+  if (const Field expect = f.get("expect")) {
+    MapFields e(ctx.reader, expect, "a workload entry's expect", {"refused"});
+    if (!e.ok()) {
+      ok = false;
+    } else if (auto b = ctx.reader.boolean(e.require("refused", "true or false"))) {
+      w.expect_refused = *b;
+    } else {
+      ok = false;
+    }
   }
   auto action = parse_workload_action(ctx, f.require("action", "{create: …}, {update: …} or {delete: …}"));
   if (!action || !ok) return;

@@ -125,10 +125,40 @@ void SimCluster::Impl::changed() {
   run_checks();
 }
 
+void SimCluster::Impl::add_check(ClusterCheck check) {
+  const std::optional<std::string> never = check.condition.unjudgeable ? check.condition.unjudgeable(*self) : std::nullopt;
+  if (!never) {
+    checks.push_back(std::move(check));
+    run_checks();
+    return;
+  }
+  // Checked from now on it would hold (or break) by reading nothing: it breaks now, naming why.
+  const std::string why = "it can never be judged: " + *never;
+  violations.push_back(Violation{check.name, why, loop.now(), self->failure_context()});
+  trace("cluster", "check.broken", {{"check", check.name}, {"why", why}});
+  if (!check.fail_test) return;
+  ADD_FAILURE_AT(check.where.file_name(), static_cast<int>(check.where.line()))
+      << "always(\"" << check.name << "\"): " << why << "\n" << violations.back().context;
+}
+
+void SimCluster::Impl::report_vacuous() {
+  for (const ClusterCheck& check : checks) {
+    if (check.seen || !check.condition.present || check.violation != 0) continue;
+    const std::string why = "it held vacuously: nothing it is about (" + check.condition.description +
+                            ") existed while the cluster ran";
+    trace("cluster", "check.vacuous", {{"check", check.name}, {"why", why}});
+    if (!options.strict() || !check.fail_test) continue;
+    ADD_FAILURE_AT(check.where.file_name(), static_cast<int>(check.where.line()))
+        << "always(\"" << check.name << "\"): " << why
+        << " (ClusterOptions().strict(false) lets it pass)\n" << self->failure_context();
+  }
+}
+
 void SimCluster::Impl::run_checks() {
   if (checking) return;
   checking = true;
   for (ClusterCheck& check : checks) {
+    if (!check.seen && check.condition.present) check.seen = check.condition.present(*self);
     std::optional<std::string> why = check.condition.check(*self);
     if (!why) continue;
     if (check.violation != 0) {
@@ -201,6 +231,7 @@ SimCluster::SimCluster(ClusterOptions options) : impl_(std::make_unique<Impl>(th
 }
 
 SimCluster::~SimCluster() {
+  impl_->report_vacuous();
   if (SeededTest* test = SeededTest::current()) test->report_hash(trace_hash());
   impl_->teardown();
 }
@@ -225,13 +256,11 @@ bool SimCluster::run_until(const Condition& condition, sim::Duration within) {
 }
 
 void SimCluster::always(std::string name, Condition condition, std::source_location where) {
-  impl_->checks.push_back(ClusterCheck{std::move(name), std::move(condition), 0, /*fail_test=*/true, where});
-  impl_->run_checks();
+  impl_->add_check(ClusterCheck{std::move(name), std::move(condition), 0, /*fail_test=*/true, where});
 }
 
 void SimCluster::record_always(std::string name, Condition condition) {
-  impl_->checks.push_back(ClusterCheck{std::move(name), std::move(condition), 0, /*fail_test=*/false});
-  impl_->run_checks();
+  impl_->add_check(ClusterCheck{std::move(name), std::move(condition), 0, /*fail_test=*/false});
 }
 
 const std::vector<Violation>& SimCluster::violations() const { return impl_->violations; }
@@ -239,6 +268,8 @@ const std::vector<Violation>& SimCluster::violations() const { return impl_->vio
 FaultPlan& SimCluster::faults() { return impl_->fault_plan; }
 
 CallLog SimCluster::calls() const { return impl_->cluster.calls(); }
+
+bool SimCluster::strict() const { return impl_->options.strict(); }
 
 std::string SimCluster::failure_context() const {
   const std::size_t n = impl_->options.failure_tail();

@@ -11,6 +11,7 @@
 #include "internal/cluster_impl.h"
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/yaml.h"
+#include "kubesim/cluster/conditions.h"
 #include "kubesim/testing/cluster.h"
 
 namespace kubesim::testing {
@@ -102,8 +103,9 @@ api::Result<api::ObjectPtr> SimCluster::get(const api::GroupVersionResource& res
 }
 
 std::vector<api::ObjectPtr> SimCluster::list(const api::GroupVersionResource& resource, std::string_view ns) const {
+  if (auto why = cluster::unserved(impl_->cluster, resource)) throw std::invalid_argument("SimCluster::list: " + *why);
   auto listed = impl_->server.list(resource, ns, api::ListOptions());
-  if (!listed.ok()) return {};
+  if (!listed.ok()) throw std::invalid_argument("SimCluster::list: " + listed.status().message);
   return std::move(listed.value().items);
 }
 

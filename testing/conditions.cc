@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -36,16 +37,53 @@ Condition Holds(std::string description, std::function<bool(const SimCluster&)> 
                    }};
 }
 
+namespace {
+
+// The resource is served.
+std::function<std::optional<std::string>(const SimCluster&)> served(const api::GroupVersionResource& resource) {
+  return [resource](const SimCluster& c) { return cluster::unserved(c.cluster(), resource); };
+}
+
+// The resource is served and its kind has every field of `paths`; `integer` fields hold integers.
+std::function<std::optional<std::string>(const SimCluster&)> has_fields(const api::GroupVersionResource& resource,
+                                                                       std::vector<std::string> paths,
+                                                                       bool integer = false) {
+  return [resource, paths = std::move(paths), integer](const SimCluster& c) -> std::optional<std::string> {
+    for (const std::string& path : paths) {
+      if (auto why = cluster::unknown_field(c.cluster(), resource, path, integer)) return why;
+    }
+    return cluster::unserved(c.cluster(), resource);
+  };
+}
+
+// Whether the object exists.
+std::function<bool(const SimCluster&)> object_present(const api::GroupVersionResource& resource, std::string ns,
+                                                     std::string name) {
+  return [resource, ns = std::move(ns), name = std::move(name)](const SimCluster& c) {
+    return !cluster::exists(c.cluster(), resource, ns, name).has_value();
+  };
+}
+
+// Whether some object of `resource` exists in `ns` ("" = anywhere).
+std::function<bool(const SimCluster&)> any_present(const api::GroupVersionResource& resource, std::string ns = {}) {
+  return [resource, ns = std::move(ns)](const SimCluster& c) {
+    auto counted = cluster::count(c.cluster(), resource, ns);
+    return counted.ok() && counted.value().count > 0;
+  };
+}
+
+}  // namespace
+
 Condition Exists(const api::GroupVersionResource& resource, std::string ns, std::string name) {
-  return Condition{object_text(resource, ns, name) + " exists", [resource, ns, name](const SimCluster& c) {
-                     return cluster::exists(c.cluster(), resource, ns, name);
-                   }};
+  return Condition{object_text(resource, ns, name) + " exists",
+                   [resource, ns, name](const SimCluster& c) { return cluster::exists(c.cluster(), resource, ns, name); },
+                   served(resource), object_present(resource, ns, name)};
 }
 
 Condition Gone(const api::GroupVersionResource& resource, std::string ns, std::string name) {
-  return Condition{object_text(resource, ns, name) + " is gone", [resource, ns, name](const SimCluster& c) {
-                     return cluster::gone(c.cluster(), resource, ns, name);
-                   }};
+  return Condition{object_text(resource, ns, name) + " is gone",
+                   [resource, ns, name](const SimCluster& c) { return cluster::gone(c.cluster(), resource, ns, name); },
+                   served(resource), object_present(resource, ns, name)};
 }
 
 Condition ObjectMatches(const api::GroupVersionResource& resource, std::string ns, std::string name,
@@ -67,28 +105,30 @@ Condition ObjectMatches(const api::GroupVersionResource& resource, std::string n
                      }
                      why << "\n  the object: " << api::short_json(o->json(), kObjectChars);
                      return why.str();
-                   }};
+                   },
+                   served(resource), object_present(resource, ns, name)};
 }
 
 Condition CountIs(const api::GroupVersionResource& resource, std::string ns, std::size_t n) {
   return Condition{std::to_string(n) + " " + resource.resource + " " + where(ns),
                    [resource, ns, n](const SimCluster& c) -> std::optional<std::string> {
                      auto counted = cluster::count(c.cluster(), resource, ns);
-                     // A resource the server does not serve has no objects.
-                     const cluster::Counted none;
-                     const cluster::Counted& have = counted.ok() ? counted.value() : none;
+                     if (!counted.ok()) return resource.resource + " " + where(ns) + ": " + counted.status().message;
+                     const cluster::Counted& have = counted.value();
                      if (static_cast<std::size_t>(have.count) == n) return std::nullopt;
                      std::string why = std::to_string(have.count) + " " + resource.resource + " " + where(ns);
                      if (!have.keys.empty()) why += " (" + cluster::key_list(have.keys) + ")";
                      return why + ", want " + std::to_string(n);
-                   }};
+                   },
+                   served(resource), any_present(resource, ns)};
 }
 
 Condition AllReady(const api::GroupVersionResource& resource, std::string have, std::string want) {
   return Condition{"each of the " + resource.resource + " has " + have + " == " + want,
                    [resource, have, want](const SimCluster& c) {
                      return cluster::all_ready(c.cluster(), resource, have, want);
-                   }};
+                   },
+                   has_fields(resource, {have, want}), any_present(resource)};
 }
 
 Condition OwnedCountAtMost(const api::GroupVersionResource& owner_resource, const api::GroupVersionResource& owned,
@@ -96,7 +136,12 @@ Condition OwnedCountAtMost(const api::GroupVersionResource& owner_resource, cons
   return Condition{"no " + owner_resource.resource + " controls more " + owned.resource + " than its " + field,
                    [owner_resource, owned, field](const SimCluster& c) {
                      return cluster::owned_count_at_most(c.cluster(), owner_resource, owned, field);
-                   }};
+                   },
+                   [owner_resource, owned, field](const SimCluster& c) -> std::optional<std::string> {
+                     if (auto why = cluster::unknown_field(c.cluster(), owner_resource, field, /*integer=*/true)) return why;
+                     return cluster::unserved(c.cluster(), owned);
+                   },
+                   any_present(owned)};
 }
 
 Condition AtMostOneLeader(std::string lock) {
@@ -108,6 +153,14 @@ Condition AtMostOneLeader(std::string lock) {
                        if (auto broken = cluster::at_most_one_leader(c.cluster(), id)) return broken;
                      }
                      return std::nullopt;
+                   },
+                   nullptr,
+                   [lock](const SimCluster& c) {  // some replica led it (the cluster's record)
+                     const cluster::Leadership& leadership = c.cluster().leadership();
+                     for (std::size_t id = 0; id < leadership.lock_count(); ++id) {
+                       if ((lock.empty() || leadership.lock(id).text == lock) && !leadership.lock(id).intervals.empty()) return true;
+                     }
+                     return false;
                    }};
 }
 

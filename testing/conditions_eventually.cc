@@ -9,6 +9,8 @@
 #include <sstream>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "internal/cluster_impl.h"
 #include "kubesim/api/go_duration.h"
 #include "kubesim/testing/cluster.h"
@@ -28,7 +30,14 @@ class VirtualTimeMatcher final : public ::testing::MatcherInterface<const SimClu
   bool MatchAndExplain(const SimCluster& cluster, ::testing::MatchResultListener* listener) const override {
     // Running the loop is what these matchers are for; gmock only hands over a const reference.
     auto& c = const_cast<SimCluster&>(cluster);
-    if (!last_ || !last_->same_moment(c)) last_ = mode_ == Mode::kEventually ? eventually(c) : consistently(c);
+    if (!last_ || !last_->same_moment(c)) {
+      const std::optional<std::string> never = condition_.unjudgeable ? condition_.unjudgeable(c) : std::nullopt;
+      if (never) {  // it would hold, or never hold, by reading nothing: fail without running
+        last_ = answer(c, false, "it can never be judged: " + *never);
+      } else {
+        last_ = mode_ == Mode::kEventually ? eventually(c) : consistently(c);
+      }
+    }
     *listener << last_->explanation;
     return last_->matched;
   }
@@ -64,6 +73,13 @@ class VirtualTimeMatcher final : public ::testing::MatcherInterface<const SimClu
   Answer eventually(SimCluster& c) const {
     const sim::Time start = c.now();
     if (c.run_until(condition_, d_)) {
+      // At t=0, before anything ran, with nothing it is about in existence: it tested nothing.
+      if (c.now() == sim::Time{} && condition_.present && !condition_.present(c)) {
+        const std::string why = "it held vacuously: at once, at t=0, with nothing it is about (" +
+                                condition_.description + ") in existence";
+        c.loop().trace().record(c.now(), "cluster", "check.vacuous", {{"check", condition_.description}, {"why", why}});
+        if (c.strict()) return answer(c, false, why + " (ClusterOptions().strict(false) lets it pass)");
+      }
       return answer(c, true, "it holds at t=" + cluster::format_instant(c.now()) + ", " + api::format_go_duration(c.now() - start) + " in");
     }
     const std::string why = condition_.check(c).value_or("(it holds again now)");

@@ -33,6 +33,7 @@ struct RunFlags {
   std::string shard = "0/1";
   std::string junit, results, report, trace, csv, charts;
   bool live = false;
+  bool strict = false;
   std::string live_output = "kubesim-live";
   bool list_controllers = false;
   CLI::Option* seeds_opt = nullptr;
@@ -160,6 +161,7 @@ void add_run_flags(CLI::App& run, RunFlags& f) {
       ->type_name("DIR");
   run.add_option("--trace", f.trace, "write the JSONL trace of the only run (one scenario, one seed)")
       ->type_name("FILE");
+  run.add_flag("--strict", f.strict, "a check that held vacuously (over nothing) fails its seed");
   run.add_flag("--list-controllers", f.list_controllers, "list the controller types and exit");
   run.add_flag("--live", f.live, "run in real time, exec processes as real OS processes");
   f.live_output_opt =
@@ -239,8 +241,13 @@ bool load_all(const Context& c, const RunFlags& f, const scenarios::Registry& re
   for (const auto& error : files.errors) *c.env.err << error << "\n";
   if (!files.errors.empty()) return false;
   runner::LoadedScenarios loaded = runner::load_scenarios(experiments.expand(runner::read_sources(files.files), registry), registry,
-                                          experiments.loader(), f.live);
+                                          experiments.loader(), f.live, files.listed);
   for (const auto& error : loaded.errors) *c.env.err << error << "\n";
+  for (const auto& skipped : loaded.skipped) *c.env.err << "skipped " << skipped << "\n";
+  if (loaded.errors.empty() && loaded.scenarios.empty() && !loaded.skipped.empty()) {
+    *c.env.err << c.name << " run: every scenario was skipped; nothing was run (run them with --live)\n";
+    return false;
+  }
   if (f.live && loaded.errors.empty()) {
     std::vector<std::string> notes;
     for (const auto& scenario : loaded.scenarios) {
@@ -266,6 +273,7 @@ runner::RunSet run_with_progress(const Context& c, const runner::Plan& plan, con
   header.shard = plan.shard;
   runner::DriverOptions options;
   options.jobs = f.live ? 1 : f.jobs;
+  options.strict = f.strict;
   // A live run is not replayed for its timeline: it draws one every time.
   options.timelines = !f.live && (!f.report.empty() || !f.results.empty());
   options.trace = trace;

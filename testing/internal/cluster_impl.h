@@ -65,6 +65,7 @@ struct ClusterCheck {
   std::size_t violation = 0;  // index in violations + 1; 0 while it never broke
   bool fail_test = true;      // always(): a break fails the test; record_always(): recorded only
   std::source_location where = std::source_location::current();  // the always() call
+  bool seen = false;  // the condition's subject existed at some check
 };
 
 struct SimCluster::Impl final : cluster::Observer {
@@ -106,6 +107,10 @@ struct SimCluster::Impl final : cluster::Observer {
   // the always() checks and marks the state changed for drive().
   void changed();
   void run_checks();
+  // Adds an always() check, or — when its condition can never be judged — records the break now.
+  void add_check(ClusterCheck check);
+  // At the cluster's end: each always() whose subject never existed held vacuously.
+  void report_vacuous();
   // Leadership as the replica's manager reports it (ignored from a past incarnation).
   void on_leadership(ClusterReplica& replica, int incarnation, bool leading);
 

@@ -71,6 +71,14 @@ TEST(ChecksTest, BrokenChecksAreReportedAtTheirFirstBreakWithTheirValues) {
   // own break line.
   ASSERT_FALSE(r.result.trace_tail.empty());
   EXPECT_EQ(r.result.trace_tail.back().find("check.break"), std::string::npos);
+  // A break right after a write comes after the write's own trace line.
+  const std::size_t broke = r.trace.find("team/c-2 matches");
+  ASSERT_NE(broke, std::string::npos);
+  const std::size_t break_line = r.trace.rfind('\n', broke) + 1;
+  const std::size_t write_line = r.trace.rfind('\n', break_line - 2) + 1;
+  const std::string before = r.trace.substr(write_line, break_line - write_line);
+  EXPECT_NE(before.find("\"k\":\"api.create\""), std::string::npos) << before;
+  EXPECT_NE(before.find("\"name\":\"c-2\""), std::string::npos) << before;
   EXPECT_EQ(lines_of(r.trace, "check.break").size(), 6u);
   // Failures without a lock are marked on the API server's lane.
   int marks = 0;
@@ -223,6 +231,88 @@ expect:
   EXPECT_EQ(r.result.failures[1].at, at(30s));
   EXPECT_EQ(r.result.failures[1].detail,
             "did not hold at any instant of [25s, 30s]; at the end:\nctl-0: informer secrets has not synced");
+}
+
+// Checks that held over nothing: an always and a finally whose objects never existed, an
+// eventually that held at once because what it counts did not exist. Reported, not failures;
+// a strict run makes each a failure of condition "vacuous".
+constexpr const char* kVacuous = R"(
+name: vacuous
+duration: 30s
+cluster:
+  objects:
+    - {apiVersion: v1, kind: Namespace, metadata: {name: team}}
+workload:
+  - every: 5s
+    from: 5s
+    action: {create: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: c-, namespace: team, labels: {app: x}}}}
+expect:
+  always:
+    - noMatch: {apiVersion: v1, kind: ConfigMap, metadata: {namespace: other}}
+    - {count: {resource: configmaps, namespace: team, labelSelector: app=x}, atMost: 10}
+    - {count: {resource: configmaps, namespace: team, labelSelector: app=y}, atMost: 10}
+  eventually:
+    - {after: 0s, within: 10s, count: {resource: secrets, namespace: team}, equals: 0}
+    - {after: 0s, within: 20s, count: {resource: configmaps, namespace: team}, atLeast: 2}
+  finally:
+    - {count: {resource: secrets, namespace: team}, equals: 0}
+    - {count: {resource: configmaps, namespace: team}, atLeast: 1}
+)";
+
+TEST(ChecksTest, ChecksThatHeldOverNothingAreVacuous) {
+  const Outcome r = run(parse(kVacuous));
+  EXPECT_FALSE(r.result.broke_any()) << failures_of(r.result);
+  ASSERT_EQ(r.result.vacuous.size(), 4u);
+  EXPECT_EQ(r.result.vacuous[0].condition, "noMatch");
+  EXPECT_EQ(r.result.vacuous[0].mark.line, 13);
+  EXPECT_EQ(r.result.vacuous[0].why, "no configmaps in other existed during [0s, 30s]");
+  EXPECT_EQ(r.result.vacuous[1].why, "no configmaps in team with labels app=y existed during [0s, 30s]");
+  EXPECT_EQ(r.result.vacuous[2].condition, "count");
+  EXPECT_EQ(r.result.vacuous[2].why, "it held at once, at 0s, with no secrets in team in existence");
+  EXPECT_EQ(r.result.vacuous[3].why, "no secrets in team existed during [0s, 30s]");
+  EXPECT_EQ(lines_of(r.trace, "check.vacuous").size(), 4u);
+  // The results file keeps them.
+  const auto back = seed_result_from_json(to_json(r.result));
+  ASSERT_TRUE(back.ok()) << back.status().message;
+  EXPECT_EQ(back.value().vacuous, r.result.vacuous);
+
+  RunOptions strict;
+  strict.strict = true;
+  const SeedResult s = run_seed(parse(kVacuous), registry(), strict);
+  EXPECT_TRUE(s.vacuous.empty());
+  ASSERT_EQ(s.failures.size(), 4u);
+  for (const Failure& f : s.failures) {
+    EXPECT_EQ(f.condition, "vacuous");
+    EXPECT_EQ(f.at, at(30s));
+  }
+  EXPECT_EQ(s.failures[0].detail, "the check held vacuously: no configmaps in other existed during [0s, 30s]");
+}
+
+// A check whose objects came and went is not vacuous, nor is one that broke.
+TEST(ChecksTest, ObjectsThatCameAndWentAreNotNothing) {
+  const Outcome r = run(parse(R"(
+name: came-and-went
+duration: 30s
+workload:
+  - every: 10s
+    from: 5s
+    until: 6s
+    action: {create: {apiVersion: v1, kind: Secret, metadata: {name: s, namespace: default}}}
+  - every: 10s
+    from: 7s
+    until: 8s
+    action: {delete: {resource: secrets, namespace: default}}
+expect:
+  always:
+    - {count: {resource: secrets, namespace: default}, atMost: 1}
+  consistently:
+    - {after: 1s, for: 20s, count: {resource: secrets, namespace: default}, atMost: 1}
+  finally:
+    - {count: {resource: secrets, namespace: default}, equals: 0}
+    - {count: {resource: secrets, namespace: other}, equals: 1}
+)"));
+  ASSERT_EQ(r.result.failures.size(), 1u) << failures_of(r.result);
+  EXPECT_TRUE(r.result.vacuous.empty()) << r.result.vacuous.front().why;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The workload: creates, updates and deletes on a schedule, {{n}} the entry's action count,
-// update and delete picking from the server's current state; failures traced, not errors.
+// update and delete picking from the server's current state; every action counted by outcome,
+// refusals breaking the seed unless the entry expects them, conflicts retried.
 #include "kubesim/runner/runner.h"
 
 #include <algorithm>
@@ -160,8 +161,7 @@ TEST(WorkloadTest, CreatesUpdatesAndDeletesOnItsSchedule) {
   EXPECT_EQ(r.result.requests, 4u + 2u + 2u);
 }
 
-TEST(WorkloadTest, FailedActionsAreTracedNotErrors) {
-  const scenarios::Scenario s = parse(R"(
+constexpr std::string_view kRefusals = R"(
 name: failing-workload
 duration: 10s
 workload:
@@ -174,23 +174,133 @@ timeline:
   - at: 3s
     faults:
       - {verb: create, resource: configmaps, error: 503, count: 1}
-)");
-  const Outcome r = run(s);
-  EXPECT_FALSE(r.result.broke_any()) << failures_of(r.result);
-  const auto failed = lines_of(r.trace, "workload.create");
-  ASSERT_EQ(failed.size(), 9u + 5u);
-  EXPECT_EQ(workload_fields_of(failed[0])["n"], 2);
-  EXPECT_EQ(workload_fields_of(failed[0])["code"], 409);
-  EXPECT_EQ(workload_fields_of(failed[0])["error"], "configmaps \"same\" already exists");
-  int unavailable = 0;
-  int not_found = 0;
-  for (const auto& line : failed) {
-    const json f = workload_fields_of(line);
-    unavailable += f.value("code", 0) == 503 ? 1 : 0;
-    not_found += f.value("code", 0) == 404 ? 1 : 0;
+)";
+
+EntryWrites entry_writes(std::size_t entry, std::string verb, std::uint64_t written, std::uint64_t refused,
+                         std::uint64_t failed, bool expect_refused = false) {
+  EntryWrites w;
+  w.entry = entry;
+  w.verb = std::move(verb);
+  w.written = written;
+  w.refused = refused;
+  w.failed = failed;
+  w.expect_refused = expect_refused;
+  return w;
+}
+
+// A write the server refuses (409 AlreadyExists, a namespace that does not exist) breaks the
+// seed at the entry's line, once per entry, naming the answer; an injected 503 is a failure
+// the scenario asked for, counted apart. Every action that wrote nothing is traced.
+TEST(WorkloadTest, RefusedWritesBreakTheSeed) {
+  const Outcome r = run(parse(kRefusals));
+  ASSERT_EQ(r.result.failures.size(), 2u) << failures_of(r.result);
+  const Failure& taken = r.result.failures[0];
+  EXPECT_EQ(taken.condition, "refusedWrite");
+  EXPECT_EQ(taken.check, "workload create refused");
+  EXPECT_EQ(taken.mark.line, 5);
+  EXPECT_EQ(taken.at, at(1s));  // the second create (at 1 s) of the same name
+  EXPECT_NE(taken.detail.find("action 2 of the entry (create ConfigMap default/same): 409 AlreadyExists: "
+                              "configmaps \"same\" already exists"), std::string::npos) << taken.detail;
+  EXPECT_NE(taken.detail.find("expect: {refused: true}"), std::string::npos) << taken.detail;
+  const Failure& nowhere = r.result.failures[1];
+  EXPECT_EQ(nowhere.mark.line, 7);
+  EXPECT_EQ(nowhere.at, at(5s));
+  EXPECT_NE(nowhere.detail.find("404 NotFound: namespaces \"nowhere\" not found"), std::string::npos) << nowhere.detail;
+  // 10 creates of "same": 1 written, 8 refused, the one at 3 s failed by the fault.
+  const std::vector<EntryWrites> want = {entry_writes(0, "create", 1, 8, 1), entry_writes(1, "create", 0, 5, 0)};
+  EXPECT_EQ(r.result.writes, want);
+  EXPECT_EQ(lines_of(r.trace, "workload.create").size(), 9u + 5u);
+  EXPECT_EQ(lines_of(r.trace, "check.break").size(), 2u);
+  WriteTotals totals;
+  totals.add(r.result.writes);
+  EXPECT_EQ(totals.text(), "1 written, 13 refused, 1 failed");
+}
+
+// expect: {refused: true} makes refusals what the entry tests: counted, not failures.
+TEST(WorkloadTest, AnEntryMayExpectRefusals) {
+  std::string yaml(kRefusals);
+  for (std::size_t at = yaml.find("    action:"); at != std::string::npos; at = yaml.find("    action:", at + 40)) {
+    yaml.insert(at, "    expect: {refused: true}\n");
   }
-  EXPECT_EQ(unavailable, 1);
-  EXPECT_EQ(not_found, 5);
+  const Outcome r = run(parse(yaml));
+  EXPECT_FALSE(r.result.broke_any()) << failures_of(r.result);
+  const std::vector<EntryWrites> want = {entry_writes(0, "create", 1, 8, 1, true),
+                                         entry_writes(1, "create", 0, 5, 0, true)};
+  EXPECT_EQ(r.result.writes, want);
+  WriteTotals totals;
+  totals.add(r.result.writes);
+  EXPECT_EQ(totals.text(), "1 written, 13 refused (expected), 1 failed");
+  // A results file keeps the counts.
+  const auto back = seed_result_from_json(to_json(r.result));
+  ASSERT_TRUE(back.ok()) << back.status().message;
+  EXPECT_EQ(back.value().writes, want);
+}
+
+TEST(WorkloadTest, ExpectTakesOnlyRefused) {
+  const scenarios::ParseResult bad = scenarios::parse_scenario(R"(
+name: x
+duration: 10s
+workload:
+  - every: 1s
+    expect: {refusd: true}
+    action: {create: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: a-}}}
+)", "test.yaml", registry());
+  ASSERT_FALSE(bad.scenario.has_value());
+  std::string errors;
+  for (const auto& e : bad.errors) errors += e.text() + "\n";
+  EXPECT_NE(errors.find("test.yaml:6:14: unknown key \"refusd\""), std::string::npos) << errors;
+}
+
+// Two entries update the same object at the same instants, each its own field: the second
+// write of each instant meets a conflict, and re-reads and writes again as RetryOnConflict
+// does, so neither change is lost.
+TEST(WorkloadTest, AConflictIsRetriedAndNoChangeIsLost) {
+  const Outcome r = run(parse(R"(
+name: conflicts
+duration: 10500ms
+network: {latency: {min: 5ms, max: 5ms}}
+cluster:
+  objects:
+    - {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}}
+workload:
+  - every: 1s
+    action: {update: {resource: configmaps, namespace: default, pick: oldest, set: {data.a: "{{n}}"}}}
+  - every: 1s
+    action: {update: {resource: configmaps, namespace: default, pick: oldest, set: {data.b: "{{n}}"}}}
+expect:
+  finally:
+    - match: {apiVersion: v1, kind: ConfigMap, metadata: {namespace: default, name: c}, data: {a: "11", b: "11"}}
+)"));
+  EXPECT_FALSE(r.result.broke_any()) << failures_of(r.result);
+  ASSERT_EQ(r.result.writes.size(), 2u);
+  EXPECT_EQ(r.result.writes[0].written + r.result.writes[1].written, 22u);
+  EXPECT_EQ(r.result.writes[0].failed + r.result.writes[1].failed, 0u);
+  EXPECT_EQ(r.result.writes[0].retried + r.result.writes[1].retried, 11u);  // one a tick
+}
+
+// A conflict that outlasts five tries fails the action (it is not the entry's fault); the
+// retries are counted.
+TEST(WorkloadTest, ConflictsPastFiveTriesFailTheAction) {
+  const Outcome r = run(parse(R"(
+name: conflicts
+duration: 2500ms
+cluster:
+  objects:
+    - {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}}
+workload:
+  - every: 1s
+    action: {update: {resource: configmaps, namespace: default, set: {data.a: "{{n}}"}}}
+timeline:
+  - at: 500ms
+    faults:
+      - {verb: update, resource: configmaps, error: 409, count: 7}
+)"));
+  EXPECT_FALSE(r.result.broke_any()) << failures_of(r.result);
+  ASSERT_EQ(r.result.writes.size(), 1u);
+  const EntryWrites& w = r.result.writes[0];
+  EXPECT_EQ(w.written, 2u);  // at 0 s; at 2 s after two more conflicts
+  EXPECT_EQ(w.failed, 1u);   // at 1 s: five conflicts
+  EXPECT_EQ(w.retried, 4u + 2u);
 }
 
 TEST(WorkloadTest, GenerateNameAndRandomPicksAreDeterministic) {

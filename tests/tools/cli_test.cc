@@ -173,12 +173,14 @@ TEST(CliTest, BrokenFilesAreAllReportedAndNothingRuns) {
   EXPECT_EQ(r.err, dir.path("nowhere") + ": no such file or directory\n");
   const CliRun r2 = run_cli({"kubesim", "run", dir.path("lib")}, runner);
   EXPECT_EQ(r2.code, 2);
+  // The live scenario found in the directory is skipped, not an error.
   EXPECT_EQ(r2.err, bad + ":3:9: unknown key \"sedes\"\n" + bad +
-                        ":5:3: processes[0].replicas: expected an integer\n" + live +
-                        ":4:7: exec processes run only with --live\n" + twin +
+                        ":5:3: processes[0].replicas: expected an integer\n" + twin +
                         ": scenario name \"a\" is also the name of " + good +
                         "'s scenario; names must be unique\n"
-                        "kubesim run: 4 errors; nothing was run\n");
+                        "skipped " + live + ": scenario c runs exec processes (process \"op\"), which only kubesim run "
+                        "--live starts\n"
+                        "kubesim run: 3 errors; nothing was run\n");
   EXPECT_EQ(r2.out, "");
   EXPECT_TRUE(runner.calls().empty());
 }

@@ -87,8 +87,35 @@ TEST(EndToEndTest, BrokenFilesRunNothingAndSayWhereEachErrorIs) {
   ASSERT_EQ(got.size(), 4u) << r.err;
   EXPECT_EQ(got[0].rfind(kData + "/broken/a-unknown-key.yaml:3:1: unknown key \"sedes\"", 0), 0u);
   EXPECT_EQ(got[1].rfind(kData + "/broken/b-bad-duration.yaml:2:11: duration: ", 0), 0u);
-  EXPECT_EQ(got[2], kData + "/broken/c-exec.yaml:6:11: exec processes run only with --live");
-  EXPECT_EQ(got[3], "kubesim run: 3 errors; nothing was run");
+  // A live scenario found in a directory is skipped, not an error; named, it is an error.
+  EXPECT_EQ(got[2], "skipped " + kData + "/broken/c-exec.yaml: scenario broken-c runs exec processes (process \"op\"), "
+                    "which only kubesim run --live starts");
+  EXPECT_EQ(got[3], "kubesim run: 2 errors; nothing was run");
+  const Ran named = run({"run", kData + "/broken/c-exec.yaml"});
+  EXPECT_EQ(named.code, 2);
+  EXPECT_EQ(named.err, kData + "/broken/c-exec.yaml:6:11: exec processes run only with --live\n"
+                       "kubesim run: 1 error; nothing was run\n");
+}
+
+// A folder of virtual scenarios and one live one: the virtual ones run, the live one is named
+// as skipped, and why.
+TEST(EndToEndTest, AFolderWithALiveScenarioRunsTheVirtualOnes) {
+  ScratchDir dir;
+  dir.write("a-virtual.yaml", "name: virtual\nduration: 10s\nseeds: 1\n");
+  dir.write("b-live.yaml", "name: live\nduration: 10s\nprocesses:\n  - name: op\n    replicas: 1\n"
+                           "    exec: {command: [python3, op.py]}\n");
+  const Ran r = run({"run", dir.path("")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "PASS virtual (1 seed)\n1 passed, 0 failed\n");
+  EXPECT_NE(r.err.find("skipped " + dir.path("b-live.yaml") + ": scenario live runs exec processes (process \"op\"), "
+                       "which only kubesim run --live starts\n"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::remove(dir.path("a-virtual.yaml"));
+  const Ran none = run({"run", dir.path("")});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("kubesim run: every scenario was skipped; nothing was run (run them with --live)"),
+            std::string::npos) << none.err;
 }
 
 // Cluster objects the server refuses are found when the file is read (a dry run on a fresh
@@ -112,6 +139,38 @@ TEST(EndToEndTest, ClusterObjectsTheServerRefusesAreErrorsOfTheFile) {
   const Ran d = run({"run", data});
   EXPECT_EQ(d.code, 2);
   EXPECT_EQ(d.err.rfind(data + ":5:7: cluster.objects[0] (ConfigMap a): ", 0), 0u) << d.err;
+}
+
+// A check that could never see what it names — a kind not served, a field its schema lacks —
+// is an error of the file at the check's place, exit 2: it would otherwise pass (a noMatch) or
+// read "absent" for ever. (The built-in widget resource has a schema: spec.replicas.)
+TEST(EndToEndTest, ChecksOnFieldsAndKindsThatDoNotExistAreErrorsOfTheFile) {
+  ScratchDir dir;
+  const std::string file = dir.write("fields.yaml", R"(name: fields
+duration: 1m
+cluster:
+  resources:
+    - {group: example.com, version: v1, kind: Widget, plural: widgets}
+expect:
+  always:
+    - noMatch: {apiVersion: v1, kind: ConfigMap, metadata: {name: x, lables: {a: b}}, data: {k: v}}
+    - noMatch: {apiVersion: example.com/v1, kind: Widget, spec: {replica: 2}}
+  finally:
+    - {object: configmaps/default/x, path: dta.k, equals: v}
+    - {object: example.com/v1/widgets/default/w, path: spec.replicas, equals: 3}
+)");
+  const Ran r = run({"run", file});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, file + ":8:7: ConfigMap's metadata has no field \"lables\"; its fields: annotations, "
+                              "creationTimestamp, deletionGracePeriodSeconds, deletionTimestamp, finalizers, "
+                              "generateName, generation, labels, managedFields, name, namespace, ownerReferences, "
+                              "resourceVersion, selfLink, uid; the check could never see what it names\n" +
+                       file + ":9:7: Widget's spec has no field \"replica\"; its fields: replicas; the check could "
+                              "never see what it names\n" +
+                       file + ":11:7: path: ConfigMap has no field \"dta\"; its fields: apiVersion, binaryData, data, "
+                              "immutable, kind, metadata; the check could never see what it names\n"
+                              "kubesim run: 3 errors; nothing was run\n");
 }
 
 TEST(EndToEndTest, TheSameSeedGivesTheSameTraceByteForByte) {

@@ -128,6 +128,29 @@ TEST(JunitTest, AMustFindThatFoundNothingFailsItsOwnTestcase) {
   EXPECT_NE(shard.str().find("<skipped message=\"UNDECIDED unsafe"), std::string::npos);
 }
 
+// A scenario with a workload: each seed's counts in its system-out, the sums as a property.
+TEST(JunitTest, TheWorkloadsWritesAreInEachSeedAndTheSuite) {
+  runner::RunSet set = sample_set();
+  for (std::size_t i = 0; i < 3; ++i) {
+    runner::EntryWrites w;
+    w.verb = "create";
+    w.written = 10;
+    w.failed = i;
+    set.scenarios[0].result.seeds[i].writes.push_back(w);
+  }
+  std::ostringstream out;
+  report::write_junit(set, out);
+  const std::string xml = out.str();
+  EXPECT_EQ(xml_problem(xml), "") << xml;
+  EXPECT_NE(xml.find("<property name=\"kubesim.workload\" value=\"30 written, 3 failed\"/>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testcase name=\"seed 1\" classname=\"mirror &lt;&amp;&gt;\" time=\"0.250\">\n"
+                     "      <system-out>workload: 10 written\n</system-out>\n    </testcase>"),
+            std::string::npos) << xml;
+  EXPECT_NE(xml.find("</failure>\n      <system-out>workload: 10 written, 1 failed\n</system-out>"), std::string::npos) << xml;
+  // A scenario without a workload says nothing of it.
+  EXPECT_EQ(xml.find("workload", xml.find("<testsuite name=\"unsafe\"")), std::string::npos);
+}
+
 TEST(JunitTest, ARunThatFailedIsAnError) {
   runner::RunSet set = sample_set();
   set.scenarios[0].result.seeds[0].error = "the run threw: boom";

@@ -68,6 +68,33 @@ TEST(SummaryTest, VerdictLines) {
   for (const auto& c : cases) EXPECT_EQ(report::verdict_line(c.run, c.shard), c.line);
 }
 
+runner::SeedResult with_writes(runner::SeedResult r, std::uint64_t written, std::uint64_t refused,
+                               std::uint64_t failed, std::uint64_t retried, bool expect_refused = false) {
+  runner::EntryWrites w;
+  w.verb = "create";
+  w.written = written;
+  w.refused = refused;
+  w.failed = failed;
+  w.retried = retried;
+  w.expect_refused = expect_refused;
+  r.writes.push_back(w);
+  return r;
+}
+
+// A scenario with a workload says what its writes came to, summed over the seeds; one without
+// says nothing of it.
+TEST(SummaryTest, VerdictLinesCountTheWorkloadsWrites) {
+  EXPECT_EQ(report::verdict_line(make_run({with_writes(clean(1), 10, 0, 0, 0), with_writes(clean(2), 9, 0, 1, 0)}), {}),
+            "PASS leader (2 seeds, workload: 19 written, 1 failed)");
+  EXPECT_EQ(report::verdict_line(make_run({with_writes(clean(1), 10, 3, 0, 2, true)}), {}),
+            "PASS leader (1 seed, workload: 10 written, 3 refused (expected), 2 conflicts retried)");
+  runner::SeedResult refused = with_writes(broke(1, "refusedWrite"), 0, 4, 0, 0);
+  EXPECT_EQ(report::verdict_line(make_run({refused}), {}),
+            "FAIL leader: 1 of 1 seed broke checks (workload: 0 written, 4 refused)");
+  EXPECT_EQ(report::verdict_line(make_run({with_writes(broke(1), 1, 0, 0, 1)}, {"atMostOneLeader"}), {}),
+            "PASS leader: found atMostOneLeader in 1 of 1 seed (workload: 1 written, 1 conflict retried)");
+}
+
 TEST(SummaryTest, AFailurePrintsWhatBrokeWhenWhereAndHowToReplayIt) {
   runner::RunSet set;
   set.program = "./my_test";

@@ -118,6 +118,38 @@ INSTANTIATE_TEST_SUITE_P(
                       "widgets kube-public/w9 is anything", "widgets kube-public/w9 does not exist"}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// A condition on a resource the server does not serve, or on a field the kind's schema does not
+// have, can never be judged: it says so, and Eventually, Consistently and always() fail at once.
+TEST(ConditionTest, ConditionsOnWhatDoesNotExistCanNeverBeJudged) {
+  SimCluster c(ClusterOptions().crd(scenarios::widget_crd()));
+  make_state(c);
+  const api::GroupVersionResource mistyped{"example.com", "v1", "widgetz"};
+  const auto never = [&](const Condition& cond) { return cond.unjudgeable(c).value_or("(judgeable)"); };
+  EXPECT_EQ(never(AllReady(mistyped, "status.readyReplicas", "spec.replicas")),
+            "the API server does not serve widgetz.example.com/v1 (a typo, or a CustomResourceDefinition not installed?)");
+  EXPECT_EQ(never(OwnedCountAtMost(kWidgets, api::kConfigMaps, "spec.replica")),
+            "Widget's spec has no field \"replica\"; its fields: replicas");
+  EXPECT_EQ(never(OwnedCountAtMost(kWidgets, api::kConfigMaps, "metadata.name")),
+            "metadata.name of widgets holds a string, not an integer");
+  EXPECT_EQ(never(OwnedCountAtMost(kWidgets, mistyped, "spec.replicas")),
+            "the API server does not serve widgetz.example.com/v1 (a typo, or a CustomResourceDefinition not installed?)");
+  EXPECT_EQ(never(AllReady(api::kLeases, "spec.a", "spec.holderIdentity")),
+            "Lease's spec has no field \"a\"; its fields: acquireTime, holderIdentity, leaseDurationSeconds, "
+            "leaseTransitions, preferredHolder, renewTime, strategy");
+  EXPECT_EQ(never(CountIs(mistyped, "default", 0)), never(AllReady(mistyped, "a", "b")));
+  EXPECT_EQ(never(Exists(mistyped, "default", "x")), never(AllReady(mistyped, "a", "b")));
+  EXPECT_EQ(never(AllReady(kWidgets, "status.readyReplicas", "spec.replicas")), "(judgeable)");
+  EXPECT_EQ(never(OwnedCountAtMost(kWidgets, api::kConfigMaps, "spec.replicas")), "(judgeable)");
+
+  const sim::Time before = c.now();
+  ::testing::StringMatchResultListener listener;
+  EXPECT_FALSE(Eventually(AllReady(mistyped, "status.readyReplicas", "spec.replicas"), 1min).MatchAndExplain(c, &listener));
+  EXPECT_THAT(listener.str(), StartsWith("it can never be judged: the API server does not serve widgetz"));
+  EXPECT_FALSE(Consistently(CountIs(mistyped, "default", 0), 1min).MatchAndExplain(c, &listener));
+  EXPECT_EQ(c.now(), before);  // neither ran the loop
+  EXPECT_THROW(c.list(mistyped), std::invalid_argument);
+}
+
 TEST(ConditionTest, ObjectMatchesSaysWhyNotAndShowsTheObject) {
   SimCluster c(ClusterOptions().crd(scenarios::widget_crd()));
   make_state(c);
@@ -273,6 +305,85 @@ TEST(ClusterAlwaysTest, FailsAtTheLineThatCalledAlways) {
   EXPECT_EQ(std::string(failures.GetTestPartResult(0).file_name()), __FILE__);
   EXPECT_EQ(failures.GetTestPartResult(0).line_number(), line);
   EXPECT_THAT(failures.GetTestPartResult(0).message(), HasSubstr("always(\"no config maps\") broke: 1 configmaps"));
+}
+
+TEST(ClusterAlwaysTest, AnAlwaysThatCanNeverBeJudgedFailsAtOnce) {
+  ::testing::TestPartResultArray failures;
+  int line = 0;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    SimCluster c(ClusterOptions().crd(scenarios::widget_crd()));
+    line = __LINE__ + 1;
+    c.always("never over-creates", OwnedCountAtMost(kWidgets, api::kConfigMaps, "spec.replica"));
+    c.record_always("quiet", AllReady(api::GroupVersionResource{"x.io", "v1", "things"}, "a", "b"));
+    EXPECT_EQ(c.violations().size(), 2u);
+  }
+  ASSERT_EQ(failures.size(), 1);
+  EXPECT_EQ(failures.GetTestPartResult(0).line_number(), line);
+  EXPECT_THAT(failures.GetTestPartResult(0).message(),
+              HasSubstr("always(\"never over-creates\"): it can never be judged: Widget's spec has no field \"replica\""));
+}
+
+// A strict cluster (the default) fails checks that held over nothing: an always() whose
+// subject never existed, at its line when the cluster ends; an Eventually that held at t=0 by
+// absence. strict(false) lets both pass.
+TEST(VacuousTest, AnAlwaysOverNothingFailsAtItsLineWhenTheClusterEnds) {
+  // A subject that existed for a moment is something: not vacuous.
+  ::testing::TestPartResultArray failures;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    SimCluster c;
+    c.always("few config maps", CountIs(api::kConfigMaps, "kube-public", 0));
+    c.always("at most one leader", AtMostOneLeader());
+    c.apply(ns_config_map("kube-public", "gone-soon"));
+    ASSERT_TRUE(c.remove(api::kConfigMaps, "kube-public", "gone-soon").ok());
+    c.run_for(1s);
+  }
+  // The count broke (and is not vacuous for it); no replica ever led: the leader check is vacuous.
+  ASSERT_EQ(failures.size(), 2);
+  EXPECT_THAT(failures.GetTestPartResult(0).message(), HasSubstr("always(\"few config maps\") broke"));
+  EXPECT_THAT(failures.GetTestPartResult(1).message(), HasSubstr("always(\"at most one leader\"): it held vacuously"));
+
+  int line = 0;
+  ::testing::TestPartResultArray vacuous;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &vacuous);
+    SimCluster c(ClusterOptions().crd(scenarios::widget_crd()));
+    line = __LINE__ + 1;
+    c.always("every widget ready", AllReady(kWidgets, "status.readyReplicas", "spec.replicas"));
+    c.run_for(1s);
+  }
+  ASSERT_EQ(vacuous.size(), 1);
+  EXPECT_EQ(vacuous.GetTestPartResult(0).line_number(), line);
+  EXPECT_THAT(vacuous.GetTestPartResult(0).message(),
+              HasSubstr("always(\"every widget ready\"): it held vacuously: nothing it is about (each of the widgets "
+                        "has status.readyReplicas == spec.replicas) existed while the cluster ran"));
+
+  ::testing::TestPartResultArray lenient;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &lenient);
+    SimCluster c(ClusterOptions().crd(scenarios::widget_crd()).strict(false));
+    c.always("every widget ready", AllReady(kWidgets, "status.readyReplicas", "spec.replicas"));
+    c.run_for(1s);
+  }
+  EXPECT_EQ(lenient.size(), 0);
+}
+
+TEST(VacuousTest, AnEventuallyThatHeldAtZeroByAbsenceFails) {
+  SimCluster c;
+  ::testing::StringMatchResultListener listener;
+  EXPECT_FALSE(Eventually(Gone(api::kConfigMaps, "default", "never-made"), 1min).MatchAndExplain(c, &listener));
+  EXPECT_THAT(listener.str(), StartsWith("it held vacuously: at once, at t=0, with nothing it is about (configmaps "
+                                         "default/never-made is gone) in existence"));
+  // Once something happened, or with something there, it is a real answer.
+  c.apply(ns_config_map("default", "a"));
+  EXPECT_THAT(c, Eventually(CountIs(api::kConfigMaps, "default", 1), 1min));
+  SimCluster lenient(ClusterOptions().strict(false));
+  EXPECT_THAT(lenient, Eventually(Gone(api::kConfigMaps, "default", "never-made"), 1min));
 }
 
 }  // namespace

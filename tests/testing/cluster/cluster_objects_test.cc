@@ -174,7 +174,7 @@ TEST(ClusterObjectsTest, ApplyIgnoresTheStatusOfAKindWithAStatusSubresource) {
   EXPECT_TRUE(c.apply_yaml(widget)[0]->value_at("status.readyReplicas").is_null());
 }
 
-TEST(ClusterObjectsTest, ListIsInKeyOrderAndEmptyForAnUnservedResource) {
+TEST(ClusterObjectsTest, ListIsInKeyOrderAndRefusesAnUnservedResource) {
   SimCluster c;
   c.apply_yaml(
       "{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n---\n"
@@ -184,7 +184,14 @@ TEST(ClusterObjectsTest, ListIsInKeyOrderAndEmptyForAnUnservedResource) {
   for (const auto& o : c.list(api::kConfigMaps)) keys.push_back(o->key().str());
   EXPECT_EQ(keys, (std::vector<std::string>{"default/a", "default/b", "kube-public/z"}));
   EXPECT_EQ(c.list(api::kConfigMaps, "default").size(), 2u);
-  EXPECT_TRUE(c.list(kGadgets).empty());
+  // A resource the server does not serve is a mistake of the test, not "no objects".
+  try {
+    c.list(kGadgets);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "SimCluster::list: the API server does not serve gadgets.example.com/v1 (a typo, or a "
+                           "CustomResourceDefinition not installed?)");
+  }
 }
 
 TEST(ClusterObjectsTest, PatchMergesIntoTheObjectOrItsStatus) {

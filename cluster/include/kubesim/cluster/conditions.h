@@ -30,6 +30,18 @@ using Why = std::optional<std::string>;
 // "a, b, c, d, e and 2 more": at most five of `keys`, then how many are left out.
 std::string key_list(const std::vector<std::string>& keys);
 
+// --- Whether a condition can be judged at all ---
+// A condition on a resource the server does not serve, or on a field its kind does not have,
+// would read nothing and hold (or never hold) for that reason alone: these say why it can never
+// be judged, so that it fails at once instead.
+// The server does not serve `resource`.
+Why unserved(const Cluster& c, const api::GroupVersionResource& resource);
+// `resource` is not served, or its kind's schema (the built-in Go types, a CRD's openAPIV3Schema:
+// kubesim/fakeapi/field_paths.h) has no field at the dotted `path`, or — `integer` — the field
+// there cannot hold an integer.
+Why unknown_field(const Cluster& c, const api::GroupVersionResource& resource, std::string_view path,
+                  bool integer = false);
+
 // --- Leadership (the cluster's record: Cluster::leadership) ---
 // At most one replica believes it leads the lock `lock` (a Leadership id) now; else how many do,
 // each with the instant its term began (true time) and what its clock reads.

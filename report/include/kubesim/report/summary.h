@@ -23,6 +23,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "kubesim/runner/run_set.h"
 
@@ -46,7 +47,16 @@ std::optional<std::size_t> first_failing_seed(const runner::ScenarioResult& resu
 const runner::Failure* counting_failure(const runner::ScenarioResult& result,
                                         const runner::SeedResult& seed);
 
-// The scenario's line ("PASS name (20 seeds)", …), without a newline.
+// The checks that held vacuously in some seed (SeedResult::vacuous), one per check in file
+// order: the first seed's record of it and in how many seeds it was vacuous.
+struct VacuousCheck {
+  const runner::Vacuous* first = nullptr;
+  std::size_t seeds = 0;
+};
+std::vector<VacuousCheck> vacuous_checks(const runner::ScenarioResult& result);
+
+// The scenario's line ("PASS name (20 seeds)", …), without a newline; a scenario with vacuous
+// checks or a workload says so ("PASS name (20 seeds, 1 check vacuous, workload: 400 written)").
 std::string verdict_line(const runner::ScenarioRun& run, const runner::Shard& shard);
 
 // What went wrong in one seed, indented by `indent`: the scenario and seed, the first broken
@@ -56,7 +66,8 @@ void print_seed_failure(const runner::ScenarioResult& result, const runner::Seed
                         const std::string& program, std::ostream& out,
                         const std::string& indent = "  ");
 
-// The scenario's line and, when it fails, why.
+// The scenario's line, a line per vacuous check ("  vacuous FILE:LINE:COL: CHECK: WHY (3 of 20
+// seeds; …)") and, when it fails, why.
 void print_scenario(const runner::ScenarioRun& run, const runner::RunSet& set, std::ostream& out);
 
 struct Tally {

@@ -10,6 +10,11 @@
 //   consistently  the same triggers and probes over [after, after+for]; breaks at the first
 //                 instant it does not hold;
 //   finally       once, at the end.
+// A check that held without testing anything is vacuous (runner/result.h): an always,
+// consistently or finally whose subject (conditions.h: the objects or the lock it is about) never
+// existed in its window, an eventually that held at its first evaluation while its subject did
+// not exist. Subjects are looked up when a window opens and followed through the server's
+// committed writes, so a run pays a lookup per check, not one per write.
 // The cluster checks them after writes and terms (each run is a cluster invariant with the
 // condition's dependencies); the runner calls on_event after each timeline event.
 // A break is traced ("check.break"), marked on the picture and, the first time, reported to the
@@ -53,8 +58,15 @@ class Checker {
   // At the end of the run: windows still open are judged now, then `finally`.
   void finish();
 
+  // Records a break that is no check's own (a refused workload write: runner/workload.h) as
+  // the checks' breaks are: traced, marked on the picture, reported to the first-failure hook.
+  void fail(Failure failure);
+
   const std::vector<Failure>& failures() const { return failures_; }
   std::vector<Failure> take_failures() { return std::move(failures_); }
+  // After finish: the checks that held vacuously, in file order (empty when strict: then they
+  // are failures).
+  std::vector<Vacuous> take_vacuous() { return std::move(vacuous_); }
 
  private:
   struct Run {
@@ -63,7 +75,12 @@ class Checker {
     sim::Time from{}, to{};
     bool open = false;
     bool done = false;  // broke, held (eventually), or its window closed
+    bool broke = false;
     std::string last_detail;
+    Subject subject;
+    bool saw = false;          // an object of the subject existed in the window
+    int evaluations = 0;
+    std::string vacuous_why;   // an eventually that held at once, by absence
   };
 
   void open_window(std::size_t i);
@@ -73,16 +90,23 @@ class Checker {
   // `write`: the committed write this evaluation follows, if any.
   void evaluate(std::size_t i, const fakeapi::CommittedWrite* write);
   void fail(Run& run, std::string detail, sim::Time at);
+  void record(Failure failure, const std::string& lane);
   // The cluster's invariant for run i, checked after the writes and terms it depends on.
   void on_trigger(std::size_t i, const cluster::Trigger& trigger);
   bool informers_lag_cached(const fakeapi::CommittedWrite& write);
   bool live(const Run& run) const { return run.open && !run.done; }
+  // The subject's objects exist now: the window has seen them.
+  void look(Run& run);
+  void on_write(const fakeapi::CommittedWrite& write);
+  // Why run i held vacuously, or "" (at the end of the run).
+  std::string vacuity(const Run& run, sim::Time now);
 
   World* world_;
   std::vector<Run> runs_;
   // informers_lag of the write with this revision (one answer per write for every check).
   std::optional<std::pair<fakeapi::Revision, bool>> lag_;
   std::vector<Failure> failures_;
+  std::vector<Vacuous> vacuous_;
   std::function<void()> first_failure_;
 };
 

@@ -40,6 +40,31 @@ bool informers_lag(World& world, const fakeapi::CommittedWrite& write);
 // The lock text a condition is about, or "".
 std::string lock_of(const scenarios::Condition& condition);
 
+// What a condition is about, to tell a check that held over something from one that held over
+// nothing (a vacuous check): objects in a scope, or the leaders of a lock. informersConverged
+// and leaderElected have none (they cannot hold by absence).
+struct Subject {
+  struct Objects {
+    api::GroupVersionResource gvr;
+    std::string ns;        // "" for all namespaces
+    std::string name;      // "" for any
+    std::string selector;  // a label selector; "" for all
+  };
+  std::vector<Objects> objects;  // something in any of them counts
+  std::string lock;              // a lock some replica led counts
+
+  bool empty() const { return objects.empty() && lock.empty(); }
+  // "no configmaps in team with labels app=x", "no replica leading leases/a/b".
+  std::string absence() const;
+};
+Subject subject_of(World& world, const scenarios::Condition& condition);
+// Some object the subject names exists now.
+bool objects_present(World& world, const Subject& subject);
+// `write` created or changed an object the subject names.
+bool objects_written(const Subject& subject, const fakeapi::CommittedWrite& write);
+// Some replica led the subject's lock at an instant of [from, to].
+bool lock_led(World& world, const Subject& subject, sim::Time from, sim::Time to);
+
 }  // namespace kubesim::runner
 
 #endif  // KUBESIM_RUNNER_CONDITIONS_H_

@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ using LoadFunction =
 struct FileList {
   std::vector<std::string> files;   // each once, in the order given; a directory's sorted
   std::vector<std::string> errors;  // "PATH: no such file or directory", …
+  // The files found by listing a directory rather than named (a virtual run skips those of
+  // them that need --live, where a named one is an error).
+  std::set<std::string> listed;
 };
 // The scenario files that command-line paths name: a file as it is, "-" (standard input), a
 // directory's *.yaml and *.yml files (not its subdirectories), sorted by name.
@@ -46,17 +50,21 @@ FileList scenario_files(const std::vector<std::string>& paths);
 struct LoadedScenarios {
   std::vector<scenarios::Scenario> scenarios;  // set only when errors is empty
   std::vector<std::string> errors;  // every error of every file, "FILE:LINE:COL: message"
+  // The scenarios a virtual run leaves out, and why ("FILE: scenario NAME runs exec processes
+  // (process "op"), which only kubesim run --live starts").
+  std::vector<std::string> skipped;
 };
 // Reads each file once (scenarios::read_source), in order.
 std::vector<scenarios::Source> read_sources(const std::vector<std::string>& files);
 // Parses every source, also after one has failed. Beyond the parser's errors: a source that
-// could not be read, an `exec:` process unless `live` ("exec processes run only with --live"),
+// could not be read, an `exec:` process unless `live` ("exec processes run only with --live";
+// a file in `listed` — found in a directory — is skipped instead, and said so in `skipped`),
 // a `cluster:` object or resource the server refuses (found by creating them on a fresh server,
 // as every run starts: FILE:LINE:COL of the object), and a scenario name that an earlier file
 // already uses.
 LoadedScenarios load_scenarios(const std::vector<scenarios::Source>& sources,
                                const scenarios::Registry& registry, const LoadFunction& load,
-                               bool live = false);
+                               bool live = false, const std::set<std::string>& listed = {});
 
 // --- the plan --------------------------------------------------------------------------------
 
@@ -92,6 +100,7 @@ Plan make_plan(std::vector<scenarios::Scenario> scenarios, const SeedChoice& cho
 
 struct DriverOptions {
   int jobs = 1;  // threads running seeds; 1 runs them on the calling thread
+  bool strict = false;  // RunOptions::strict for every run
   // After the others, rerun each scenario's report seed (report_seed_index, run_set.h) with
   // RunOptions::timeline, and keep the timeline in its SeedResult.
   bool timelines = false;

@@ -32,6 +32,22 @@ struct Failure {
   std::string detail;
 };
 
+// A check that held without testing anything: an always, consistently or finally over objects
+// none of which existed in its window (or a lock nobody led), or an eventually that held at its
+// first instant because what it is about did not exist. Reported, not a failure — unless the
+// run is strict (RunOptions::strict), where it is a Failure of condition "vacuous".
+struct Vacuous {
+  std::string check;      // the check as written
+  std::string condition;  // its condition's name
+  scenarios::Mark mark;
+  std::string why;        // "no configmaps in team existed during [0s, 10m]"
+
+  bool operator==(const Vacuous& o) const {
+    return check == o.check && condition == o.condition && mark.line == o.mark.line &&
+           mark.column == o.mark.column && why == o.why;
+  }
+};
+
 // What the report's timeline picture draws (collected only when asked: RunOptions::timeline).
 // Lanes are named "lock leases/ns/name", "process manager-0", "apiserver", "queue manager-0".
 struct TimelineSpan {
@@ -61,6 +77,41 @@ struct Timeline {
   std::vector<TimelineSample> samples;
 };
 
+// What one workload entry's actions came to in a run. Each action counts once, under its
+// outcome; an action still waiting for its answer when the run ends counts nowhere.
+struct EntryWrites {
+  std::size_t entry = 0;  // its index in the scenario's `workload`
+  std::string verb;       // "create", "update" or "delete"
+  std::uint64_t written = 0;  // the server committed it
+  // The server refused the request as sent — a 4xx answer with no fault injected: a bad object,
+  // a namespace that does not exist, a name taken — or the action could not be made at all (a
+  // kind the server does not serve, a `set` path that cannot be set).
+  std::uint64_t refused = 0;
+  // Not written for a reason outside the entry: an injected fault, a partition, a 5xx or 429,
+  // a conflict that outlasted the retries, or the picked object deleted meanwhile.
+  std::uint64_t failed = 0;
+  std::uint64_t skipped = 0;  // nothing to pick (update, delete)
+  // Conflicts answered by reading the object again and writing once more (counted apart: the
+  // action itself counts once, under how it ended).
+  std::uint64_t retried = 0;
+  bool expect_refused = false;  // the entry's `expect: {refused: true}`
+
+  bool operator==(const EntryWrites&) const = default;
+};
+
+// The sums of `writes` over entries (and seeds, with add).
+struct WriteTotals {
+  std::uint64_t written = 0, refused = 0, failed = 0, skipped = 0, retried = 0;
+  // Refusals of entries that expect them (part of `refused`).
+  std::uint64_t refused_expected = 0;
+  bool any = false;  // some entry was counted
+
+  void add(const std::vector<EntryWrites>& writes);
+  // "400 written, 12 refused (12 expected), 3 failed, 2 skipped, 5 conflicts retried": written
+  // always, the others when not zero.
+  std::string text() const;
+};
+
 struct SeedResult {
   std::uint64_t seed = 0;
   // Every broken check, each at its first break, in the order they broke.
@@ -79,6 +130,10 @@ struct SeedResult {
   // The metrics an experiment's run measured (kubesim/sweep/measure.h), by column in the
   // order `measure:` gives them; nullopt where the run has no value. Empty for other scenarios.
   std::vector<std::pair<std::string, std::optional<double>>> metrics = {};
+  // The workload's actions by outcome, one per entry in file order; empty without a workload.
+  std::vector<EntryWrites> writes = {};
+  // The checks that held vacuously, in file order (none of a strict run: they are failures).
+  std::vector<Vacuous> vacuous = {};
 
   bool broke_any() const { return !failures.empty() || !error.empty(); }
 };
@@ -104,6 +159,8 @@ struct ScenarioResult {
   // are quoted for a POSIX shell when they need it. For a live scenario, "kubesim run --live
   // FILE --seed N": it runs the same scenario and draws from the same seed, but does not replay.
   std::string replay_command(std::uint64_t seed, std::string_view program = "kubesim") const;
+  // The workload's actions by outcome over every seed.
+  WriteTotals writes() const;
 };
 
 nlohmann::json to_json(const SeedResult& result);

@@ -67,6 +67,9 @@ struct RunOptions {
   std::size_t trace_tail = 20;
   // Filled when set (off by default: a run pays nothing for it).
   RunCapture* capture = nullptr;
+  // A check that held vacuously (SeedResult::vacuous) is a failure of condition "vacuous"
+  // (`kubesim run --strict`).
+  bool strict = false;
   // Neither `trace`, `timeline`, `trace_tail` nor `capture` changes the run: they schedule
   // nothing on its Loop and draw nothing from its seed, so the trace hash is the same with or
   // without them, and `kubesim run FILE --seed N` replays what a report or an experiment showed.

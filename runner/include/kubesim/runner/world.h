@@ -139,6 +139,7 @@ struct Workload final : cluster::Replica {
   explicit Workload(sim::Loop& loop) : group(loop) {}
   std::unique_ptr<fakeapi::InProcessClient> client;
   std::vector<std::int64_t> counts;  // per entry: actions so far ({{n}} of the last)
+  std::vector<EntryWrites> writes;   // per entry: its actions by outcome
   // Per entry: a create's object as text with {{n}} in it (empty: built as a tree each time).
   std::vector<std::string> create_texts;
   std::vector<std::unique_ptr<PickIndex>> picks;  // one per resource and namespace picked from
@@ -235,8 +236,11 @@ struct ClusterRefusal {
 };
 // Creates the cluster's CRDs and objects on `server`, in order, up to the first refusal.
 std::optional<ClusterRefusal> create_cluster(fakeapi::ApiServer& server, const scenarios::ClusterSpec& cluster);
-// The same on a fresh server of its own: what a run would meet at its start, known at load.
-std::optional<ClusterRefusal> dry_run_cluster(const scenarios::Scenario& scenario);
+// The same on a fresh server of its own — what a run would meet at its start, known at load —
+// and then every check that could never see what it names: a match or noMatch of a kind the
+// server does not serve, a field (a match's keys, an object check's path) that the kind's schema
+// does not have (kubesim/fakeapi/field_paths.h). Empty when there is nothing to refuse.
+std::vector<ClusterRefusal> dry_run_cluster(const scenarios::Scenario& scenario);
 
 }  // namespace kubesim::runner
 

@@ -172,6 +172,10 @@ struct WorkloadEntry {
   sim::Duration from{};
   std::optional<sim::Duration> until;  // unset: the scenario's end
   WorkloadAction action;
+  // `expect: {refused: true}`: the server refusing an action (a 4xx answer to the request as
+  // sent, no fault injected) is what the entry tests, so it is counted but breaks nothing.
+  // Unset, a refused action breaks the seed.
+  bool expect_refused = false;
   Mark mark;
 };
 

@@ -106,6 +106,11 @@ class ClusterOptions {
   ClusterOptions& trace_to(std::ostream* sink) { trace_sink_ = sink; return *this; }
   // How many trace events and calls a failure message shows (default 20).
   ClusterOptions& failure_tail(std::size_t n) { failure_tail_ = n; return *this; }
+  // Strict (the default): a check that held vacuously fails the test — an always() whose
+  // condition's subject (Condition::present) never existed while the cluster ran, an Eventually
+  // that held at its first check at t=0 while its subject did not exist. Off, they only trace
+  // "check.vacuous".
+  ClusterOptions& strict(bool on) { strict_ = on; return *this; }
 
   std::uint64_t seed() const { return seed_; }
   const std::vector<std::string>& crd_files() const { return crd_files_; }
@@ -116,6 +121,7 @@ class ClusterOptions {
   const fakeapi::ServerOptions& server() const { return server_; }
   std::ostream* trace_sink() const { return trace_sink_; }
   std::size_t failure_tail() const { return failure_tail_; }
+  bool strict() const { return strict_; }
 
  private:
   std::uint64_t seed_ = 1;
@@ -127,6 +133,7 @@ class ClusterOptions {
   fakeapi::ServerOptions server_;
   std::ostream* trace_sink_ = nullptr;
   std::size_t failure_tail_ = 20;
+  bool strict_ = true;
 };
 
 // A broken always() check: the first time it did not hold.
@@ -165,8 +172,9 @@ class SimCluster {
   void crd_file(const std::string& path);
   api::Result<api::ObjectPtr> get(const api::GroupVersionResource& resource, std::string_view ns,
                                   std::string_view name) const;
-  // Objects of `resource` in `ns` ("" = all namespaces), in key order; empty when the resource
-  // is not served.
+  // Objects of `resource` in `ns` ("" = all namespaces), in key order. Throws
+  // std::invalid_argument naming the resource when the server does not serve it (a typo would
+  // otherwise read as "no objects").
   std::vector<api::ObjectPtr> list(const api::GroupVersionResource& resource, std::string_view ns = {}) const;
   // A JSON merge patch (RFC 7386); `subresource` "status" patches /status.
   api::Result<api::ObjectPtr> patch(const api::GroupVersionResource& resource, std::string_view ns,
@@ -234,6 +242,8 @@ class SimCluster {
   CallLog calls() const;
   // "seed 7, t=12.345s" and the last trace events and calls, for failure messages.
   std::string failure_context() const;
+  // ClusterOptions::strict: vacuous checks fail the test.
+  bool strict() const;
 
  private:
   struct Impl;

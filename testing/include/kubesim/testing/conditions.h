@@ -11,7 +11,10 @@
 // virtual time, and fails when `within` of virtual time passes first; Consistently(cond, for)
 // runs for `for` and fails at the first check where cond does not hold. Both leave the clock
 // where they stopped. A failure's text names the condition, why it does not hold, the seed, the
-// virtual time and the last trace events and calls (SimCluster::failure_context).
+// virtual time and the last trace events and calls (SimCluster::failure_context). A condition
+// on a resource the server does not serve, or on a field path its kind's schema does not have
+// ("spec.replica"), fails at once, naming it; a field the schema has but an object lacks reads
+// "absent", never zero.
 #ifndef KUBESIM_TESTING_CONDITIONS_H_
 #define KUBESIM_TESTING_CONDITIONS_H_
 
@@ -35,6 +38,16 @@ struct Condition {
   std::string description;  // "every widget ready"
   // nullopt when the condition holds; otherwise why not ("widget default/w1: readyReplicas 1, want 2").
   std::function<std::optional<std::string>(const SimCluster& cluster)> check;
+  // Optional: why the condition can never be judged on this cluster (a resource the server does
+  // not serve, a field its kind does not have), or nullopt. Eventually, Consistently and
+  // SimCluster::always ask it first and fail at once, naming it: such a condition would
+  // otherwise hold, or never hold, by reading nothing. The built-in conditions set it.
+  std::function<std::optional<std::string>(const SimCluster& cluster)> unjudgeable = nullptr;
+  // Optional: whether what the condition is about exists now (an object in its scope, a leader
+  // of its lock). A condition that held while its subject never existed tested nothing: a strict
+  // SimCluster (the default) fails such an always() at the cluster's end, and an Eventually
+  // that holds at its first check at t=0 by absence. Unset: the condition is never vacuous.
+  std::function<bool(const SimCluster& cluster)> present = nullptr;
 };
 
 // Builds a Condition from a predicate on the cluster; its failure says only the description.
