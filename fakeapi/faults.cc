@@ -249,6 +249,12 @@ std::optional<sim::Time> FaultInjector::first_fired(std::string_view id) const {
   return it->second.first;
 }
 
+std::optional<sim::Time> FaultInjector::last_fired(std::string_view id) const {
+  auto it = firings_.find(id);
+  if (it == firings_.end()) return std::nullopt;
+  return it->second.last;
+}
+
 bool FaultInjector::matches(const FaultRule& rule, const Request& request) const {
   if (!rule.verbs.empty() &&
       std::find(rule.verbs.begin(), rule.verbs.end(), request.verb) == rule.verbs.end()) {
@@ -293,6 +299,7 @@ bool FaultInjector::try_fire(FaultRule& rule, const Request& request) {
   if (rule.count) --*rule.count;
   auto [firing, first] = firings_.try_emplace(rule.id);
   if (first) firing->second.first = loop_->now();
+  firing->second.last = loop_->now();
   ++firing->second.count;
   if (loop_->trace().enabled()) {
     nlohmann::json fields = {{"rule", rule.id},

@@ -113,7 +113,7 @@ runner::SeedResult run_live(const scenarios::Scenario& scenario, const scenarios
   result.trace_events = world.loop.trace().count();
   result.requests = world.server.recorder().calls().size() + world.server.recorder().dropped();
   if (world.workload != nullptr) result.writes = world.workload->writes;
-  if (options.timeline) result.timeline = world.picture.finish(scenario.duration, stopped);
+  if (options.timeline) result.timeline = world.finish_picture(stopped);
   world.teardown();
   run.shut_down();
   if (signals.signal() != 0) {

@@ -23,7 +23,9 @@ constexpr double kRowHeight = 18;  // a further row of a lane whose spans overla
 constexpr double kFailureLabelHeight = 14;  // above the lanes, for "failure at …"
 constexpr double kChartHeight = 40;
 constexpr double kAxisHeight = 30;
-constexpr std::size_t kLabelChars = 30;
+// What a lane label holds at most (font-size 11 in the kLabelWidth column; the browser test
+// measures it).
+constexpr std::size_t kLabelChars = 32;
 
 // Leaders, one colour per replica in order of first appearance (wrapping after eight).
 constexpr const char* kReplicaColors[] = {"#4e79a7", "#59a14f", "#9c755f", "#76b7b2",
@@ -236,6 +238,7 @@ std::vector<LegendItem> legend_items(const Picture& p) {
 // Draws the legend in rows across the width; returns its height.
 double draw_legend(const Picture& p, std::ostream& out) {
   double x = 8, y = 8;
+  out << "<g class=\"legend\">";
   for (const auto& item : legend_items(p)) {
     const double width = 22 + 6.2 * static_cast<double>(item.text.size());
     if (x + width > kPictureWidth && x > 8) {
@@ -252,7 +255,29 @@ double draw_legend(const Picture& p, std::ostream& out) {
         << "</text>";
     x += width;
   }
+  out << "</g>";
   return y + 18 + kFailureLabelHeight;
+}
+
+// `name` in at most kLabelChars characters: its first word (the lane's kind: "lock",
+// "process", "queue") kept, then as much of the rest as fits — a path losing its middle segments
+// first ("lock leases/…/manager"), anything else its middle characters.
+std::string fit_label(const std::string& name) {
+  if (name.size() <= kLabelChars) return name;
+  static const std::string kEllipsis = "\xE2\x80\xA6";
+  const std::size_t space = name.find(' ');
+  const std::string kind = space == std::string::npos || space > kLabelChars / 2 ? "" : name.substr(0, space + 1);
+  const std::string rest = name.substr(kind.size());
+  const std::size_t room = kLabelChars - kind.size();  // characters, the ellipsis counting one
+  const std::size_t first = rest.find('/');
+  const std::size_t last = rest.rfind('/');
+  if (first != std::string::npos && first != last) {
+    const std::string shorter = rest.substr(0, first + 1) + kEllipsis + rest.substr(last);
+    if (shorter.size() - 2 <= room) return kind + shorter;
+  }
+  const std::size_t head = (room - 1) / 2;
+  const std::size_t tail = room - 1 - head;
+  return kind + rest.substr(0, head) + kEllipsis + rest.substr(rest.size() - tail);
 }
 
 void draw_lanes_and_axis(const Picture& p, std::ostream& out) {
@@ -260,8 +285,7 @@ void draw_lanes_and_axis(const Picture& p, std::ostream& out) {
     const Lane& lane = p.lanes[i];
     out << "<rect x=\"0\" y=\"" << num(lane.y) << "\" width=\"" << num(kPictureWidth) << "\" height=\""
         << num(lane.height) << "\" fill=\"" << (i % 2 == 0 ? "#f7f7f7" : "#ffffff") << "\"/>";
-    std::string shown = lane.name;
-    if (shown.size() > kLabelChars) shown = "\xE2\x80\xA6" + shown.substr(shown.size() - kLabelChars + 1);
+    const std::string shown = fit_label(lane.name);
     const double label_y = lane.chart ? lane.y + lane.height / 2 + 4 : lane.y + kLaneHeight / 2 + 4;
     out << "<text x=\"8\" y=\"" << num(label_y) << "\"><title>"
         << esc_attr(lane.name) << "</title>" << esc_attr(shown) << "</text>";

@@ -91,7 +91,7 @@ SeedResult run_seed(const scenarios::Scenario& scenario, const scenarios::Regist
   result.requests = recorder.calls().size() + recorder.dropped();
   if (world->workload != nullptr) result.writes = world->workload->writes;
   if (options.capture != nullptr && world->checker) capture_end(*world, *options.capture);
-  if (options.timeline) result.timeline = world->picture.finish(scenario.duration, stopped);
+  if (options.timeline) result.timeline = world->finish_picture(stopped);
   if (options.trace != nullptr) *options.trace << "{\"traceHash\":\"" << result.trace_hash << "\"}\n";
   if (!world->teardown()) {
     // Something of the run is still suspended and may touch the World when the Loop destroys

@@ -269,6 +269,15 @@ std::vector<ClusterRefusal> dry_run_cluster(const scenarios::Scenario& scenario)
   return out;
 }
 
+Timeline World::finish_picture(sim::Time stopped) {
+  for (const CountedFault& f : counted_faults) {
+    sim::Time to = std::min(f.until, stopped);
+    if (server.faults().fired(f.rule) >= f.count) to = std::min(to, *server.faults().last_fired(f.rule));
+    picture.close(f.span, to);
+  }
+  return picture.finish(scenario.duration, stopped);
+}
+
 void World::make_cluster() {
   if (auto refused = create_cluster(server, scenario.cluster)) throw std::runtime_error(refused->message);
 }

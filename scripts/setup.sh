@@ -14,6 +14,7 @@ packages=(
   libprotobuf-dev protobuf-compiler
   python3-kubernetes curl openssl
   faketime  # libfaketime: clock skew and drift of live-mode processes (kubesim run --live)
+  chromium  # the HTML report rendered headless in a real browser (tests/report/browser_test.sh)
 )
 
 # npm's @kubernetes/client-node for tests/fakeapi_http/node (when node and npm exist); `npm ci`

@@ -87,8 +87,13 @@ void faults(World& w, const scenarios::FaultsEvent& e, json& fields) {
     const std::string id = w.server.faults().add(rule);
     rule.id = id;
     rules.push_back(rule.to_json());
-    w.picture.span("apiserver", "fault", describe_rule(rule), w.loop.now(),
-                   entry.length ? std::min(w.loop.now() + *entry.length, w.end) : w.end);
+    const sim::Time until = entry.length ? std::min(w.loop.now() + *entry.length, w.end) : w.end;
+    if (rule.count) {  // it may run out before `until`: drawn to its last injection (World::finish_picture)
+      w.counted_faults.push_back(
+          CountedFault{w.picture.open("apiserver", "fault", describe_rule(rule), w.loop.now()), id, *rule.count, until});
+    } else {
+      w.picture.span("apiserver", "fault", describe_rule(rule), w.loop.now(), until);
+    }
   }
   fields["rules"] = std::move(rules);
 }

@@ -178,6 +178,32 @@ timeline:
   EXPECT_EQ(windows[1].to, at(60s));
 }
 
+// A rule limited by `count` is drawn until its last injection once it ran out, not to the end
+// of the run (nor of its `for`); one that did not run out, to its window's end.
+TEST(TimelineTest, AFaultLimitedByCountEndsWhereItRanOut) {
+  const Outcome r = run(parse(R"(
+name: counted
+duration: 1m
+workload:
+  - every: 1s
+    action: {create: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: c-, namespace: default}}}
+timeline:
+  - at: 10500ms
+    faults:
+      - {verb: create, resource: configmaps, error: 500, count: 3}
+      - {verb: create, resource: secrets, error: 500, count: 3, for: 20s}
+)"), 1, true);
+  ASSERT_TRUE(r.result.error.empty()) << r.result.error;
+  std::vector<TimelineSpan> windows;
+  for (const auto& span : r.result.timeline->spans) {
+    if (span.kind == "fault") windows.push_back(span);
+  }
+  ASSERT_EQ(windows.size(), 2u);
+  EXPECT_EQ(windows[0].from, at(10500ms));
+  EXPECT_EQ(windows[0].to, at(13s));  // the creates at 11, 12 and 13 s
+  EXPECT_EQ(windows[1].to, at(30500ms));  // never fired: its window
+}
+
 // The picture's pause ends when the pause does, whichever of the two same-instant callbacks (the
 // process's own end of pause, the picture's) a seed runs first.
 TEST(TimelineTest, APauseSpanEndsWithThePauseInEverySeed) {

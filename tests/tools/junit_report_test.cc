@@ -205,6 +205,20 @@ TEST(ReportTest, TheTimelineDrawsEveryLaneSpanMarkAndTheFailure) {
   EXPECT_NE(svg.find("stroke=\"#d62728\" stroke-width=\"2\"><title>failure"), std::string::npos);
 }
 
+// A lane label that does not fit keeps its kind and loses the middle of its path, not its
+// start ("…ck leases/kube-system/manager" was cut from the left).
+TEST(ReportTest, LongLaneLabelsKeepTheirKindAndTheEndsOfTheirPath) {
+  runner::Timeline t;
+  t.duration = std::chrono::minutes(1);
+  t.lanes = {"lock leases/kube-system/manager", "lock configmaps/a-rather-long-namespace/manager",
+             "process a-replica-with-a-very-long-name-indeed-0"};
+  const std::string svg = report::timeline_svg(t);
+  EXPECT_NE(svg.find("</title>lock leases/kube-system/manager</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("</title>lock configmaps/\xE2\x80\xA6/manager</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("</title>process a-replica-w\xE2\x80\xA6" "ame-indeed-0</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("<g class=\"legend\">"), std::string::npos);
+}
+
 // The y of the rectangle whose <title> starts with `title`.
 std::string rect_y(const std::string& svg, const std::string& title) {
   const std::size_t at = svg.find("<title>" + title);

@@ -171,6 +171,7 @@ class FaultInjector {
   // How often the rule with `id` fired (0 for an unknown id), and when it first did.
   std::int64_t fired(std::string_view id) const;
   std::optional<sim::Time> first_fired(std::string_view id) const;
+  std::optional<sim::Time> last_fired(std::string_view id) const;
 
   // The first rule of `kind` that matches `request` and fires now; its count is consumed and the
   // injection traced. Null when none fires.
@@ -198,6 +199,7 @@ class FaultInjector {
   struct Firings {
     std::int64_t count = 0;
     sim::Time first{};
+    sim::Time last{};
   };
 
   sim::Loop* loop_;

@@ -148,6 +148,14 @@ struct Workload final : cluster::Replica {
   ProcessLane lane;
 };
 
+// A fault rule limited by `count`, whose picture span ends where the rule ran out.
+struct CountedFault {
+  std::size_t span = 0;  // the Picture span
+  std::string rule;      // the rule's id
+  std::int64_t count = 0;
+  sim::Time until{};     // its window's end (or the run's)
+};
+
 struct World final : cluster::Observer {
   World(const scenarios::Scenario& scenario, const scenarios::Registry& registry,
         const RunOptions& options, std::ostream* trace_sink);
@@ -195,6 +203,9 @@ struct World final : cluster::Observer {
   void term_ended(cluster::Replica& r, std::size_t term) override;
   // Set by teardown: nothing scheduled acts any more.
   bool closing() const { return cluster.closing(); }
+  // The picture's timeline once the run stopped at `stopped`: a fault rule limited by `count`
+  // drawn until its last injection when it ran out, else to its window's end.
+  Timeline finish_picture(sim::Time stopped);
 
   const scenarios::Scenario& scenario;
   const scenarios::Registry& registry;
@@ -205,6 +216,7 @@ struct World final : cluster::Observer {
   sim::Time end{};
   cluster::Leadership& leadership;  // the cluster's
   Picture picture;
+  std::vector<CountedFault> counted_faults;  // the picture's spans of count-limited fault rules
   std::unique_ptr<Checker> checker;
   std::shared_ptr<RunFilter> filter;
   std::vector<Replica*> replicas;  // in file order; the cluster's
