@@ -183,4 +183,14 @@ std::string format_go_duration(sim::Duration d) {
   return negative ? "-" + out : out;
 }
 
+std::string format_rounded(sim::Duration d) {
+  constexpr std::int64_t kMillisecond = 1'000'000;
+  const std::int64_t n = d.count();
+  if (n > -kMillisecond && n < kMillisecond) return format_go_duration(d);
+  // Halves away from zero, as Go's Duration.Round.
+  const std::int64_t magnitude = (n < 0 ? -(n / kMillisecond) : n / kMillisecond) +
+                                 ((n < 0 ? -(n % kMillisecond) : n % kMillisecond) >= kMillisecond / 2 ? 1 : 0);
+  return format_go_duration(sim::Duration((n < 0 ? -magnitude : magnitude) * kMillisecond));
+}
+
 }  // namespace kubesim::api

@@ -86,7 +86,7 @@ std::string comment(const std::string& text) {
 
 std::string header(const Search& search, const ExploreFinding& f) {
   std::string out = "# Found by `kubesim explore " + search.file + "` with seed " + std::to_string(f.seed) + ".\n";
-  out += "# Broken: " + f.check + " at " + api::format_go_duration(f.at - sim::Time{}) + "\n";
+  out += "# Broken: " + f.check + " at " + api::format_rounded(f.at - sim::Time{}) + "\n";
   if (!f.detail.empty()) out += comment(f.detail);
   if (f.family.empty()) {
     out += "# Without any perturbation: the scenario fails as written.\n";

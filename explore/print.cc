@@ -26,7 +26,7 @@ void print_explore_report(const ExploreReport& r, std::ostream& out) {
   if (r.found) {
     const ExploreFinding& f = *r.found;
     out << "FOUND (seed " << f.seed << "): " << f.check << " broken at "
-        << api::format_go_duration(f.at - sim::Time{}) << "\n";
+        << api::format_rounded(f.at - sim::Time{}) << "\n";
     std::istringstream detail(f.detail);
     for (std::string line; std::getline(detail, line);) out << "  " << line << "\n";
     if (f.family.empty()) {

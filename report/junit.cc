@@ -28,7 +28,7 @@ std::string failure_message(const runner::ScenarioResult& result, const runner::
                             const std::string& program) {
   std::string what = "the run failed: " + seed.error;
   if (const runner::Failure* f = counting_failure(result, seed)) {
-    what = f->check + " broke at " + api::format_go_duration(f->at.time_since_epoch()) + " (" +
+    what = f->check + " broke at " + api::format_rounded(f->at.time_since_epoch()) + " (" +
            scenarios::place(result.file, f->mark) + ")";
   }
   return what + "; replay: " + result.replay_command(seed.seed, program);

@@ -49,7 +49,7 @@ std::string badge(Verdict v) {
 // "check at 1m2s (FILE:L:C)" or the run's error, for a failing seed.
 std::string failure_cell(const runner::ScenarioResult& r, const runner::SeedResult& seed) {
   if (const runner::Failure* f = counting_failure(r, seed)) {
-    return "<code>" + h(f->check) + "</code> at " + h(api::format_go_time(f->at)) + " <span class=\"muted\">(" +
+    return "<code>" + h(f->check) + "</code> at " + h(api::format_rounded_time(f->at)) + " <span class=\"muted\">(" +
            h(scenarios::place(r.file, f->mark)) + ")</span>";
   }
   return "the run failed: " + h(seed.error);
@@ -83,7 +83,7 @@ void write_overview(const runner::RunSet& set, std::ostream& out) {
       shown = runner::report_seed_index(r);
       const runner::Failure& f = r.seeds[*shown].failures.front();
       out << "found in seed " << r.seeds[*shown].seed << ": <code>" << h(f.check) << "</code> at "
-          << h(api::format_go_time(f.at));
+          << h(api::format_rounded_time(f.at));
     }
     out << "</td><td class=\"cmd\">"
         << (shown ? h(r.replay_command(r.seeds[*shown].seed, set.program)) : "") << "</td></tr>\n";

@@ -360,7 +360,7 @@ void draw_mark(const Picture& p, const runner::TimelineMark& m, std::ostream& ou
   const Lane* lane = p.lane(m.lane);
   const double x = p.x(m.at);
   const std::string title = "<title>" + esc_attr(m.kind + (m.label.empty() ? "" : " " + m.label) +
-                                            " at " + api::format_go_time(m.at)) + "</title>";
+                                            " at " + api::format_rounded_time(m.at)) + "</title>";
   if (m.kind == "failure") {
     out << "<line x1=\"" << num(x) << "\" y1=\"" << num(p.lanes_top - 2) << "\" x2=\"" << num(x)
         << "\" y2=\"" << num(p.lanes_bottom) << "\" stroke=\"" << kFailureColor
@@ -368,7 +368,7 @@ void draw_mark(const Picture& p, const runner::TimelineMark& m, std::ostream& ou
     const bool right = x < (p.x0 + p.x1) / 2;
     out << "<text x=\"" << num(right ? x + 4 : x - 4) << "\" y=\"" << num(p.lanes_top - 4)
         << "\" fill=\"" << kFailureColor << "\" font-weight=\"bold\" text-anchor=\""
-        << (right ? "start" : "end") << "\">" << esc_attr("failure at " + api::format_go_time(m.at)) << "</text>";
+        << (right ? "start" : "end") << "\">" << esc_attr("failure at " + api::format_rounded_time(m.at)) << "</text>";
     return;
   }
   if (lane == nullptr) return;

@@ -151,7 +151,7 @@ void print_seed_failure(const runner::ScenarioResult& result, const runner::Seed
   const runner::Failure* first = counting_failure(result, seed);
   if (first != nullptr) {
     out << indent << "broke " << scenarios::place(result.file, first->mark) << ": " << first->check << "\n";
-    out << indent << "at " << api::format_go_time(first->at) << (seed.live ? " of real time (a live run)\n" : " of virtual time\n");
+    out << indent << "at " << api::format_rounded_time(first->at) << (seed.live ? " of real time (a live run)\n" : " of virtual time\n");
     print_lines(first->detail, indent + "  ", out);
   }
   if (!seed.error.empty()) {
@@ -160,7 +160,7 @@ void print_seed_failure(const runner::ScenarioResult& result, const runner::Seed
   for (const auto& f : seed.failures) {
     if (&f == first) continue;
     out << indent << "also broke " << scenarios::place(result.file, f.mark) << ": " << f.check << " at "
-        << api::format_go_time(f.at) << "\n";
+        << api::format_rounded_time(f.at) << "\n";
   }
   if (!seed.trace_tail.empty()) {
     out << indent << "last trace lines before it:\n";

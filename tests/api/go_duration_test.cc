@@ -100,5 +100,16 @@ TEST(GoDurationTest, FormatsAnInstantAsTheTimeSinceTheStart) {
   EXPECT_EQ(format_go_time(sim::Time{} + 1500ms), "1.5s");
 }
 
+// For people: to the millisecond, halves away from zero, as Duration.Round(time.Millisecond).
+TEST(GoDurationTest, RoundsToTheMillisecondForPeople) {
+  EXPECT_EQ(format_rounded(3min + 15s + 201378720ns), "3m15.201s");
+  EXPECT_EQ(format_rounded(15s + 937879174ns), "15.938s");
+  EXPECT_EQ(format_rounded(10s + 104976ns), "10s");
+  EXPECT_EQ(format_rounded(1500us), "2ms");
+  EXPECT_EQ(format_rounded(-1500us), "-2ms");
+  EXPECT_EQ(format_rounded(250us), "250µs");  // under a millisecond: whole
+  EXPECT_EQ(format_rounded_time(sim::Time{} + 2min), "2m0s");
+}
+
 }  // namespace
 }  // namespace kubesim::api

@@ -21,6 +21,10 @@ Result<sim::Duration> parse_go_duration(std::string_view text);
 std::string format_go_duration(sim::Duration d);
 // An instant of a run as the virtual time since its start, in the same form: "1m30s".
 inline std::string format_go_time(sim::Time t) { return format_go_duration(t - sim::Time{}); }
+// For people to read: rounded to the millisecond (Duration.Round(time.Millisecond).String()),
+// "3m15.201s" rather than "3m15.20137872s"; a duration under a millisecond is written whole.
+std::string format_rounded(sim::Duration d);
+inline std::string format_rounded_time(sim::Time t) { return format_rounded(t - sim::Time{}); }
 
 }  // namespace kubesim::api
 
