@@ -183,20 +183,19 @@ sim::Task<void> create(World* w, std::size_t entry, std::int64_t n, const scenar
   }
   std::string ns;
   if (info->namespaced) ns = object.value()->namespace_().empty() ? "default" : std::string(object.value()->namespace_());
-  const std::string what = "create " + std::string(object.value()->kind()) + " " +
-                           (ns.empty() ? "" : ns + "/") +
-                           std::string(object.value()->name().empty() ? object.value()->generate_name()
-                                                                      : object.value()->name());
   api::Request req = request(api::Verb::kCreate, info->gvr, ns, std::string(object.value()->name()));
   req.options = api::CreateOptions();
   req.object = object.value();
   const api::Response made = co_await w->workload->client->send(ctx, std::move(req));
   if (w->closing()) co_return;
   if (made.ok()) {  // the server traced the write
-    count(*w, entry, n, Outcome::kWritten, what, "");
+    ++w->workload->writes[entry].written;
     co_return;
   }
   trace_answer(*w, entry, n, "create", "", made);
+  const std::string what = "create " + std::string(object.value()->kind()) + " " + (ns.empty() ? "" : ns + "/") +
+                           std::string(object.value()->name().empty() ? object.value()->generate_name()
+                                                                      : object.value()->name());
   count(*w, entry, n, outcome_of(made, false), what, answer_text(made));
 }
 
@@ -214,7 +213,6 @@ sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const scenar
     co_return;
   }
   const std::string key(current->key().view());
-  const std::string what = "update " + key;
   const std::string ns(current->namespace_());
   const std::string name(current->name());
   // The jitter of the waits draws from the action's own stream, after its pick's.
@@ -225,7 +223,7 @@ sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const scenar
       auto next = set_path(changed, path, substitute_n(value, n));
       if (!next.ok()) {
         trace_action(*w, entry, n, "update", key, {{"error", next.status().message}});
-        count(*w, entry, n, Outcome::kRefused, what, "set " + path + ": " + next.status().message);
+        count(*w, entry, n, Outcome::kRefused, "update " + key, "set " + path + ": " + next.status().message);
         co_return;
       }
       changed = std::move(next).value();
@@ -236,13 +234,13 @@ sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const scenar
     const api::Response updated = co_await w->workload->client->send(ctx, std::move(req));
     if (w->closing()) co_return;
     if (updated.ok()) {  // the server traced the write
-      count(*w, entry, n, Outcome::kWritten, what, "");
+      ++w->workload->writes[entry].written;
       co_return;
     }
     trace_answer(*w, entry, n, "update", key, updated);
     const bool conflict = updated.code == 409 && updated.error && updated.error->reason == api::StatusReason::kConflict;
     if (!conflict || attempt == kConflictTries) {
-      count(*w, entry, n, outcome_of(updated, true), what, answer_text(updated));
+      count(*w, entry, n, outcome_of(updated, true), "update " + key, answer_text(updated));
       co_return;
     }
     // As a user's tool does on a conflict: wait a little, read the object again, change it again.
@@ -256,7 +254,7 @@ sim::Task<void> update(World* w, std::size_t entry, std::int64_t n, const scenar
     if (w->closing()) co_return;
     if (!read.ok()) {
       trace_answer(*w, entry, n, "get", key, read);
-      count(*w, entry, n, outcome_of(read, true), what, "reading it again after a conflict: " + answer_text(read));
+      count(*w, entry, n, outcome_of(read, true), "update " + key, "reading it again after a conflict: " + answer_text(read));
       co_return;
     }
     current = std::move(read.object);
@@ -277,7 +275,7 @@ sim::Task<void> remove(World* w, std::size_t entry, std::int64_t n, const scenar
   const api::Response deleted = co_await w->workload->client->send(ctx, std::move(req));
   if (w->closing()) co_return;
   if (deleted.ok()) {  // the server traced the write
-    count(*w, entry, n, Outcome::kWritten, "delete " + key, "");
+    ++w->workload->writes[entry].written;
     co_return;
   }
   trace_answer(*w, entry, n, "delete", key, deleted);
