@@ -98,7 +98,7 @@ void crash_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
   const Turn t = turn(space, j, points.size(), rng, points);
   c.seed = t.seed;
   if (t.point == nullptr) return;
-  const sim::Duration restart = t.pass == 0 ? 1s : t.pass == 1 ? 5s : rng.uniform_duration(500ms, 10s);
+  const sim::Duration restart = t.pass == 0 ? 1s : t.pass == 1 ? 5s : draw_ms(rng, 500ms, 10s);
   c.timeline.push_back(entry_after(*t.point, "crash", flow(crash_of(t.point->replica, restart))));
   c.points.push_back(t.point->text());
 }
@@ -111,7 +111,7 @@ void coalesce_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candid
   YAML::Node rule;
   rule["verb"] = "watch";
   rule["process"] = t.point->replica;
-  rule["coalesce"] = api::format_go_duration(t.pass == 0 ? 3s : t.pass == 1 ? 1s : rng.uniform_duration(500ms, 5s));
+  rule["coalesce"] = api::format_go_duration(t.pass == 0 ? 3s : t.pass == 1 ? 1s : draw_ms(rng, 500ms, 5s));
   rule["for"] = api::format_go_duration(window(space, t.point->at, 20s));
   c.timeline.push_back(entry_after(*t.point, "faults", rules(rule)));
   c.points.push_back(t.point->text());
@@ -174,7 +174,7 @@ void stale_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
   rule["process"] = replica;
   const sim::Duration by = pass == 0 ? just_before(space, c.seed, replica, *point, kStaleRestart)
                           : pass == 1 ? 30s
-                                      : rng.uniform_duration(2s, 60s);
+                                      : draw_ms(rng, 2s, 60s);
   rule["staleBy"] = api::format_go_duration(by);
   rule["for"] = api::format_go_duration(window(space, point->at, 30s));
   YAML::Node lagging = rules(rule);
@@ -203,7 +203,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
                                                 const std::string& replica, sim::Time from,
                                                 const std::vector<WritePoint>& points) {
   const auto span = [&](sim::Duration lo, sim::Duration hi) {
-    return api::format_go_duration(window(space, from, rng.uniform_duration(lo, hi)));
+    return api::format_go_duration(window(space, from, draw_ms(rng, lo, hi)));
   };
   // A resource the replica writes (its Lease among them, when it leads), if it writes any.
   std::vector<const WritePoint*> own;
@@ -245,7 +245,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
       rule["for"] = span(5s, 30s);
       return {"faults", rules(rule)};
     case 3:
-      rule["latency"] = api::format_go_duration(rng.uniform_duration(100ms, 2s));
+      rule["latency"] = api::format_go_duration(draw_ms(rng, 100ms, 2s));
       rule["for"] = span(5s, 20s);
       return {"faults", rules(rule)};
     case 4: {
@@ -273,7 +273,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
     case 9: {
       YAML::Node k;
       k["process"] = replica;
-      const sim::Duration by = rng.uniform_duration(1s, 30s);
+      const sim::Duration by = draw_ms(rng, 1s, 30s);
       k["by"] = api::format_go_duration(rng.bernoulli(0.5) ? by : -by);
       return {"skew", flow(k)};
     }
@@ -281,7 +281,7 @@ std::pair<std::string, YAML::Node> random_fault(const Space& space, sim::Rng& rn
       YAML::Node p;
       p["process"] = replica;
       // Shorter than the renew deadline: a pause a correct leader survives.
-      p["for"] = api::format_go_duration(window(space, from, rng.uniform_duration(100ms, space.renew_deadline / 2)));
+      p["for"] = api::format_go_duration(window(space, from, draw_ms(rng, 100ms, space.renew_deadline / 2)));
       return {"pause", flow(p)};
     }
   }

@@ -176,6 +176,7 @@ ExploreReport explore(const std::string& path, const scenarios::Registry& regist
   if (options.seeds && static_cast<std::size_t>(*options.seeds) < report.seeds.size()) {
     report.seeds.resize(static_cast<std::size_t>(*options.seeds));
   }
+  search.seeds = report.seeds;
   Space space = make_space(scenario, report.seeds);
   const sim::Time limit = sim::Time{} + (space.duration - space.settle);
   const std::string coalesce_note = coalesce_unavailable(search, space);

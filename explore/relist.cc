@@ -134,7 +134,7 @@ void relist_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidat
   const std::size_t m = j / space.seeds.size();
   const std::size_t pass = m / targets.size();
   const RelistTarget& t = *(pass < 2 ? targets[m % targets.size()] : targets[rng.uniform(targets.size())]);
-  const sim::Duration lead = pass == 0 ? 1s : pass == 1 ? 3s : rng.uniform_duration(100ms, 5s);
+  const sim::Duration lead = pass == 0 ? 1s : pass == 1 ? 3s : draw_ms(rng, 100ms, 5s);
   // From `lead` before the deletion, but once the object is in the replica's cache.
   const sim::Duration deleted = floor_ms(t.deletion.at);
   const sim::Duration from = std::min(deleted, std::max(deleted - lead, floor_ms(t.seen) + kInCache));

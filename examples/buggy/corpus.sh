@@ -11,7 +11,8 @@
 #                                                   `PROGRAM explore` on every scenarios/NAME.yaml:
 #                                                   for NAME it must find a failing run (exit 1)
 #                                                   and write NAME.min.yaml with at most 10
-#                                                   entries, which fails when run by itself; for
+#                                                   entries, which fails when run by itself and
+#                                                   passes with NAME-fixed; for
 #                                                   NAME-fixed it must find nothing (exit 0)
 #                                                   within F (default: B).
 #                                                   Prints the table: bug, runs and time to find,
@@ -174,6 +175,11 @@ explore() {
         if [ -n "$size" ] && [ "$size" -gt 10 ]; then problem "$name: shrunk to $size entries, more than 10"; fi
         "$program" run "$min" > "$out/min.txt" 2>&1
         [ $? -eq 1 ] || problem "$name: $(basename "$min") does not fail when run by itself"
+        "$program" run "$(fixed_copy "$min" "$name")" > "$out/min-fixed.txt" 2>&1
+        if [ $? -ne 0 ]; then
+          problem "$name: $(basename "$min") fails with $name-fixed too, so it is no regression test"
+          sed -n '1,8p' "$out/min-fixed.txt"
+        fi
       fi
     else
       problem "$name: explore found nothing (exit $status)"

@@ -42,6 +42,7 @@ struct Search {
   runner::RunFunction run;
   DiffOptions diff;
   bool differential = true;
+  std::vector<std::uint64_t> seeds;                        // the seeds explored
   std::map<std::uint64_t, runner::RunCapture> references;  // per seed
 };
 

@@ -14,6 +14,7 @@
 #ifndef KUBESIM_EXPLORE_INTERNAL_PERTURB_H_
 #define KUBESIM_EXPLORE_INTERNAL_PERTURB_H_
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,13 @@ namespace kubesim::explore {
 // written).
 inline sim::Duration floor_ms(sim::Time t) {
   return std::chrono::floor<std::chrono::milliseconds>(t - sim::Time{});
+}
+
+// A duration drawn uniformly from [lo, hi), rounded down to a whole millisecond (never below
+// `lo`, a whole millisecond itself), so that a candidate's file reads `2.417s`, not
+// `2.417093821s`.
+inline sim::Duration draw_ms(sim::Rng& rng, sim::Duration lo, sim::Duration hi) {
+  return std::max<sim::Duration>(lo, std::chrono::floor<std::chrono::milliseconds>(rng.uniform_duration(lo, hi)));
 }
 
 // A resource as a file names it: the plural of a core resource, group/version/plural otherwise

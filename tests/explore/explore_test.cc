@@ -129,6 +129,35 @@ TEST_F(ExploreTest, TheSearchDoesNotDependOnTheNumberOfJobs) {
   }
 }
 
+// The shrunk file is a regression test: run with the fixed controller it passes every check, on
+// its seed and on the scenario's. Here a second check counts what a second workload entry made,
+// so a shrink that removes that entry (the children's check still breaks) must be rejected.
+TEST_F(ExploreTest, TheShrunkFilePassesWithTheFixedController) {
+  const std::string tail =
+      "  - every: 10s\n"
+      "    until: 30s\n"
+      "    action: {create: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: o-, namespace: default}}}\n"
+      "expect:\n  finally:\n    - {count: {resource: configmaps, namespace: default}, equals: 3}\n";
+  const std::string file = write("child-maker.yaml", testing::child_maker_scenario("child-maker", "", tail));
+  const ExploreReport report = explore(file, testing::child_maker_registry(), options("out", 40));
+  ASSERT_TRUE(report.errors.empty()) << report.errors.front();
+  ASSERT_TRUE(report.found.has_value());
+  ASSERT_TRUE(report.found->replays);
+  std::string text = read(report.found->min_file);
+  const std::string type = "type: child-maker}";
+  ASSERT_NE(text.find(type), std::string::npos) << text;
+  text.replace(text.find(type), type.size(), "type: child-maker-fixed}");
+  scenarios::ParseResult parsed = scenarios::parse_scenario(text, "fixed.min.yaml", testing::child_maker_registry());
+  ASSERT_TRUE(parsed.scenario.has_value()) << parsed.errors.front().text();
+  for (std::uint64_t seed : {report.found->seed, std::uint64_t{1}, std::uint64_t{2}}) {
+    runner::RunOptions run;
+    run.seed = seed;
+    const runner::SeedResult r = runner::run_seed(*parsed.scenario, testing::child_maker_registry(), run);
+    EXPECT_FALSE(r.broke_any()) << "seed " << seed << ": " << (r.failures.empty() ? r.error : r.failures.front().check)
+                                << "\n" << text;
+  }
+}
+
 TEST_F(ExploreTest, AScenarioThatFailsAsWrittenIsReportedWithoutPerturbation) {
   std::string text = child_maker_scenario("child-maker");
   text += "expect:\n  finally:\n    - {count: {resource: configmaps, namespace: dst}, equals: 99}\n";
