@@ -356,6 +356,9 @@ Candidate make_candidate(const Space& space, std::size_t index) {
     case Family::kRelist:
       relist_candidate(space, j, rng, c);
       break;
+    case Family::kStart:
+      start_candidate(space, j, rng, c);
+      break;
   }
   for (const YAML::Node& e : c.timeline) c.text += (c.text.empty() ? "" : "; ") + one_line(e);
   return c;

@@ -130,6 +130,7 @@ void drop_idle_families(Space& space, ExploreReport& report) {
     report.families[static_cast<std::size_t>(f)].note =
         f == Family::kRecur    ? "not tried: no replica wrote one object three times"
         : f == Family::kRelist ? "not tried: no deletion of an object another replica watches"
+        : f == Family::kStart  ? "not tried: no replica listed or watched anything"
                                : "not tried: nothing to work on";
   }
   space.families = std::move(on);
@@ -226,6 +227,7 @@ ExploreReport explore(const std::string& path, const scenarios::Registry& regist
     space.points[seed] = learn_points(refs[i].capture.calls, space.replicas, limit);
     space.first_list[seed] = learn_first_lists(refs[i].capture.calls, space.listing_replicas);
     space.relists[seed] = learn_relists(refs[i].capture.calls, space.replicas, limit);
+    space.starts[seed] = learn_starts(refs[i].capture.calls, space.replicas);
     search.references[seed] = std::move(refs[i].capture);
   }
   if (report.found) {

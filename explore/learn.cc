@@ -33,6 +33,8 @@ std::string family_name(Family family) {
       return "recur";
     case Family::kRelist:
       return "relist";
+    case Family::kStart:
+      return "start";
   }
   return "?";
 }
@@ -65,12 +67,16 @@ std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& c
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(point_of(call, count));
   }
+  // Each kind's points from both ends: its first, its last, its second, its second to last, …
+  // so that the last change of each kind is tried early too (a bug that shows only on the last
+  // change is otherwise reached after every other point).
+  const auto from_both_ends = [](std::size_t i, std::size_t n) { return i % 2 == 0 ? i / 2 : n - 1 - i / 2; };
   std::vector<WritePoint> out;
   for (std::size_t round = 0;; ++round) {
     bool any = false;
     for (const auto& g : groups) {
       if (round < g.size()) {
-        out.push_back(g[round]);
+        out.push_back(g[from_both_ends(round, g.size())]);
         any = true;
       }
     }

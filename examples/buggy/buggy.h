@@ -87,10 +87,11 @@ void register_config_map_pair(kubesim::scenarios::Registry& registry, const std:
 void register_stale_read(kubesim::scenarios::Registry& registry);
 void register_unobserved(kubesim::scenarios::Registry& registry);
 void register_non_idempotent(kubesim::scenarios::Registry& registry);
-void register_replicators(kubesim::scenarios::Registry& registry);  // missing-forget, tombstone
+void register_replicators(kubesim::scenarios::Registry& registry);  // missing-forget, tombstone, hot-retry
 void register_lost_lease(kubesim::scenarios::Registry& registry);
 void register_name_not_uid(kubesim::scenarios::Registry& registry);
 void register_drop_on_conflict(kubesim::scenarios::Registry& registry);
+void register_bundles(kubesim::scenarios::Registry& registry);  // unsynced-start
 
 // Every type of the corpus.
 void register_all(kubesim::scenarios::Registry& registry);

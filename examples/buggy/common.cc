@@ -115,6 +115,7 @@ void register_all(scenarios::Registry& registry) {
   register_lost_lease(registry);
   register_name_not_uid(registry);
   register_drop_on_conflict(registry);
+  register_bundles(registry);
 }
 
 }  // namespace buggy

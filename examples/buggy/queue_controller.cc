@@ -14,16 +14,20 @@ QueueController::QueueController(const kubesim::scenarios::ControllerEnv& env, O
     : process_(&env.process), client_(&env.client), informers_(&env.informers), options_(options) {}
 
 void QueueController::watch(const kubesim::api::GroupVersionResource& resource,
-                            std::shared_ptr<kubesim::informer::ResourceEventHandler> handler) {
+                            std::shared_ptr<kubesim::informer::ResourceEventHandler> handler, bool wait_for_sync) {
   kubesim::informer::SharedIndexInformer& informer = informers_->informer_for(resource);
   auto registration = informer.add_event_handler(std::move(handler));
   if (!registration.ok()) throw std::runtime_error("add_event_handler: " + registration.status().message);
   auto handle = std::move(registration).value();
-  synced_.push_back([handle] { return handle->has_synced(); });
+  if (wait_for_sync) synced_.push_back([handle] { return handle->has_synced(); });
 }
 
 void QueueController::enqueue(const std::string& key) {
   if (queue_ != nullptr) queue_->add(key);
+}
+
+void QueueController::enqueue_after(const std::string& key, kubesim::sim::Duration delay) {
+  if (queue_ != nullptr) queue_->add_after(key, delay);
 }
 
 kubesim::informer::NamespaceLister QueueController::lister(const kubesim::api::GroupVersionResource& resource,
@@ -54,7 +58,11 @@ kubesim::sim::Task<void> QueueController::worker(kubesim::sim::Context ctx, std:
     if (!key) co_return;
     const bool ok = co_await sync(ctx, *key);
     if (!ok) {
-      queue->add_rate_limited(*key);
+      if (options_.requeue_rate_limited) {
+        queue->add_rate_limited(*key);
+      } else {
+        queue->add(*key);
+      }
     } else if (options_.forget_on_success) {
       queue->forget(*key);
     }

@@ -37,6 +37,9 @@ class QueueController : public kubesim::scenarios::Controller {
     // client-go's workqueue.Forget(key) after a sync that succeeded; without it the rate
     // limiter keeps counting the key's failures for as long as the process lives.
     bool forget_on_success = true;
+    // AddRateLimited(key) after a sync that failed; without it the key is queued again at once
+    // (queue.Add), and a key that keeps failing is retried as fast as the server answers.
+    bool requeue_rate_limited = true;
   };
 
   QueueController(const kubesim::scenarios::ControllerEnv& env, Options options);
@@ -49,11 +52,14 @@ class QueueController : public kubesim::scenarios::Controller {
  protected:
   using Queue = kubesim::workqueue::RateLimitingQueue<std::string>;
 
-  // Takes `resource`'s informer from the factory and hands its notifications to `handler`.
+  // Takes `resource`'s informer from the factory and hands its notifications to `handler`; run()
+  // waits for it to sync unless `wait_for_sync` is false.
   void watch(const kubesim::api::GroupVersionResource& resource,
-             std::shared_ptr<kubesim::informer::ResourceEventHandler> handler);
-  // Queues `key` in the running queue (AddFunc's queue.Add); nothing when no run is under way.
+             std::shared_ptr<kubesim::informer::ResourceEventHandler> handler, bool wait_for_sync = true);
+  // Queues `key` in the running queue (AddFunc's queue.Add), or once `delay` has passed
+  // (AddAfter); nothing when no run is under way.
   void enqueue(const std::string& key);
+  void enqueue_after(const std::string& key, kubesim::sim::Duration delay);
   kubesim::informer::NamespaceLister lister(const kubesim::api::GroupVersionResource& resource,
                                             std::string ns) const;
   kubesim::api::Client& client() const { return *client_; }

@@ -6,8 +6,9 @@ crash right after the replica's 1st, 3rd or 8th create, update or delete (restar
 requests, an API server restart, a pause (4 s), a restart against a view 2 s or 10 s old (stale:
 replicas of processes with watchList: false only), a 15 s outage of its writes and one more 500
 20 s later (recur), a partition with the history compacted behind it, long enough (40 s) to end
-its watches or 5 s with an API server restart (relist) — at two points of the run, and is run
-for NAME and NAME-fixed. A correct version must pass every one; the table says, per family, how many
+its watches or 5 s with an API server restart (relist) — at two points of the run; and the
+replica's first list or watch of configmaps or of secrets slowed by 5 s or failing three times,
+at its start or after a restart at 40 s (start) — and is run for NAME and NAME-fixed. A correct version must pass every one; the table says, per family, how many
 perturbations broke the version with the bug.
 
     sweep.py PROGRAM [--seeds N] [--fixed-only] [NAME...]
@@ -46,6 +47,12 @@ WRITES = "[create, update, patch, delete]"
 def perturbations(procs):
     """(family, timeline entries) pairs."""
     for p, listing in procs:
+        for resource in ["configmaps", "secrets"]:
+            for what in ["latency: 5s, count: 1", "error: 500, count: 3"]:
+                rule = "{verb: [list, watch], resource: %s, process: %s, %s, for: 30s}" % (resource, p, what)
+                yield "start", "  - at: 0s\n    faults:\n      - %s" % rule
+                yield "start", ("  - at: 40s\n    faults:\n      - %s\n  - at: 40s\n    crash: {process: %s, restartAfter: 1s}"
+                                % (rule, p))
         for verb in ["create", "update", "delete"]:
             for k in [1, 3, 8]:
                 for restart in ["1s", "5s"]:
@@ -89,7 +96,8 @@ def main(argv):
             seeds, rest = rest[1], rest[2:]
     names = rest or sorted(f[:-5] for f in os.listdir(os.path.join(HERE, "scenarios")))
     failed = 0
-    families = ["crash", "partition", "coalesce", "409", "500", "restart", "pause", "stale", "recur", "relist"]
+    families = ["crash", "partition", "coalesce", "409", "500", "restart", "pause", "stale", "recur", "relist",
+                "start"]
     print("%-18s %s" % ("bug found by", "  ".join("%-9s" % f for f in families)))
     with tempfile.TemporaryDirectory() as work:
         for name in names:

@@ -68,7 +68,8 @@ WritePoint point_of(const fakeapi::RecordedCall& call, int count);
 
 // The write points (create, update, patch, delete, deletecollection) of `replicas` in `calls`
 // answered before `before`, interleaved: the first point of each (replica, verb, resource) in
-// the order they first appear, then the second of each, and so on.
+// the order they first appear, then the last of each, then the second of each, the second to
+// last, and so on (each kind's points from both ends).
 std::vector<WritePoint> learn_points(const std::vector<fakeapi::RecordedCall>& calls,
                                      const std::vector<std::string>& replicas, sim::Time before);
 
@@ -98,9 +99,24 @@ struct RelistTarget {
 std::vector<RelistTarget> learn_relists(const std::vector<fakeapi::RecordedCall>& calls,
                                         const std::vector<std::string>& replicas, sim::Time before);
 
-enum class Family { kCrash, kCoalesce, kStale, kRandom, kRecur, kRelist };
-inline constexpr Family kFamilies[] = {Family::kCrash, Family::kCoalesce, Family::kStale,
-                                       Family::kRandom, Family::kRecur, Family::kRelist};
+// A replica's first list or watch of one resource (start.cc): the start family's target.
+struct StartTarget {
+  std::string replica;
+  std::string resource;  // as a file names it
+  // "ctl-0 secrets"
+  std::string text() const;
+  bool operator==(const StartTarget&) const = default;
+};
+
+// The resources each of `replicas` listed or watched in `calls`, one target per (replica,
+// resource), interleaved: each replica's first resource in `replicas`' order, then each one's
+// second, and so on.
+std::vector<StartTarget> learn_starts(const std::vector<fakeapi::RecordedCall>& calls,
+                                      const std::vector<std::string>& replicas);
+
+enum class Family { kCrash, kCoalesce, kStale, kRandom, kRecur, kRelist, kStart };
+inline constexpr Family kFamilies[] = {Family::kCrash,  Family::kCoalesce, Family::kStale, Family::kRandom,
+                                       Family::kRecur,  Family::kRelist,   Family::kStart};
 std::string family_name(Family family);
 
 // What the candidates are made from.
@@ -110,6 +126,7 @@ struct Space {
   // Per seed, when each replica's first list reached the server (learn_first_lists).
   std::map<std::uint64_t, std::map<std::string, sim::Duration>> first_list;
   std::map<std::uint64_t, std::vector<RelistTarget>> relists;  // per seed, learn_relists' order
+  std::map<std::uint64_t, std::vector<StartTarget>> starts;     // per seed, learn_starts' order
   std::vector<std::string> replicas;  // every replica of the scenario's processes
   // The replicas whose informers list at resourceVersion "0" (their process has watchList:
   // false): the only ones a lagging view makes stale, so the stale family's targets.
@@ -142,6 +159,11 @@ void recur_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
 // over a deletion of an object it watches, and the history compacted behind the deletion, so
 // that its informer re-lists and learns the deletion as a tombstone.
 void relist_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c);
+
+// The start family's candidate for its j-th turn (start.cc): a replica's first list and watch of
+// one resource failing or slowed, at its start or right after a restart, so that one of its
+// informers syncs seconds after the others.
+void start_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate& c);
 
 // What the families share (a duration as a file writes it is api::format_go_duration's): the end
 // of the perturbations (duration − settle); a window from `from` lasting `wanted`, cut to end by

@@ -51,6 +51,19 @@ TEST(LearnPoints, InterleavesKindsAndCountsAsTriggersDo) {
   EXPECT_EQ(points[0].at, sim::Time{} + 2s);
 }
 
+TEST(LearnPoints, WalksEachKindFromBothEnds) {
+  using fakeapi::Verb;
+  std::vector<fakeapi::RecordedCall> calls;
+  for (int i = 1; i <= 5; ++i) calls.push_back(call("ctl-0", Verb::kCreate, api::kConfigMaps, i * 1s));
+  calls.push_back(call("ctl-0", Verb::kDelete, api::kConfigMaps, 6s));
+  std::vector<std::string> texts;
+  for (const auto& p : learn_points(calls, {"ctl-0"}, sim::Time{} + 40s)) texts.push_back(p.text());
+  // The first of each kind, then the last of each (the only delete is both), then inwards.
+  EXPECT_EQ(texts, (std::vector<std::string>{"ctl-0 create configmaps #1", "ctl-0 delete configmaps #1",
+                                             "ctl-0 create configmaps #5", "ctl-0 create configmaps #2",
+                                             "ctl-0 create configmaps #4", "ctl-0 create configmaps #3"}));
+}
+
 const char* kScenario = R"(name: s
 duration: 1m
 seeds: 2
@@ -276,6 +289,57 @@ TEST(Candidates, AreScenariosWhosePerturbationsEndBeforeTheSettleTime) {
       }
     }
   }
+}
+
+// ctl-0 lists and watches configmaps, then secrets; ctl-1 watches leases only.
+std::vector<fakeapi::RecordedCall> starts_log() {
+  using fakeapi::Verb;
+  return {call("ctl-0", Verb::kList, api::kConfigMaps, 10ms, ""), call("ctl-1", Verb::kWatch, api::kLeases, 10ms, ""),
+          call("ctl-0", Verb::kList, api::kSecrets, 11ms, ""),    call("ctl-0", Verb::kWatch, api::kConfigMaps, 12ms, ""),
+          call("workload", Verb::kList, api::kPods, 12ms, ""),    call("ctl-0", Verb::kCreate, api::kConfigMaps, 3s, "a")};
+}
+
+TEST(LearnStarts, OneTargetPerReplicaAndResourceInterleaved) {
+  std::vector<std::string> texts;
+  for (const auto& t : learn_starts(starts_log(), {"ctl-0", "ctl-1"})) texts.push_back(t.text());
+  EXPECT_EQ(texts, (std::vector<std::string>{"ctl-0 configmaps", "ctl-1 coordination.k8s.io/v1/leases", "ctl-0 secrets"}));
+}
+
+TEST(Candidates, TheStartFamilyFailsOrSlowsOneInformersFirstRequests) {
+  Space space = make_space(parsed(kScenario), {1});
+  space.starts[1] = learn_starts(starts_log(), space.replicas);
+  space.points[1] = learn_points(starts_log(), space.replicas, sim::Time{} + 40s);
+  space.families = {Family::kStart};
+  const std::string first = "verb: [list, watch], resource: configmaps, process: ctl-0";
+  // Pass 0, from the start: the first request waits 5 s.
+  const Candidate slow = make_candidate(space, 0);
+  EXPECT_EQ(slow.family, Family::kStart);
+  EXPECT_EQ(slow.text, "{at: 0s, faults: [{" + first + ", latency: 5s, count: 1, for: 30s}]}");
+  EXPECT_EQ(slow.points, std::vector<std::string>{"ctl-0 configmaps at start"});
+  EXPECT_EQ(make_candidate(space, 1).points, std::vector<std::string>{"ctl-1 coordination.k8s.io/v1/leases at start"});
+  EXPECT_EQ(make_candidate(space, 2).points, std::vector<std::string>{"ctl-0 secrets at start"});
+  // Pass 1: the first three requests fail.
+  EXPECT_EQ(make_candidate(space, 3).text, "{at: 0s, faults: [{" + first + ", error: 500, count: 3, for: 30s}]}");
+  // Pass 2: the wait right after a restart, after the replica's first write.
+  const std::string after = "when: {process: ctl-0, after: {verb: create, resource: configmaps, count: 1}}";
+  EXPECT_EQ(make_candidate(space, 6).text, "{" + after + ", faults: [{" + first + ", latency: 5s, count: 1, for: 30s}]}; {" +
+                                               after + ", crash: {process: ctl-0, restartAfter: 1s}}");
+  // A replica that writes nothing restarts a quarter into the perturbed time (40 s: at 10 s).
+  EXPECT_EQ(make_candidate(space, 7).text,
+            "{at: 10s, faults: [{verb: [list, watch], resource: coordination.k8s.io/v1/leases, process: ctl-1, latency: "
+            "5s, count: 1, for: 30s}]}; {at: 10s, crash: {process: ctl-1, restartAfter: 1s}}");
+  // Then at random, every candidate a file the parser takes, its rules ending by the limit.
+  for (std::size_t i = 9; i < 60; ++i) {
+    const Candidate c = make_candidate(space, i);
+    ASSERT_FALSE(c.timeline.empty()) << i;
+    const std::string text = scenarios::emit_scenario(apply_candidate(YAML::Load(kScenario), c));
+    scenarios::ParseResult r = scenarios::parse_scenario(text, "s.yaml", scenarios::Registry::with_builtins());
+    EXPECT_TRUE(r.scenario.has_value()) << c.text << "\n" << (r.errors.empty() ? "" : r.errors.front().text());
+  }
+  // Nothing listed: nothing to try.
+  Space idle = make_space(parsed(kScenario), {1});
+  idle.families = {Family::kStart};
+  EXPECT_TRUE(make_candidate(idle, 0).timeline.empty());
 }
 
 }  // namespace

@@ -4,13 +4,16 @@
 // A reference run per explored seed learns each replica's write points; candidates perturb the
 // scenario at those points — crash a replica right after its k-th write (crash), coalesce its
 // watch events (coalesce), restart it against a lagging view (stale; replicas whose process lists
-// at resourceVersion 0, `watchList: false`), random faults within a budget (random), or errors
-// that recur on one object it writes (recur) — each written into the scenario file as ordinary
-// timeline entries, with its
-// seed pinned. A candidate fails when it breaks one of the scenario's checks, or when its end
+// at resourceVersion 0, `watchList: false`), random faults within a budget (random), errors
+// that recur on one object it writes (recur), a deletion it learns only by re-listing (relist),
+// or its first list and watch of one resource failing or slow, at start or after a restart
+// (start) — each written into the scenario file as ordinary timeline entries, with its seed
+// pinned. A candidate fails when it breaks one of the scenario's checks, or when its end
 // state differs from the unperturbed run of the same seed (the differential; `explore:` in the
 // file says what to ignore). The first failing candidate, in candidate order, is shrunk and
-// written as OUT/NAME.min.yaml, which fails with `PROGRAM run OUT/NAME.min.yaml` by itself.
+// written as OUT/NAME.min.yaml, which fails with `PROGRAM run OUT/NAME.min.yaml` by itself; the
+// same file without the explorer's entries passes every check on the seeds explored, so that it
+// is a regression test (it passes once the bug is fixed).
 //
 // Deterministic: the candidates, the one found and the file written depend only on the scenario
 // file, the registry and the budget in runs — not on jobs, nor on the machine (a budget in time
@@ -48,7 +51,7 @@ struct ExploreOptions {
 
 // One row of the table: a perturbation family and what it tried.
 struct FamilyTally {
-  std::string family;     // "crash", "coalesce", "stale", "random"
+  std::string family;     // "crash", "coalesce", "stale", "random", "recur", "relist", "start"
   std::size_t points = 0;  // distinct points (or faults) tried
   std::size_t runs = 0;
   std::size_t failures = 0;
