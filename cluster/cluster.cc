@@ -150,12 +150,27 @@ void Cluster::end_term(std::size_t term, const nlohmann::json& fields) {
 bool Cluster::term_open(std::size_t term) const { return term < term_ended_.size() && !term_ended_[term]; }
 
 void Cluster::add_invariant(Invariant invariant) {
+  const bool on_calls = invariant.dependencies.calls;
   invariants_.push_back(std::move(invariant));
+  // The recorder tells of calls only to clusters that check some: hearing of one costs a copy.
+  if (on_calls && !listening_calls_) {
+    listening_calls_ = true;
+    server_.recorder().add_listener([this](const fakeapi::RecordedCall& call) {
+      if (!closing_) check_call(call);
+    });
+  }
   if (listening_) return;
   listening_ = true;
   server_.add_write_listener([this](const fakeapi::CommittedWrite& write) {
     if (!closing_) check_write(write);
   });
+}
+
+void Cluster::check_call(const fakeapi::RecordedCall& call) {
+  const Trigger trigger{nullptr, nullptr, &call};
+  for (const Invariant& invariant : invariants_) {
+    if (invariant.dependencies.calls) invariant.check(trigger);
+  }
 }
 
 void Cluster::check_write(const fakeapi::CommittedWrite& write) {

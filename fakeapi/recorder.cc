@@ -93,6 +93,9 @@ void Recorder::complete(const Request& request, Response& response) {
   k.reason = response.error ? response.error->reason : api::StatusReason::kUnknown;
   k.initial_events =
       request.verb == Verb::kWatch && request.list_options().send_initial_events.value_or(false);
+  if (listeners_.empty()) return;
+  const RecordedCall call = at(size_ - 1);
+  for (const Listener& listener : listeners_) listener(call);
 }
 
 RecordedCall Recorder::at(std::size_t i) const {

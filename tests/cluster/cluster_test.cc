@@ -320,6 +320,42 @@ TEST_F(ClusterTest, TheCallLogHasTheCallsOfItsProcessesButNotTheOperatorsOwn) {
   EXPECT_EQ(log.count(Writes(api::kConfigMaps)), 0u);
 }
 
+// An invariant on calls hears each call as the recorder logs it, the log already holding it;
+// invariants on writes do not hear calls, nor those on calls writes.
+TEST_F(ClusterTest, InvariantsOnCallsHearEachLoggedCall) {
+  Replica& r = started("m-0");
+  std::vector<std::string> heard_calls;
+  Dependencies on_calls;
+  on_calls.calls = true;
+  c.add_invariant(Invariant{"calls", [&](const Trigger& t) {
+                              ASSERT_NE(t.call, nullptr);
+                              EXPECT_EQ(t.write, nullptr);
+                              const CallLog log = c.calls();
+                              ASSERT_FALSE(log.empty());
+                              EXPECT_EQ(log[log.size() - 1].seq, t.call->seq);
+                              heard_calls.push_back(std::string(api::to_string(t.call->verb)) + " " + t.call->name + " " +
+                                                    std::to_string(t.call->code));
+                            },
+                            on_calls});
+  int writes = 0;
+  Dependencies on_writes;
+  on_writes.any_write = true;
+  c.add_invariant(Invariant{"writes", [&](const Trigger& t) {
+                              EXPECT_EQ(t.call, nullptr);
+                              ++writes;
+                            },
+                            on_writes});
+  const auto map = api::Object::from_json({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "a"}}}});
+  ASSERT_TRUE(c.server().create(api::kConfigMaps, "default", map.value(), api::CreateOptions()).ok());  // the operator's
+  EXPECT_TRUE(heard_calls.empty());
+  fakeapi::InProcessClient client(c.server(), *r.process);
+  ASSERT_TRUE(c.loop().run_until_complete(client.get(r.process->context(), api::kConfigMaps, "default", "a")).ok());
+  ASSERT_FALSE(c.loop().run_until_complete(client.get(r.process->context(), api::kConfigMaps, "default", "b")).ok());
+  ASSERT_TRUE(c.loop().run_until_complete(client.delete_(r.process->context(), api::kConfigMaps, "default", "a")).ok());
+  EXPECT_EQ(heard_calls, (std::vector<std::string>{"get a 200", "get b 404", "delete a 200"}));
+  EXPECT_EQ(writes, 2);  // the operator's create and the client's delete
+}
+
 TEST(ClusterTeardownTest, CrashesEveryProcessHealsEveryLinkAndNothingScheduledActsAfter) {
   Cluster c;
   Replica& a = c.add_replica("a-0", 1ms, 0ms);

@@ -246,7 +246,7 @@ class Cluster {
   void end_term(std::size_t term, const nlohmann::json& fields = nlohmann::json::object());
   // True while the term lasts.
   bool term_open(std::size_t term) const;
-  // Checked from now on, after the writes and terms it depends on (invariant.h).
+  // Checked from now on, after the writes, terms and calls it depends on (invariant.h).
   void add_invariant(Invariant invariant);
 
   // --- The end ---
@@ -265,6 +265,7 @@ class Cluster {
   void adopt(Replica* replica, std::string name, sim::Duration base, sim::Duration extra);
   void restart_now(Replica& r, Restart cause);
   void check_write(const fakeapi::CommittedWrite& write);
+  void check_call(const fakeapi::RecordedCall& call);
   static sim::Task<void> replica_main(Cluster* cluster, Replica* r, sim::Context ctx);
   void check_locks(const std::vector<std::size_t>& locks);
 
@@ -277,6 +278,7 @@ class Cluster {
   std::vector<Invariant> invariants_;
   std::vector<Group> groups_;
   bool listening_ = false;  // the write listener is installed
+  bool listening_calls_ = false;  // the recorder's listener is installed (an invariant on calls)
   std::vector<std::unique_ptr<Replica>> replicas_;  // declared last: destroyed first
   bool closing_ = false;
 };

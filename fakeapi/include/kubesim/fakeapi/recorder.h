@@ -13,6 +13,9 @@
 // wraps or is cleared (a new record takes the slot, and the string buffers, of the one it
 // replaces): about 12 MB for 100 k records whose namespaces and names fit in 15 bytes, plus one
 // copy of each caller, resource, subresource and fault rule id seen.
+//
+// Listeners hear of each record as it is logged: what must act at the instant of a call (a
+// budget of calls that breaks at the call that spent it) rather than read the log later.
 #ifndef KUBESIM_FAKEAPI_RECORDER_H_
 #define KUBESIM_FAKEAPI_RECORDER_H_
 
@@ -25,6 +28,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kubesim/fakeapi/filter.h"
@@ -59,6 +63,12 @@ class Recorder final : public Filter {
   explicit Recorder(sim::Loop& loop, std::size_t capacity = 100'000);
 
   void complete(const Request& request, Response& response) override;
+
+  // Called with each record right after it is logged (the log already holds it), on the
+  // server's loop, in log order; not called while recording is stopped. A listener must not act
+  // on the server (a filter's rule) and must not add listeners.
+  using Listener = std::function<void(const RecordedCall&)>;
+  void add_listener(Listener listener) { listeners_.push_back(std::move(listener)); }
 
   void start() { enabled_ = true; }
   void stop() { enabled_ = false; }
@@ -124,6 +134,7 @@ class Recorder final : public Filter {
   std::uint32_t resource_hint_ = 0;
   std::uint32_t subresource_hint_ = 0;
   std::uint32_t fault_hint_ = 0;
+  std::vector<Listener> listeners_;
 };
 
 }  // namespace kubesim::fakeapi
