@@ -17,6 +17,13 @@ namespace {
 const std::vector<Verb> kWriteVerbs = {Verb::kCreate, Verb::kUpdate, Verb::kPatch, Verb::kDelete,
                                        Verb::kDeleteCollection};
 
+// `process` is "<group>-<index>".
+bool replica_of(std::string_view process, std::string_view group) {
+  if (process.size() <= group.size() + 1 || !process.starts_with(group) || process[group.size()] != '-') return false;
+  const std::string_view index = process.substr(group.size() + 1);
+  return std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 }  // namespace
 
 CallPattern& CallPattern::subresource(std::string name) {
@@ -33,6 +40,12 @@ CallPattern& CallPattern::named(std::string name) {
 }
 CallPattern& CallPattern::by(std::string process) {
   process_ = std::move(process);
+  group_.clear();
+  return *this;
+}
+CallPattern& CallPattern::by_group(std::string group) {
+  group_ = std::move(group);
+  process_.clear();
   return *this;
 }
 CallPattern& CallPattern::ok() {
@@ -54,6 +67,7 @@ bool CallPattern::matches(const RecordedCall& call) const {
   if (!ns_.empty() && call.ns != ns_) return false;
   if (!name_.empty() && call.name != name_) return false;
   if (!process_.empty() && call.process != process_) return false;
+  if (!group_.empty() && !replica_of(call.process, group_)) return false;
   if (outcome_ == Outcome::kOk && !call.ok()) return false;
   if (outcome_ == Outcome::kFailed && call.ok()) return false;
   return true;
@@ -78,6 +92,7 @@ std::string CallPattern::describe() const {
   if (!ns_.empty()) out += " in " + ns_;
   if (!name_.empty()) out += " named " + name_;
   if (!process_.empty()) out += " by " + process_;
+  if (!group_.empty()) out += " by any replica of " + group_;
   if (outcome_ == Outcome::kOk) out += " answered ok";
   if (outcome_ == Outcome::kFailed) out += " answered with a failure";
   return out;

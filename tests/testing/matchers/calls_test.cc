@@ -66,6 +66,12 @@ TEST(CallPatternTest, MatchesEveryFieldItGives) {
       {"another name", Update(kWidgets).named("w2"), update, false},
       {"the process", Update(kWidgets).by("widgets-0"), update, true},
       {"another process", Update(kWidgets).by("widgets-0"), conflict, false},
+      {"a replica of the group", Update(kWidgets).by_group("widgets"), conflict, true},
+      {"not another group's replica", Update(kWidgets).by_group("widget"), conflict, false},
+      {"not the group's name alone", Update(kWidgets).by_group("widgets"),
+       call(Verb::kUpdate, kWidgets, "default", "w1", "", "widgets"), false},
+      {"by() replaces by_group()", Update(kWidgets).by_group("widgets").by("widgets-0"), conflict, false},
+      {"by_group() replaces by()", Update(kWidgets).by("widgets-0").by_group("widgets"), conflict, true},
       {"ok: a 2xx", Update(kWidgets).ok(), update, true},
       {"ok: not a 409", Update(kWidgets).ok(), conflict, false},
       {"failed: a 409", Update(kWidgets).failed(), conflict, true},
@@ -127,6 +133,8 @@ TEST(CallPatternTest, DescribesItself) {
       {AnyCall(api::kConfigMaps), "any call on configmaps"},
       {AnyCall(), "any call"},
       {AnyCall().status().by("p"), "any call on */status by p"},
+      {Delete(api::kConfigMaps).by_group("ctl"), "delete configmaps by any replica of ctl"},
+      {CallPattern({Verb::kUpdate}), "update"},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(c.pattern.describe(), c.text);

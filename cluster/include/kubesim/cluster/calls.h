@@ -8,7 +8,8 @@
 // A pattern matches a recorded call when every field it gives matches: the verbs (empty: any),
 // the resource (group and plural; version ignored), the subresource (none given matches the
 // resource and its subresources, as client-go's reactors match; .status() only /status), the
-// namespace, the name and the calling process. Only requests that went through the front door
+// namespace, the name and the calling process (one replica, or any replica of a group: a
+// process "<group>-<index>"). Only requests that went through the front door
 // are recorded: the operator's own reads and writes on the server are not calls.
 #ifndef KUBESIM_CLUSTER_CALLS_H_
 #define KUBESIM_CLUSTER_CALLS_H_
@@ -36,6 +37,8 @@ class CallPattern {
   CallPattern() = default;
   CallPattern(std::vector<fakeapi::Verb> verbs, api::GroupVersionResource resource)
       : verbs_(std::move(verbs)), resource_(std::move(resource)), any_resource_(false) {}
+  // `verbs` (empty: any) on any resource.
+  explicit CallPattern(std::vector<fakeapi::Verb> verbs) : verbs_(std::move(verbs)) {}
 
   // Narrowing; each returns *this.
   CallPattern& status() { return subresource("status"); }
@@ -44,6 +47,9 @@ class CallPattern {
   CallPattern& in(std::string ns);          // namespace
   CallPattern& named(std::string name);     // object name
   CallPattern& by(std::string process);     // calling process ("widgets-0")
+  // Called by any replica of the group `group` ("widgets": widgets-0, widgets-1, …); replaces
+  // by(), as by() replaces it.
+  CallPattern& by_group(std::string group);
   // Only calls answered with a 2xx (ok) or with a failure (failed).
   CallPattern& ok();
   CallPattern& failed();
@@ -59,6 +65,7 @@ class CallPattern {
   const std::string& ns() const { return ns_; }
   const std::string& name() const { return name_; }
   const std::string& process() const { return process_; }
+  const std::string& group() const { return group_; }
 
  private:
   std::vector<fakeapi::Verb> verbs_;
@@ -68,6 +75,7 @@ class CallPattern {
   std::string ns_;
   std::string name_;
   std::string process_;
+  std::string group_;  // at most one of process_ and group_ is set
   enum class Outcome { kAny, kOk, kFailed } outcome_ = Outcome::kAny;
 };
 

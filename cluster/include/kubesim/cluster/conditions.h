@@ -6,7 +6,8 @@
 //
 // The fixture's conditions (kubesim/testing/conditions.h: Exists, Gone, CountIs, AllReady,
 // OwnedCountAtMost, AtMostOneLeader) are these; the scenario checks (atMostOneLeader, count) use
-// them too. They read the cluster and never change it.
+// them too. They read the cluster and never change it. Budgets of API calls, which follow the
+// call log through the run rather than read one instant, are CallBudget (call_budget.h).
 #ifndef KUBESIM_CLUSTER_CONDITIONS_H_
 #define KUBESIM_CLUSTER_CONDITIONS_H_
 
