@@ -11,7 +11,24 @@ namespace {
 const std::vector<std::string> kConditions = {
     "atMostOneLeader", "leaderElected", "informersConverged",
     "count",           "object",        "maxLeaderTransitions",
-    "match",           "noMatch"};
+    "match",           "noMatch",       "calls"};
+
+// A calls budget's limits: beside `calls:`, as a count's are beside `count:`, or inside it.
+const std::vector<std::string> kCallLimits = {"atMost", "perSecond"};
+
+// The keys a check takes beside its condition, and the conditions that take each.
+struct ConditionKey {
+  const char* key;
+  std::vector<std::string> takers;
+  const char* who;
+};
+const ConditionKey kConditionKeys[] = {
+    {"equals", {"count", "object"}, "count and object checks"},
+    {"atMost", {"count", "calls"}, "count and calls checks"},
+    {"atLeast", {"count"}, "count checks"},
+    {"path", {"object"}, "object checks"},
+    {"perSecond", {"calls"}, "calls checks"},
+};
 
 struct Section {
   const char* key;
@@ -121,6 +138,51 @@ std::optional<Match> parse_match(ParseContext& ctx, const Field& field, bool neg
   return Match{std::move(*tree), negate};
 }
 
+// A number of calls, from 0 to a billion.
+std::optional<std::int64_t> parse_call_limit(ParseContext& ctx, const Field& field) {
+  auto n = ctx.reader.integer_at_least(field, 0);
+  if (n && *n > 1'000'000'000) {
+    ctx.reader.error(field, "must be at most 1000000000");
+    return std::nullopt;
+  }
+  return n;
+}
+
+std::optional<CallBudget> parse_calls(ParseContext& ctx, const MapFields& f, const Field& c) {
+  std::vector<std::string> keys = kRequestKeys;
+  keys.insert(keys.end(), kCallLimits.begin(), kCallLimits.end());
+  MapFields m(ctx.reader, c, "a calls pattern", keys);
+  if (!m.ok()) return std::nullopt;
+  RequestMatch match;
+  bool ok = read_request_match(ctx, m, /*whole_process=*/true, match);
+  if (c.value.size() == m.present(kCallLimits).size()) {  // (unknown keys were reported)
+    ctx.reader.error(c, "name at least one of " + join(kRequestKeys) +
+                            " (a budget on every call of every process, the workload's too, is rarely what is meant)");
+    ok = false;
+  }
+  if (match.resource && m.has("namespace") && !match.resource->namespaced) {
+    ctx.check_scope(m.get("namespace"), *match.resource);
+    ok = false;
+  }
+  std::vector<Field> limits = f.present(kCallLimits);
+  for (const Field& inside : m.present(kCallLimits)) limits.push_back(inside);
+  if (limits.empty()) {
+    ctx.reader.error(f.mark(), "a calls check needs atMost (calls in all) or perSecond (calls in any one second)");
+    return std::nullopt;
+  }
+  if (limits.size() > 1) {
+    ctx.reader.error(limits[1].key_mark, "a calls check has one limit, not " + limits[0].label + " and " +
+                                             limits[1].label + "; write two checks");
+    return std::nullopt;
+  }
+  auto allowed = parse_call_limit(ctx, limits[0]);
+  if (!ok || !allowed) return std::nullopt;
+  CallMatch calls{match.verbs, std::nullopt, match.subresource, match.ns, match.name, match.process, match.whole_process};
+  if (match.resource) calls.resource = match.resource->ref;
+  const auto limit = limits[0].label == "perSecond" ? CallBudget::Limit::kPerSecond : CallBudget::Limit::kAtMost;
+  return CallBudget{std::move(calls), limit, *allowed};
+}
+
 std::optional<Condition> parse_condition(ParseContext& ctx, const MapFields& f, const Field& c) {
   if (c.label == "atMostOneLeader" || c.label == "leaderElected") {
     auto lock = held_lock(ctx, c);
@@ -144,6 +206,7 @@ std::optional<Condition> parse_condition(ParseContext& ctx, const MapFields& f, 
     return InformersConverged{};
   }
   if (c.label == "count") return parse_count_check(ctx, f, c);
+  if (c.label == "calls") return parse_calls(ctx, f, c);
   if (c.label == "object") {
     auto path = ctx.object_path(c);
     const Field path_field = f.require("path", "a dotted path such as data.k");
@@ -195,7 +258,7 @@ void check_window_end(ParseContext& ctx, const Field& field, sim::Duration after
 void parse_check(ParseContext& ctx, const Section& section, const Field& field) {
   std::vector<std::string> keys = section.timing;
   keys.insert(keys.end(), kConditions.begin(), kConditions.end());
-  keys.insert(keys.end(), {"equals", "atMost", "atLeast", "path"});
+  for (const ConditionKey& key : kConditionKeys) keys.emplace_back(key.key);
   MapFields f(ctx.reader, field, section.what, keys);
   if (!f.ok()) return;
   Check check;
@@ -213,18 +276,19 @@ void parse_check(ParseContext& ctx, const Section& section, const Field& field) 
   }
   const std::string& name = conditions[0].label;
   ctx.conditions_written.push_back(name);
-  if (f.has("equals") && name != "count" && name != "object") {
-    ctx.reader.error(f.get("equals").key_mark, "equals: only count and object checks take it");
-  }
-  for (const char* key : {"atMost", "atLeast"}) {
-    if (f.has(key) && name != "count") {
-      ctx.reader.error(f.get(key).key_mark, std::string(key) + ": only count checks take it");
+  for (const ConditionKey& key : kConditionKeys) {
+    if (f.has(key.key) && std::find(key.takers.begin(), key.takers.end(), name) == key.takers.end()) {
+      ctx.reader.error(f.get(key.key).key_mark, std::string(key.key) + ": only " + key.who + " take it");
     }
   }
-  if (f.has("path") && name != "object") {
-    ctx.reader.error(f.get("path").key_mark, "path: only object checks take it");
-  }
   bool ok = true;
+  if (name == "calls" && section.kind == CheckKind::kEventually) {
+    // Spent calls are never given back: it would hold at its window's first instant or never.
+    ctx.reader.error(conditions[0].key_mark, "calls: a budget once spent stays spent, so an eventually check of it "
+                                             "would hold at its first instant or never; write it under always, "
+                                             "consistently or finally");
+    ok = false;
+  }
   if (section.kind == CheckKind::kEventually || section.kind == CheckKind::kConsistently) {
     if (auto d = ctx.reader.non_negative_duration(f.get("after"))) {
       check.after = *d;
@@ -239,7 +303,7 @@ void parse_check(ParseContext& ctx, const Section& section, const Field& field) 
       (eventually ? check.within : check.length) = *d;
       check_window_end(ctx, window, check.after, *d);
     }
-    ok = d.has_value();
+    ok = ok && d.has_value();
   }
   auto condition = parse_condition(ctx, f, conditions[0]);
   if (!condition || !ok) return;

@@ -1,20 +1,114 @@
 // A timeline `faults:` list: each entry becomes a fakeapi::FaultRule (kubesim/fakeapi/faults.h).
 // An `error: CODE` entry gets the Status kube-apiserver sends for that code (reason, message and
-// details as apimachinery's errors.New* build them).
+// details as apimachinery's errors.New* build them). The keys that choose a rule's requests are
+// read as a `calls:` budget reads them (read_request_match).
 #include <algorithm>
 
 #include "kubesim/api/go_duration.h"
 #include "scenarios/internal/parse_context.h"
 
 namespace kubesim::scenarios::internal {
+
+namespace {
+
+// `resource: plural`, `plural/subresource`, `group/version/plural[/subresource]`.
+bool read_request_resource(ParseContext& ctx, const Field& field, RequestMatch& match) {
+  auto text = ctx.reader.string(field);
+  if (!text) return false;
+  const std::size_t slashes = static_cast<std::size_t>(std::count(text->begin(), text->end(), '/'));
+  std::string resource = *text;
+  if (slashes == 1 || slashes == 3) {
+    const auto last = text->rfind('/');
+    match.subresource = text->substr(last + 1);
+    resource = text->substr(0, last);
+    if (match.subresource.empty()) {
+      ctx.reader.error(field, "\"" + *text + "\" names no subresource after '/'");
+      return false;
+    }
+  }
+  std::string problem;
+  match.resource = ctx.lookup(resource, problem);
+  if (!match.resource) {
+    ctx.reader.error(field, problem);
+    return false;
+  }
+  return true;
+}
+
+// `verb: update` or `verb: [get, list]`.
+bool read_request_verbs(ParseContext& ctx, const Field& verbs, RequestMatch& match) {
+  if (!verbs) return true;
+  if (!verbs.is_list() && !verbs.is_scalar()) {
+    ctx.reader.error(verbs, "expected a verb or a list of verbs, got " + describe(verbs.value));
+    return false;
+  }
+  bool ok = true;
+  for (const Field& item : verbs.is_list() ? items(verbs) : std::vector<Field>{verbs}) {
+    auto text = ctx.reader.string(item);
+    auto verb = text ? api::parse_verb(*text) : std::nullopt;
+    if (verb) {
+      match.verbs.push_back(*verb);
+    } else if (text) {
+      ctx.reader.error(item, "unknown verb \"" + *text +
+                                 "\" (get, list, watch, create, update, patch, delete, "
+                                 "deletecollection)");
+    }
+    ok = ok && verb.has_value();
+  }
+  return ok;
+}
+
+// `process: ctl-0`, or with `whole_process` also `process: ctl`.
+bool read_request_process(ParseContext& ctx, const Field& field, bool whole_process, RequestMatch& match) {
+  if (whole_process) {
+    auto text = ctx.reader.string(field);
+    if (!text) return false;
+    std::vector<std::string> processes;
+    bool a_replica = false;  // it reads as a replica of some process: replica() says what is wrong
+    for (const ProcessSpec& p : ctx.scenario.processes) {
+      if (p.name == *text) {
+        match.process = *text;
+        match.whole_process = true;
+        return true;
+      }
+      a_replica = a_replica || text->starts_with(p.name + "-");
+      processes.push_back(p.name + " (" + replica_names(p) + ")");
+    }
+    if (!a_replica) {
+      ctx.reader.error(field, "\"" + *text + "\" is neither a process nor a replica" +
+                                  (processes.empty() ? std::string(": the scenario has no processes")
+                                                     : " (processes: " + join(processes) + ")"));
+      return false;
+    }
+  }
+  auto replica = ctx.replica(field);
+  if (replica) match.process = *replica;
+  return replica.has_value();
+}
+
+}  // namespace
+
+const std::vector<std::string> kRequestKeys = {"verb", "resource", "namespace", "name", "process"};
+
+bool read_request_match(ParseContext& ctx, const MapFields& f, bool whole_process, RequestMatch& match) {
+  bool ok = read_request_verbs(ctx, f.get("verb"), match);
+  if (const Field resource = f.get("resource")) ok = read_request_resource(ctx, resource, match) && ok;
+  if (auto ns = ctx.reader.string(f.get("namespace"))) match.ns = *ns;
+  if (auto name = ctx.reader.string(f.get("name"))) match.name = *name;
+  if (const Field process = f.get("process")) ok = read_request_process(ctx, process, whole_process, match) && ok;
+  return ok;
+}
+
 namespace {
 
 const std::vector<std::string> kKinds = {"error", "latency", "drop",    "stall",
                                          "gone",  "staleBy", "coalesce"};
-const std::vector<std::string> kFaultKeys = {
-    "verb",  "resource", "namespace", "name",    "process",    "probability",
-    "count", "for",      "error",     "message", "retryAfter", "latency",
-    "drop",  "events",   "stall",     "gone",    "staleBy",    "coalesce"};
+const std::vector<std::string> kFaultKeys = [] {
+  std::vector<std::string> keys = kRequestKeys;
+  keys.insert(keys.end(), {"probability", "count", "for", "error", "message", "retryAfter", "latency", "drop", "events",
+                           "stall", "gone", "staleBy", "coalesce"});
+  return keys;
+}();
 
 // The kinds whose value is a positive duration, and the effect it makes.
 struct DurationKind {
@@ -211,73 +305,21 @@ bool read_kind(ParseContext& ctx, const MapFields& f, const Field& kind, fakeapi
   return read_error(ctx, f, kind, rule, resource);
 }
 
-// `resource: plural`, `plural/subresource`, `group/version/plural[/subresource]`.
-bool read_resource(ParseContext& ctx, const Field& field, fakeapi::FaultRule& rule,
-                   std::optional<ResolvedResource>& resolved) {
-  auto text = ctx.reader.string(field);
-  if (!text) return false;
-  const std::size_t slashes = static_cast<std::size_t>(std::count(text->begin(), text->end(), '/'));
-  std::string resource = *text;
-  if (slashes == 1 || slashes == 3) {
-    const auto last = text->rfind('/');
-    rule.subresource = text->substr(last + 1);
-    resource = text->substr(0, last);
-    if (rule.subresource.empty()) {
-      ctx.reader.error(field, "\"" + *text + "\" names no subresource after '/'");
-      return false;
-    }
-  }
-  std::string problem;
-  resolved = ctx.lookup(resource, problem);
-  if (!resolved) {
-    ctx.reader.error(field, problem);
-    return false;
-  }
-  rule.resource = resolved->ref.gvr.resource;
-  return true;
-}
-
-// `verb: update` or `verb: [get, list]`.
-bool read_verbs(ParseContext& ctx, const Field& verbs, fakeapi::FaultRule& rule) {
-  if (!verbs) return true;
-  if (!verbs.is_list() && !verbs.is_scalar()) {
-    ctx.reader.error(verbs, "expected a verb or a list of verbs, got " + describe(verbs.value));
-    return false;
-  }
-  bool ok = true;
-  for (const Field& item : verbs.is_list() ? items(verbs) : std::vector<Field>{verbs}) {
-    auto text = ctx.reader.string(item);
-    auto verb = text ? api::parse_verb(*text) : std::nullopt;
-    if (verb) {
-      rule.verbs.push_back(*verb);
-    } else if (text) {
-      ctx.reader.error(item, "unknown verb \"" + *text +
-                                 "\" (get, list, watch, create, update, patch, delete, "
-                                 "deletecollection)");
-    }
-    ok = ok && verb.has_value();
-  }
-  return ok;
-}
-
 std::optional<FaultEntry> parse_fault(ParseContext& ctx, const Field& field) {
   MapFields f(ctx.reader, field, "a fault", kFaultKeys);
   if (!f.ok()) return std::nullopt;
   FaultEntry entry;
   entry.mark = field.mark();
   fakeapi::FaultRule& rule = entry.rule;
-  bool ok = true;
-  ok = read_verbs(ctx, f.get("verb"), rule) && ok;
-  std::optional<ResolvedResource> resolved;
-  if (const Field resource = f.get("resource"))
-    ok = read_resource(ctx, resource, rule, resolved) && ok;
-  if (auto ns = ctx.reader.string(f.get("namespace"))) rule.ns = *ns;
-  if (auto name = ctx.reader.string(f.get("name"))) rule.name = *name;
-  if (const Field process = f.get("process")) {
-    auto replica = ctx.replica(process);
-    if (replica) rule.process = *replica;
-    ok = ok && replica.has_value();
-  }
+  RequestMatch match;
+  bool ok = read_request_match(ctx, f, /*whole_process=*/false, match);
+  const std::optional<ResolvedResource>& resolved = match.resource;
+  rule.verbs = match.verbs;
+  if (resolved) rule.resource = resolved->ref.gvr.resource;
+  rule.subresource = match.subresource;
+  rule.ns = match.ns;
+  rule.name = match.name;
+  rule.process = match.process;
   if (auto p = ctx.reader.number(f.get("probability"))) {
     if (*p < 0 || *p > 1) {
       ctx.reader.error(f.get("probability"),

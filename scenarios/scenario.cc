@@ -20,6 +20,7 @@ std::string condition_name(const Condition& condition) {
         if constexpr (std::is_same_v<T, ObjectPathEquals>) return "object";
         if constexpr (std::is_same_v<T, MaxLeaderTransitions>) return "maxLeaderTransitions";
         if constexpr (std::is_same_v<T, Match>) return c.negate ? "noMatch" : "match";
+        if constexpr (std::is_same_v<T, CallBudget>) return "calls";
       },
       condition);
 }

@@ -90,6 +90,21 @@ void parse_expect(ParseContext& ctx, const Field& field);
 void parse_must_find(ParseContext& ctx, const Field& field);
 
 // Pieces shared by sections.
+// The keys that choose requests, as a fault rule and a `calls:` budget name them: verb,
+// resource, namespace, name, process.
+extern const std::vector<std::string> kRequestKeys;
+struct RequestMatch {
+  std::vector<fakeapi::Verb> verbs;          // empty: any
+  std::optional<ResolvedResource> resource;  // unset: any
+  std::string subresource;                   // "": the resource and its subresources
+  std::string ns, name, process;             // "": any
+  bool whole_process = false;                // process names a process, not one replica
+};
+// Reads those of kRequestKeys that `f` has: a verb or a list of verbs; a resource (a plural or
+// group/version/plural, either with /SUBRESOURCE); a namespace; a name; a process's replica
+// ("ctl-0"), or with `whole_process` also a process ("ctl": any of its replicas). False when one
+// was wrong (reported at it).
+bool read_request_match(ParseContext& ctx, const MapFields& f, bool whole_process, RequestMatch& match);
 // A latency: one duration, [min, max] or {min, max}.
 std::optional<LatencySpec> parse_latency(ParseContext& ctx, const Field& field);
 // A timeline `faults:` list.

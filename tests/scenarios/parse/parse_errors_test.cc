@@ -471,23 +471,83 @@ const Case kExpectCases[] = {
              "leases/a/m}\n",
      {"s.yaml:11:7: a check needs one of atMostOneLeader, leaderElected, informersConverged, "
       "count, "
-      "object, maxLeaderTransitions, match, noMatch",
+      "object, maxLeaderTransitions, match, noMatch, calls",
       "s.yaml:12:35: a check holds one condition, not leaderElected and atMostOneLeader; write two "
       "checks",
       "s.yaml:13:35: equals: only count and object checks take it",
       "s.yaml:14:8: unknown key \"after\" in an always check (valid keys: atMostOneLeader, "
       "leaderElected, informersConverged, count, object, maxLeaderTransitions, match, noMatch, "
-      "equals, atMost, atLeast, path)"}},
+      "calls, equals, atMost, atLeast, path, perSecond)"}},
     {"MustFind",
      kHead + "expect:\n  always:\n    - atMostOneLeader: leases/a/m\n"
              "mustFind: [atMostOneLeadr, leaderElected, atMostOneLeader]\n",
      {"s.yaml:12:12: mustFind: unknown check \"atMostOneLeadr\"; did you mean \"atMostOneLeader\"? "
       "(atMostOneLeader, leaderElected, informersConverged, count, object, maxLeaderTransitions, "
-      "match, noMatch)",
+      "match, noMatch, calls)",
       "s.yaml:12:28: mustFind: no check of the scenario uses leaderElected (checks use: "
       "atMostOneLeader)"}},
 };
 INSTANTIATE_TEST_SUITE_P(Expect, BrokenFile, ::testing::ValuesIn(kExpectCases), case_name);
+
+// `calls:` budgets: the pattern read as a fault rule's match is (verbs, resources and replicas
+// checked alike), a process or one of its replicas, one limit beside or inside the pattern.
+const Case kCallsCases[] = {
+    {"CallsPattern",
+     kHead + "expect:\n  always:\n"
+             "    - {calls: {verb: [get, updat], resource: configmap}, atMost: 1}\n"
+             "    - {calls: {process: web, name: x}, atMost: 1}\n"
+             "    - {calls: {process: manager-7}, perSecond: 2}\n"
+             "    - {calls: {verbs: update}, atMost: 1}\n"
+             "    - {calls: {}, atMost: 1}\n"
+             "    - {calls: {resource: namespaces, namespace: a}, atMost: 1}\n"
+             "    - {calls: [update], atMost: 1}\n",
+     {"s.yaml:11:28: verb: unknown verb \"updat\" (get, list, watch, create, update, patch, delete, deletecollection)",
+      "s.yaml:11:46: resource: unknown resource \"configmap\": not a built-in resource nor one declared in "
+      "cluster.resources; did you mean \"configmaps\"?",
+      "s.yaml:12:25: process: \"web\" is neither a process nor a replica (processes: manager (manager-0, manager-1, "
+      "manager-2))",
+      "s.yaml:13:25: process: \"manager-7\" does not exist: manager has 3 replicas (manager-0, manager-1, manager-2)",
+      "s.yaml:14:16: unknown key \"verbs\" in a calls pattern; did you mean \"verb\"? (valid keys: verb, resource, "
+      "namespace, name, process, atMost, perSecond)",
+      "s.yaml:15:15: calls: name at least one of verb, resource, namespace, name, process (a budget on every call of "
+      "every process, the workload's too, is rarely what is meant)",
+      "s.yaml:16:49: namespace: namespaces are cluster-scoped: leave namespace out",
+      "s.yaml:17:15: calls: expected a mapping, got a list"}},
+    {"CallsWithoutProcesses",
+     "name: a\nduration: 1m\nexpect:\n  always:\n    - {calls: {process: ctl, perSecond: 1}}\n"
+     "    - {calls: {perSecond: 1}}\n",
+     {"s.yaml:5:25: process: \"ctl\" is neither a process nor a replica: the scenario has no processes",
+      "s.yaml:6:15: calls: name at least one of verb, resource, namespace, name, process (a budget on every call of "
+      "every process, the workload's too, is rarely what is meant)"}},
+    {"CallsLimits",
+     kHead + "expect:\n  finally:\n"
+             "    - {calls: {verb: update}}\n"
+             "    - {calls: {verb: update}, atMost: 1, perSecond: 2}\n"
+             "    - {calls: {verb: update, perSecond: 2}, atMost: 1}\n"
+             "    - {calls: {verb: update}, atMost: -1}\n"
+             "    - {calls: {verb: update, perSecond: -5}}\n"
+             "    - {calls: {verb: update}, perSecond: 2000000000}\n"
+             "    - {calls: {verb: update}, perSecond: 1.5}\n",
+     {"s.yaml:11:7: a calls check needs atMost (calls in all) or perSecond (calls in any one second)",
+      "s.yaml:12:42: a calls check has one limit, not atMost and perSecond; write two checks",
+      "s.yaml:13:30: a calls check has one limit, not atMost and perSecond; write two checks",
+      "s.yaml:14:39: atMost: must be at least 0, got -1",
+      "s.yaml:15:41: perSecond: must be at least 0, got -5",
+      "s.yaml:16:42: perSecond: must be at most 1000000000",
+      "s.yaml:17:42: perSecond: expected an integer, got a number (1.5)"}},
+    {"CallsKeysOfOtherChecks",
+     kHead + "expect:\n  always:\n"
+             "    - {calls: {verb: update}, atLeast: 1, atMost: 2}\n"
+             "    - {count: {resource: configmaps}, perSecond: 1}\n"
+             "  eventually:\n"
+             "    - {within: 1m, calls: {verb: update}, atMost: 1}\n",
+     {"s.yaml:11:31: atLeast: only count checks take it",
+      "s.yaml:12:7: a count check needs one of equals, atMost, atLeast (a number or {count: …})",
+      "s.yaml:12:39: perSecond: only calls checks take it",
+      "s.yaml:14:20: calls: a budget once spent stays spent, so an eventually check of it would hold at its first "
+      "instant or never; write it under always, consistently or finally"}},
+};
+INSTANTIATE_TEST_SUITE_P(Calls, BrokenFile, ::testing::ValuesIn(kCallsCases), case_name);
 
 TEST(ParseErrors, AFileWithSeveralErrorsReportsThemAllInFileOrder) {
   // The sections are read in dependency order (processes before timeline, …), the errors come

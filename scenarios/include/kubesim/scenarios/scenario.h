@@ -263,8 +263,26 @@ struct Match {
   nlohmann::json tree;  // partial object: maps by key, lists element-wise, scalars equal
   bool negate = false;  // noMatch
 };
+// The requests a `calls:` budget counts, named as a fault rule names them; each field left empty
+// matches any.
+struct CallMatch {
+  std::vector<fakeapi::Verb> verbs;
+  std::optional<ResourceRef> resource;
+  std::string subresource;  // "status"; "" matches the resource and its subresources
+  std::string ns, name;
+  std::string process;  // a replica ("ctl-0"), or with whole_process a process ("ctl")
+  bool whole_process = false;  // process names a process: any of its replicas
+};
+// calls: at most `limit` matching requests from the start of the run (kAtMost), or in any
+// window of one second (kPerSecond), as the server's recorder logs them (kubesim/cluster/call_budget.h).
+struct CallBudget {
+  enum class Limit { kAtMost, kPerSecond };
+  CallMatch calls;
+  Limit limit = Limit::kAtMost;
+  std::int64_t allowed = 0;  // how many calls (in all, or in a second)
+};
 using Condition = std::variant<AtMostOneLeader, LeaderElected, InformersConverged, CountCompare,
-                               ObjectPathEquals, MaxLeaderTransitions, Match>;
+                               ObjectPathEquals, MaxLeaderTransitions, Match, CallBudget>;
 
 // The name of a condition's kind as the file writes it ("atMostOneLeader", "noMatch", …), the
 // names mustFind lists.
