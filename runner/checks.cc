@@ -32,9 +32,11 @@ Checker::Checker(World& world) : world_(&world) {
         break;
     }
     run.subject = subject_of(world, check.condition);
+    if (const auto* calls = std::get_if<scenarios::CallBudget>(&check.condition)) run.budget = call_budget(*calls);
     const std::size_t i = runs_.size();
     runs_.push_back(std::move(run));
-    if (check.kind == scenarios::CheckKind::kFinally) continue;
+    // A finally's budget too takes every call as it is logged (the log keeps only the last ones).
+    if (check.kind == scenarios::CheckKind::kFinally && !runs_[i].budget) continue;
     world.cluster.add_invariant(cluster::Invariant{
         check.text, [this, i](const cluster::Trigger& trigger) { on_trigger(i, trigger); }, runs_[i].deps});
   }
@@ -126,13 +128,18 @@ std::string describe_write(const fakeapi::CommittedWrite& write) {
 
 void Checker::evaluate(std::size_t i) { evaluate(i, nullptr); }
 
+std::optional<std::string> Checker::judge(Run& run, const fakeapi::CommittedWrite* write) {
+  if (run.budget) return run.budget->why();
+  return evaluate_condition(*world_, run.check->condition, write);
+}
+
 void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
   Run& run = runs_[i];
   switch (run.check->kind) {
     case scenarios::CheckKind::kAlways:
     case scenarios::CheckKind::kConsistently: {
       // Every earlier evaluation held, so a write may be judged alone (see evaluate_condition).
-      auto broken = evaluate_condition(*world_, run.check->condition, write);
+      auto broken = judge(run, write);
       if (broken) {
         if (write != nullptr) *broken += "\n" + describe_write(*write);
         fail(run, std::move(*broken), world_->loop.now());
@@ -141,14 +148,14 @@ void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
       return;
     }
     case scenarios::CheckKind::kEventually: {
-      auto broken = evaluate_condition(*world_, run.check->condition);
+      auto broken = judge(run, nullptr);
       const bool first = run.evaluations++ == 0;
       if (!broken) {
         run.done = true;
         world_->trace("checks", "check.held", {{"check", run.check->text}});
         const sim::Time now = world_->loop.now();
         if (first && !run.subject.empty() && !objects_present(*world_, run.subject) &&
-            !lock_led(*world_, run.subject, now, now)) {
+            !lock_led(*world_, run.subject, now, now) && !(run.budget && run.budget->active())) {
           run.vacuous_why = "it held at once, at " + api::format_go_time(now) + ", with " + run.subject.absence() + " in existence";
         }
       } else {
@@ -157,7 +164,7 @@ void Checker::evaluate(std::size_t i, const fakeapi::CommittedWrite* write) {
       return;
     }
     case scenarios::CheckKind::kFinally: {
-      auto broken = evaluate_condition(*world_, run.check->condition);
+      auto broken = judge(run, nullptr);
       if (broken) fail(run, std::move(*broken), world_->loop.now());
       run.done = true;
       return;
@@ -170,8 +177,21 @@ bool Checker::informers_lag_cached(const fakeapi::CommittedWrite& write) {
   return lag_->second;
 }
 
+void Checker::on_call(Run& run, const fakeapi::RecordedCall& call) {
+  run.budget->add(call);
+  if (run.saw || !run.subject.calls) return;
+  // An always and a finally are about the whole run.
+  const bool whole_run = run.check->kind == scenarios::CheckKind::kAlways || run.check->kind == scenarios::CheckKind::kFinally;
+  if ((whole_run || run.open) && run.subject.calls->matches(call)) run.saw = true;
+}
+
 void Checker::on_trigger(std::size_t i, const cluster::Trigger& trigger) {
   Run& run = runs_[i];
+  if (trigger.call != nullptr) {
+    on_call(run, *trigger.call);
+    if (live(run)) evaluate(i);  // never a finally's: it is judged at the end
+    return;
+  }
   if (!live(run)) return;
   if (trigger.write == nullptr) {
     evaluate(i);  // a term started or ended on one of its locks

@@ -310,6 +310,11 @@ std::string Subject::absence() const {
     out += (out.empty() ? "no " : " nor ") + one;
   }
   if (!lock.empty()) out += (out.empty() ? "" : ", and ") + std::string("no replica leading ") + lock;
+  if (calls) {
+    // "any call on configmaps by ctl-0" → "no call on configmaps by ctl-0".
+    const std::string any = calls->describe();
+    out += (out.empty() ? "no " : ", and no ") + (any.starts_with("any ") ? any.substr(4) : any);
+  }
   return out;
 }
 
@@ -331,6 +336,8 @@ Subject subject_of(World& w, const scenarios::Condition& condition) {
     if (const auto* info = match_resource(w, c->tree)) {
       s.objects.push_back(Subject::Objects{info->gvr, info->namespaced ? match_namespace(c->tree) : "", match_name(c->tree), ""});
     }
+  } else if (const auto* c = std::get_if<scenarios::CallBudget>(&condition)) {
+    s.calls = call_budget(*c).subject();
   }
   return s;
 }
@@ -407,6 +414,8 @@ Dependencies dependencies_of(World& w, const scenarios::Condition& condition) {
     } else {
       d.any_write = true;  // its kind may be served later (a CRD created by a controller)
     }
+  } else if (std::holds_alternative<scenarios::CallBudget>(condition)) {
+    d.calls = true;
   }
   return d;
 }
@@ -419,7 +428,31 @@ std::optional<std::string> evaluate_condition(World& w, const scenarios::Conditi
   if (const auto* c = std::get_if<scenarios::CountCompare>(&condition)) return count_compare(w, *c);
   if (const auto* c = std::get_if<scenarios::ObjectPathEquals>(&condition)) return object_path_equals(w, *c);
   if (const auto* c = std::get_if<scenarios::MaxLeaderTransitions>(&condition)) return max_leader_transitions(w, *c);
+  if (const auto* c = std::get_if<scenarios::CallBudget>(&condition)) {
+    cluster::CallBudget budget = call_budget(*c);
+    budget.follow(w.cluster.calls());
+    return budget.why();
+  }
   return match(w, std::get<scenarios::Match>(condition), write);
+}
+
+cluster::CallPattern call_pattern(const scenarios::CallMatch& m) {
+  cluster::CallPattern p = m.resource ? cluster::CallPattern(m.verbs, m.resource->gvr) : cluster::CallPattern(m.verbs);
+  if (!m.subresource.empty()) p.subresource(m.subresource);
+  if (!m.ns.empty()) p.in(m.ns);
+  if (!m.name.empty()) p.named(m.name);
+  if (m.whole_process) {
+    p.by_group(m.process);
+  } else if (!m.process.empty()) {
+    p.by(m.process);
+  }
+  return p;
+}
+
+cluster::CallBudget call_budget(const scenarios::CallBudget& budget) {
+  cluster::CallPattern pattern = call_pattern(budget.calls);
+  if (budget.limit == scenarios::CallBudget::Limit::kPerSecond) return cluster::CallBudget::per_second(std::move(pattern), budget.allowed);
+  return cluster::CallBudget::at_most(std::move(pattern), budget.allowed);
 }
 
 std::string lock_of(const scenarios::Condition& condition) {

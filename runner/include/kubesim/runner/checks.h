@@ -2,7 +2,8 @@
 // virtual instant it broke.
 //
 //   always        evaluated at the start, after every committed write it depends on, every
-//                 leadership change it depends on and every timeline event;
+//                 leadership change it depends on, every logged call (a calls budget) and
+//                 every timeline event;
 //   eventually    the same triggers while its window [after, after+within] is open, plus a
 //                 probe every 100 ms of virtual time in it (informer caches change without
 //                 writes); holds once it held at one of those instants, breaks at the window's
@@ -14,7 +15,9 @@
 // consistently or finally whose subject (conditions.h: the objects or the lock it is about) never
 // existed in its window, an eventually that held at its first evaluation while its subject did
 // not exist. Subjects are looked up when a window opens and followed through the server's
-// committed writes, so a run pays a lookup per check, not one per write.
+// committed writes, so a run pays a lookup per check, not one per write. A calls budget's own
+// cluster::CallBudget takes every call the recorder logs from the start of the run, whatever
+// its kind, and its subject is a call of its process on its resource (CallBudget::subject).
 // The cluster checks them after writes and terms (each run is a cluster invariant with the
 // condition's dependencies); the runner calls on_event after each timeline event.
 // A break is traced ("check.break"), marked on the picture and, the first time, reported to the
@@ -29,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "kubesim/cluster/call_budget.h"
 #include "kubesim/cluster/invariant.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/runner/conditions.h"
@@ -81,6 +85,7 @@ class Checker {
     bool saw = false;          // an object of the subject existed in the window
     int evaluations = 0;
     std::string vacuous_why;   // an eventually that held at once, by absence
+    std::optional<cluster::CallBudget> budget;  // a calls budget's, fed every logged call
   };
 
   void open_window(std::size_t i);
@@ -98,6 +103,10 @@ class Checker {
   // The subject's objects exist now: the window has seen them.
   void look(Run& run);
   void on_write(const fakeapi::CommittedWrite& write);
+  // A call the recorder logged: taken by the budget of run i, and seen if its subject's.
+  void on_call(Run& run, const fakeapi::RecordedCall& call);
+  // Why run's condition does not hold now, or nullopt.
+  std::optional<std::string> judge(Run& run, const fakeapi::CommittedWrite* write);
   // Why run i held vacuously, or "" (at the end of the run).
   std::string vacuity(const Run& run, sim::Time now);
 

@@ -4,7 +4,9 @@
 // evaluate_condition says nothing when the condition holds, and otherwise the values that break
 // it, one fact a line (for atMostOneLeader: which replicas lead, since when in true time, and
 // what their clocks read). dependencies_of says what can change the answer, so the checks are
-// evaluated only after the writes and leadership changes that matter.
+// evaluated only after the writes, leadership changes and calls that matter. A calls budget is
+// judged by a cluster::CallBudget that follows the recorder's log call by call (call_budget).
+
 #ifndef KUBESIM_RUNNER_CONDITIONS_H_
 #define KUBESIM_RUNNER_CONDITIONS_H_
 
@@ -14,6 +16,8 @@
 #include <vector>
 
 #include "kubesim/api/gvk.h"
+#include "kubesim/cluster/call_budget.h"
+#include "kubesim/cluster/calls.h"
 #include "kubesim/cluster/invariant.h"
 #include "kubesim/fakeapi/server.h"
 #include "kubesim/scenarios/scenario.h"
@@ -28,7 +32,8 @@ Dependencies dependencies_of(World& world, const scenarios::Condition& condition
 
 // nullopt when `condition` holds now; else why not. `write`, when given, is the committed write
 // this evaluation follows and every earlier evaluation held: a noMatch then looks at the written
-// object alone.
+// object alone. A calls budget is judged here over the whole log at once (calls the recorder
+// dropped are not seen); the Checker keeps a call_budget per check instead.
 std::optional<std::string> evaluate_condition(World& world, const scenarios::Condition& condition,
                                               const fakeapi::CommittedWrite* write = nullptr);
 
@@ -40,9 +45,16 @@ bool informers_lag(World& world, const fakeapi::CommittedWrite& write);
 // The lock text a condition is about, or "".
 std::string lock_of(const scenarios::Condition& condition);
 
+// The calls a `calls:` check counts, as a pattern of the cluster's call log; a whole process is
+// any of its replicas.
+cluster::CallPattern call_pattern(const scenarios::CallMatch& match);
+// The budget of a `calls:` check, with no call taken yet.
+cluster::CallBudget call_budget(const scenarios::CallBudget& budget);
+
 // What a condition is about, to tell a check that held over something from one that held over
-// nothing (a vacuous check): objects in a scope, or the leaders of a lock. informersConverged
-// and leaderElected have none (they cannot hold by absence).
+// nothing (a vacuous check): objects in a scope, the leaders of a lock, or calls of a process on
+// a resource (a calls budget: CallBudget::subject). informersConverged and leaderElected have
+// none (they cannot hold by absence).
 struct Subject {
   struct Objects {
     api::GroupVersionResource gvr;
@@ -52,9 +64,11 @@ struct Subject {
   };
   std::vector<Objects> objects;  // something in any of them counts
   std::string lock;              // a lock some replica led counts
+  std::optional<cluster::CallPattern> calls;  // a call of this pattern logged counts
 
-  bool empty() const { return objects.empty() && lock.empty(); }
-  // "no configmaps in team with labels app=x", "no replica leading leases/a/b".
+  bool empty() const { return objects.empty() && lock.empty() && !calls; }
+  // "no configmaps in team with labels app=x", "no replica leading leases/a/b", "no call on
+  // configmaps by ctl-0".
   std::string absence() const;
 };
 Subject subject_of(World& world, const scenarios::Condition& condition);
