@@ -125,7 +125,20 @@ void SimCluster::Impl::changed() {
   run_checks();
 }
 
+void SimCluster::Impl::follow_calls() {
+  if (following_calls) return;
+  following_calls = true;
+  cluster::Dependencies calls;
+  calls.calls = true;
+  cluster.add_invariant(cluster::Invariant{"SimCluster calls", [this](const cluster::Trigger&) {
+                                             calls_dirty = true;
+                                             run_checks(/*calls_only=*/true);
+                                           },
+                                           calls});
+}
+
 void SimCluster::Impl::add_check(ClusterCheck check) {
+  if (check.condition.reads_calls) follow_calls();
   const std::optional<std::string> never = check.condition.unjudgeable ? check.condition.unjudgeable(*self) : std::nullopt;
   if (!never) {
     checks.push_back(std::move(check));
@@ -154,10 +167,11 @@ void SimCluster::Impl::report_vacuous() {
   }
 }
 
-void SimCluster::Impl::run_checks() {
+void SimCluster::Impl::run_checks(bool calls_only) {
   if (checking) return;
   checking = true;
   for (ClusterCheck& check : checks) {
+    if (calls_only && !check.condition.reads_calls) continue;
     if (!check.seen && check.condition.present) check.seen = check.condition.present(*self);
     std::optional<std::string> why = check.condition.check(*self);
     if (!why) continue;
@@ -184,12 +198,14 @@ SimCluster::Impl::Outcome SimCluster::Impl::drive(const Condition& condition, si
     out.stopped = !out.why.has_value() == stop_when_holds;
     return out.stopped;
   };
+  if (condition.reads_calls) follow_calls();
   if (check()) return out;
   // Timers at every tick and at the deadline, so that no step jumps past one.
   sim::Time tick = loop.now() + kCheckEvery;
   sim::TimerId tick_timer = loop.add_timer(std::min(tick, deadline), [] {});
   const sim::TimerId deadline_timer = loop.add_timer(deadline, [] {});
   dirty = false;
+  calls_dirty = false;
   while (loop.now() < deadline) {
     const bool stepped = loop.step();
     rethrow_failure();
@@ -199,8 +215,10 @@ SimCluster::Impl::Outcome SimCluster::Impl::drive(const Condition& condition, si
       tick = loop.now() + kCheckEvery;
       tick_timer = loop.add_timer(std::min(tick, deadline), [] {});
     }
-    if (!dirty && !due) continue;
+    const bool called = condition.reads_calls && calls_dirty;
+    if (!dirty && !due && !called) continue;
     dirty = false;
+    calls_dirty = false;
     if (check()) break;
   }
   loop.cancel_timer(tick_timer);
@@ -257,6 +275,11 @@ bool SimCluster::run_until(const Condition& condition, sim::Duration within) {
 
 void SimCluster::always(std::string name, Condition condition, std::source_location where) {
   impl_->add_check(ClusterCheck{std::move(name), std::move(condition), 0, /*fail_test=*/true, where});
+}
+
+void SimCluster::always(Condition condition, std::source_location where) {
+  std::string name = condition.description;
+  always(std::move(name), std::move(condition), where);
 }
 
 void SimCluster::record_always(std::string name, Condition condition) {

@@ -2,13 +2,18 @@
 // cluster, and ObjectMatches, which takes a GoogleTest matcher.
 #include "kubesim/testing/conditions.h"
 
+#include <cstdint>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "kubesim/api/match.h"
+#include "kubesim/cluster/call_budget.h"
 #include "kubesim/cluster/cluster.h"
 #include "kubesim/cluster/conditions.h"
 #include "kubesim/testing/cluster.h"
@@ -162,6 +167,53 @@ Condition AtMostOneLeader(std::string lock) {
                      }
                      return false;
                    }};
+}
+
+namespace {
+
+// A budget followed through the calls of the cluster it is checked on, from the start of its run.
+Condition call_budget_condition(cluster::CallBudget budget) {
+  struct Followed {
+    cluster::CallBudget fresh;
+    cluster::CallBudget budget;
+    const SimCluster* cluster = nullptr;
+    std::uint64_t last_seq = 0;  // the newest call of that cluster's log when last followed
+  };
+  const CallPattern pattern = budget.pattern();
+  std::string description = budget.describe();
+  auto state = std::make_shared<Followed>(Followed{budget, budget});
+  // Another cluster, or one at the same address whose log went back: start over.
+  const auto follow = [state](const SimCluster& c) -> const cluster::CallBudget& {
+    const CallLog log = c.calls();
+    const std::uint64_t last = log.empty() ? 0 : log[log.size() - 1].seq;
+    if (state->cluster != &c || last < state->last_seq) {
+      state->cluster = &c;
+      state->budget = state->fresh;
+    }
+    state->last_seq = last;
+    state->budget.follow(log);
+    return state->budget;
+  };
+  Condition out{std::move(description), [follow](const SimCluster& c) { return follow(c).why(); },
+                [pattern](const SimCluster& c) -> std::optional<std::string> {
+                  if (pattern.any_resource()) return std::nullopt;
+                  return cluster::unserved(c.cluster(), pattern.resource());
+                },
+                [follow](const SimCluster& c) { return follow(c).active(); }};
+  out.reads_calls = true;
+  return out;
+}
+
+}  // namespace
+
+Condition CallsAtMost(CallPattern pattern, std::int64_t n) {
+  if (n < 0) throw std::invalid_argument("CallsAtMost: n must be at least 0, got " + std::to_string(n));
+  return call_budget_condition(cluster::CallBudget::at_most(std::move(pattern), n));
+}
+
+Condition CallsPerSecond(CallPattern pattern, std::int64_t r) {
+  if (r < 0) throw std::invalid_argument("CallsPerSecond: r must be at least 0, got " + std::to_string(r));
+  return call_budget_condition(cluster::CallBudget::per_second(std::move(pattern), r));
 }
 
 }  // namespace kubesim::testing

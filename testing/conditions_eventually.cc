@@ -90,10 +90,11 @@ class VirtualTimeMatcher final : public ::testing::MatcherInterface<const SimClu
   Answer consistently(SimCluster& c) const {
     const sim::Time start = c.now();
     const Condition& held = condition_;
-    const Condition broken{"not: " + held.description, [&held](const SimCluster& s) -> std::optional<std::string> {
-                             if (held.check(s)) return std::nullopt;
-                             return "it holds";
-                           }};
+    Condition broken{"not: " + held.description, [&held](const SimCluster& s) -> std::optional<std::string> {
+                       if (held.check(s)) return std::nullopt;
+                       return "it holds";
+                     }};
+    broken.reads_calls = held.reads_calls;
     if (!c.run_until(broken, d_)) {
       return answer(c, true, "it held for " + api::format_go_duration(d_) + ", until t=" + cluster::format_instant(c.now()));
     }

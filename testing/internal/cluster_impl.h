@@ -106,7 +106,11 @@ struct SimCluster::Impl final : cluster::Observer {
   // After a committed write or a leadership change (the cluster's invariant "SimCluster"): runs
   // the always() checks and marks the state changed for drive().
   void changed();
-  void run_checks();
+  // Runs the always() checks (with `calls_only`, those whose conditions read calls).
+  void run_checks(bool calls_only = false);
+  // From now on, after every logged call, marks calls_dirty and runs the checks that read calls
+  // (the cluster's invariant "SimCluster calls", added once).
+  void follow_calls();
   // Adds an always() check, or — when its condition can never be judged — records the break now.
   void add_check(ClusterCheck check);
   // At the cluster's end: each always() whose subject never existed held vacuously.
@@ -141,6 +145,8 @@ struct SimCluster::Impl final : cluster::Observer {
   std::vector<Violation> violations;
   std::exception_ptr failure;  // the first failure of detached work, not yet rethrown
   bool dirty = false;          // a write or leadership change since drive() last checked
+  bool calls_dirty = false;    // with follow_calls: a call since drive() last checked
+  bool following_calls = false;  // follow_calls was called
   bool checking = false;       // run_checks is running (a check must not re-enter it)
 };
 

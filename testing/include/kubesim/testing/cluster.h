@@ -228,12 +228,15 @@ class SimCluster {
   bool run_until(const Condition& condition, sim::Duration within);
 
   // --- Checks, faults, calls ---
-  // Checks `condition` now, after every committed write and every leadership change, until the
-  // cluster is destroyed. The first time it does not hold the test fails (a non-fatal failure
+  // Checks `condition` now, after every committed write and every leadership change (and every
+  // call, for a condition that reads calls: CallsAtMost, CallsPerSecond), until the cluster is
+  // destroyed. The first time it does not hold the test fails (a non-fatal failure
   // at the line that called always()) with the check's name, why, the seed, the virtual time and
   // the failure context; later breaks of the same check are counted, not reported again.
   void always(std::string name, Condition condition,
               std::source_location where = std::source_location::current());
+  // The same, the check named by the condition's description.
+  void always(Condition condition, std::source_location where = std::source_location::current());
   // The same check, but a break is only recorded in violations(), never a test failure: for a
   // test that expects a planted bug to be found (EXPECT_FALSE(c.violations().empty())).
   void record_always(std::string name, Condition condition);

@@ -3,6 +3,7 @@
 //   ASSERT_THAT(c, Eventually(AllReady(kWidgets, "status.readyReplicas", "spec.replicas"), 2min));
 //   EXPECT_THAT(c, Consistently(CountIs(kConfigMaps, "default", 2), 30s));
 //   c.always("never over-creates", OwnedCountAtMost(kWidgets, kConfigMaps, "spec.replicas"));
+//   c.always(CallsPerSecond(Update(kConfigMaps).by("widgets-0"), 20));  // no hot retry loop
 //
 // A Condition reads the cluster (the server's state, leadership) and says why it does not hold,
 // or nothing when it holds. It must not change the cluster. The built-in ones are the cluster's
@@ -29,6 +30,7 @@
 #include "kubesim/api/gvk.h"
 #include "kubesim/api/object.h"
 #include "kubesim/sim/time.h"
+#include "kubesim/testing/calls.h"
 
 namespace kubesim::testing {
 
@@ -48,6 +50,10 @@ struct Condition {
   // SimCluster (the default) fails such an always() at the cluster's end, and an Eventually
   // that holds at its first check at t=0 by absence. Unset: the condition is never vacuous.
   std::function<bool(const SimCluster& cluster)> present = nullptr;
+  // Whether the condition reads the log of calls (CallsAtMost, CallsPerSecond): always() and
+  // Eventually/Consistently then also check it after every call the server's recorder logs, so
+  // it breaks at the call that broke it.
+  bool reads_calls = false;
 };
 
 // Builds a Condition from a predicate on the cluster; its failure says only the description.
@@ -72,6 +78,20 @@ Condition OwnedCountAtMost(const api::GroupVersionResource& owner_resource,
 // At most one replica leads `lock` (as the cluster tracks leadership: from the elector's
 // started-leading until its leading context ends). "" = every lock.
 Condition AtMostOneLeader(std::string lock = {});
+
+// API-call budgets (kubesim/cluster/call_budget.h): at most `n` calls of `pattern` (calls.h:
+// Update(kConfigMaps).by("ctl-0"), List(kWidgets).by_group("ctl")) from the start of the
+// cluster's run; at most `r` in any window of one second (the calls answered in (t − 1 s, t] for
+// any instant t). Every logged call counts, whatever its answer. Once broken they stay broken:
+// c.always("no hot loop", CallsPerSecond(…)) breaks at the call that spent the budget, naming
+// the pattern, the count (or the second's calls and their span) and the last matching calls with
+// their times; Consistently fails at that call too; Eventually is of no use with
+// them. A budget on a resource the server does not serve can never be judged; one held while
+// its process never called its resource (any verb) held vacuously. A condition follows the
+// calls of the cluster it is checked on; checked on another cluster, it starts over. A negative
+// n or r throws std::invalid_argument.
+Condition CallsAtMost(CallPattern pattern, std::int64_t n);
+Condition CallsPerSecond(CallPattern pattern, std::int64_t r);
 
 // Matchers of a const SimCluster& so that EXPECT_THAT/ASSERT_THAT accept them (gmock hands the
 // value over as const); they run the cluster's loop all the same.
