@@ -1,6 +1,6 @@
-// missing-forget and tombstone: a ConfigMap replicator written by hand on an informer and a work
-// queue (QueueController), as kubed, emberstack's reflector and many "sync this Secret into
-// every namespace" controllers are: every ConfigMap of namespace `src` gets a copy of the same
+// missing-forget, tombstone and hot-retry: a ConfigMap replicator written by hand on an informer
+// and a work queue (QueueController), as kubed, emberstack's reflector and many "sync this Secret
+// into every namespace" controllers are: every ConfigMap of namespace `src` gets a copy of the same
 // name and data in namespace `dst`, and a copy whose source is gone is deleted. The key is the
 // ConfigMap's name; a change in either namespace queues it; sync compares the two.
 //
@@ -21,6 +21,16 @@
 //   unwrap the tombstone precisely because of it. Revealed by: the source deleted while the
 //   controller's watch is down (a partition, a dropped watch) and the history compacted, so the
 //   watch cannot resume and the informer re-lists. Fix: unwrap the tombstone.
+//
+// hot-retry — the bug: a sync that failed is queued again with queue.Add instead of
+//   queue.AddRateLimited, so a key that keeps failing is retried as fast as the server answers:
+//   hundreds of writes a second at an API server that is already failing. The copy is right in
+//   the end — the retries succeed once the errors stop — so no check on objects sees anything;
+//   only a budget on calls does. Realistic: `c.queue.Add(key)` in the error branch of
+//   processNextWorkItem reads as harmless, and is how a controller turns a brief API server
+//   incident into a self-inflicted overload (the reason API Priority and Fairness exists).
+//   Revealed by: errors on the copies' writes lasting more than a moment (an outage of writes on
+//   one object); a `calls` check with `perSecond` breaks. Fix: AddRateLimited.
 #include <memory>
 #include <string>
 #include <utility>
@@ -39,12 +49,13 @@ namespace {
 constexpr const char* kSource = "src";
 constexpr const char* kTarget = "dst";
 
-enum class Bug { kMissingForget, kTombstone };
+enum class Bug { kMissingForget, kTombstone, kHotRetry };
 
 class Replicator final : public QueueController {
  public:
   Replicator(const kubesim::scenarios::ControllerEnv& env, Bug bug, Variant variant)
-      : QueueController(env, {.forget_on_success = bug != Bug::kMissingForget || variant == Variant::kFixed}),
+      : QueueController(env, {.forget_on_success = bug != Bug::kMissingForget || variant == Variant::kFixed,
+                              .requeue_rate_limited = bug != Bug::kHotRetry || variant == Variant::kFixed}),
         drop_tombstones_(bug == Bug::kTombstone && variant == Variant::kBuggy) {
     auto handler = std::make_shared<kubesim::informer::ResourceEventHandlerFuncs>();
     handler->add_func = [this](const ObjectPtr& object, bool) { on_object(*object); };
@@ -121,6 +132,11 @@ void register_replicators(kubesim::scenarios::Registry& registry) {
                 {"copies the ConfigMaps of src into dst", "ignores a delete seen only as a tombstone"},
                 [](kubesim::scenarios::ControllerEnv env, Variant variant) {
                   return std::make_unique<Replicator>(env, Bug::kTombstone, variant);
+                });
+  register_pair(registry, "hot-retry",
+                {"copies the ConfigMaps of src into dst", "requeues a failed key at once (queue.Add, no rate limit)"},
+                [](kubesim::scenarios::ControllerEnv env, Variant variant) {
+                  return std::make_unique<Replicator>(env, Bug::kHotRetry, variant);
                 });
 }
 
