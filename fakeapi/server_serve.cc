@@ -107,6 +107,13 @@ Request operator_request(Verb verb, const api::GroupVersionResource& gvr, std::s
 }  // namespace
 
 Response ApiServer::answer(const Request& request) {
+  const Request* outer = answering_;
+  answering_ = &request;
+  struct Restore {
+    const Request*& slot;
+    const Request* value;
+    ~Restore() { slot = value; }
+  } restore{answering_, outer};
   const Revision before = store_.revision();
   Response response;
   // Of the reads, only get has a subresource (its object); the writes' options carry theirs.

@@ -304,6 +304,15 @@ std::string SimCluster::failure_context() const {
   const std::size_t shown = std::min(n, log.size());
   out += "\nlast " + std::to_string(shown) + " calls:";
   if (shown > 0) out += "\n" + log.format(n);
+  // The request whose write set this off is logged only once its answer leaves the server.
+  if (const fakeapi::Request* r = impl_->cluster.server().answering(); r != nullptr && !r->process.empty()) {
+    std::string what = r->process + " " + std::string(api::to_string(r->verb)) + " " +
+                       r->resource.group_resource().to_string();
+    if (r->subresource != fakeapi::Subresource::kNone) what += "/" + std::string(api::to_string(r->subresource));
+    const std::string name = !r->name.empty() || r->object == nullptr ? r->name : std::string(r->object->name());
+    if (!name.empty()) what += " " + (r->ns.empty() ? name : r->ns + "/" + name);
+    out += "\nbeing answered: " + what + ", received at " + cluster::format_instant(r->received);
+  }
   if (!impl_->fault_plan.fired().empty()) {
     const std::string report = impl_->fault_plan.report();
     out += "\n" + report.substr(0, report.size() - 1);  // without its last newline

@@ -289,6 +289,28 @@ TEST(FailureContextTest, ShowsTheSeedTimeAndTheLastTraceEvents) {
   EXPECT_EQ(::testing::PrintToString(c), "SimCluster(seed 3, t=1.500s)");
 }
 
+// Deletes every ConfigMap it is told of.
+sim::Task<ReconcileResult> delete_it(ReconcileContext rc, ReconcileRequest request) {
+  (void)co_await rc.client().delete_(rc.ctx(), api::kConfigMaps, request.ns, request.name, api::DeleteOptions());
+  co_return ReconcileResult::done();
+}
+
+// An always() broken by a controller's write: the write is not yet in the call log (a call is
+// logged with its answer), so the context names the request being answered.
+TEST(FailureContextTest, NamesTheRequestWhoseWriteBrokeAnAlways) {
+  SimCluster c(ClusterOptions().seed(2));
+  c.apply(ns_config_map("default", "a"));
+  c.record_always("a stays", Exists(api::kConfigMaps, "default", "a"));
+  c.run_controller("ctl", [](Manager& m) { ControllerBuilder(m).named("deleter").for_(api::kConfigMaps).reconcile(delete_it); });
+  c.run_for(5s);
+  ASSERT_EQ(c.violations().size(), 1u);
+  const Violation& v = c.violations()[0];
+  EXPECT_THAT(v.context, HasSubstr("\nbeing answered: ctl-0 delete configmaps default/a, received at ")) << v.context;
+  EXPECT_GE(c.calls().count(Delete(api::kConfigMaps).by("ctl-0")), 1u);
+  // Between requests nothing is being answered.
+  EXPECT_THAT(c.failure_context(), ::testing::Not(HasSubstr("being answered")));
+}
+
 // A broken always() is a failure at the line that called always(), not inside the library.
 TEST(ClusterAlwaysTest, FailsAtTheLineThatCalledAlways) {
   ::testing::TestPartResultArray failures;

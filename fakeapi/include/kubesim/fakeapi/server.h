@@ -119,6 +119,9 @@ class ApiServer {
   // request passed the filters (no fault rule, revision wait or recorder sees it). The Response
   // carries the answer's warnings.
   Response answer(const Request& request);
+  // The request answer() is answering right now, or null: a write listener (and a check it
+  // runs) sees the request whose write woke it, before the recorder logs it with its answer.
+  const Request* answering() const { return answering_; }
 
   // Typed operator calls over answer(), with the request's fields as arguments.
   api::Result<api::ObjectPtr> get(const api::GroupVersionResource& gvr, std::string_view ns,
@@ -332,6 +335,7 @@ class ApiServer {
   std::deque<std::pair<std::uint64_t, WriteListener>> write_listeners_;  // stable while called
   std::uint64_t next_listener_id_ = 1;
   bool notifying_ = false;
+  const Request* answering_ = nullptr;  // answering()
   // Reads waiting for a revision (wait_for_revision), woken by the write that reaches it.
   std::multimap<Revision, std::shared_ptr<sim::Event>> revision_waiters_;
   // (time, revision) of recent writes, for stale reads.
