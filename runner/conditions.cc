@@ -12,6 +12,7 @@
 #include "kubesim/cluster/conditions.h"
 #include "kubesim/election/record.h"
 #include "kubesim/runner/world.h"
+#include "runner/internal/match_tree.h"
 
 namespace kubesim::runner {
 
@@ -231,29 +232,6 @@ std::optional<std::string> max_leader_transitions(World& w, const scenarios::Max
   return out;
 }
 
-// Resolves a match tree's kind to the server's resource; null when it is not served.
-const fakeapi::ResourceInfo* match_resource(World& w, const json& tree) {
-  if (!tree.is_object() || !tree.contains("apiVersion") || !tree.contains("kind")) return nullptr;
-  if (!tree["apiVersion"].is_string() || !tree["kind"].is_string()) return nullptr;
-  const auto gv = api::parse_api_version(tree["apiVersion"].get<std::string>());
-  if (!gv) return nullptr;
-  return w.server.registry().find_kind({gv->group, gv->version, tree["kind"].get<std::string>()});
-}
-
-std::string match_namespace(const json& tree) {
-  const auto m = tree.find("metadata");
-  if (m == tree.end() || !m->is_object()) return "";
-  const auto ns = m->find("namespace");
-  return ns != m->end() && ns->is_string() ? ns->get<std::string>() : "";
-}
-
-std::string match_name(const json& tree) {
-  const auto m = tree.find("metadata");
-  if (m == tree.end() || !m->is_object()) return "";
-  const auto name = m->find("name");
-  return name != m->end() && name->is_string() ? name->get<std::string>() : "";
-}
-
 std::optional<std::string> match(World& w, const scenarios::Match& c, const fakeapi::CommittedWrite* write) {
   const fakeapi::ResourceInfo* info = match_resource(w, c.tree);
   const std::string kind = c.tree.value("kind", std::string("object"));
@@ -300,90 +278,26 @@ std::optional<std::string> match(World& w, const scenarios::Match& c, const fake
 
 }  // namespace
 
-std::string Subject::absence() const {
-  std::string out;
-  for (const Objects& o : objects) {
-    std::string one = o.gvr.resource;
-    if (!o.name.empty()) one += " " + (o.ns.empty() ? o.name : o.ns + "/" + o.name);
-    else if (!o.ns.empty()) one += " in " + o.ns;
-    if (!o.selector.empty()) one += " with labels " + o.selector;
-    out += (out.empty() ? "no " : " nor ") + one;
-  }
-  if (!lock.empty()) out += (out.empty() ? "" : ", and ") + std::string("no replica leading ") + lock;
-  if (calls) {
-    // "any call on configmaps by ctl-0" → "no call on configmaps by ctl-0".
-    const std::string any = calls->describe();
-    out += (out.empty() ? "no " : ", and no ") + (any.starts_with("any ") ? any.substr(4) : any);
-  }
-  return out;
+const fakeapi::ResourceInfo* match_resource(World& w, const json& tree) {
+  if (!tree.is_object() || !tree.contains("apiVersion") || !tree.contains("kind")) return nullptr;
+  if (!tree["apiVersion"].is_string() || !tree["kind"].is_string()) return nullptr;
+  const auto gv = api::parse_api_version(tree["apiVersion"].get<std::string>());
+  if (!gv) return nullptr;
+  return w.server.registry().find_kind({gv->group, gv->version, tree["kind"].get<std::string>()});
 }
 
-Subject subject_of(World& w, const scenarios::Condition& condition) {
-  Subject s;
-  const auto query = [&](const scenarios::CountQuery& q) {
-    s.objects.push_back(Subject::Objects{q.resource.gvr, q.ns, "", q.label_selector});
-  };
-  if (const auto* c = std::get_if<scenarios::AtMostOneLeader>(&condition)) {
-    s.lock = c->lock;
-  } else if (const auto* c = std::get_if<scenarios::MaxLeaderTransitions>(&condition)) {
-    s.lock = c->lock;
-  } else if (const auto* c = std::get_if<scenarios::CountCompare>(&condition)) {
-    query(c->count);
-    if (const auto* q = std::get_if<scenarios::CountQuery>(&c->than)) query(*q);
-  } else if (const auto* c = std::get_if<scenarios::ObjectPathEquals>(&condition)) {
-    s.objects.push_back(Subject::Objects{c->resource.gvr, c->ns, c->name, ""});
-  } else if (const auto* c = std::get_if<scenarios::Match>(&condition)) {
-    if (const auto* info = match_resource(w, c->tree)) {
-      s.objects.push_back(Subject::Objects{info->gvr, info->namespaced ? match_namespace(c->tree) : "", match_name(c->tree), ""});
-    }
-  } else if (const auto* c = std::get_if<scenarios::CallBudget>(&condition)) {
-    s.calls = call_budget(*c).subject();
-  }
-  return s;
+std::string match_namespace(const json& tree) {
+  const auto m = tree.find("metadata");
+  if (m == tree.end() || !m->is_object()) return "";
+  const auto ns = m->find("namespace");
+  return ns != m->end() && ns->is_string() ? ns->get<std::string>() : "";
 }
 
-bool objects_present(World& w, const Subject& subject) {
-  for (const Subject::Objects& o : subject.objects) {
-    if (!o.name.empty()) {
-      if (w.server.get(o.gvr, o.ns, o.name, api::GetOptions()).ok()) return true;
-      continue;
-    }
-    api::ListOptions options;
-    options.label_selector = o.selector;
-    options.limit = 1;
-    auto listed = w.server.list(o.gvr, o.ns, options);
-    if (listed.ok() && !listed.value().items.empty()) return true;
-  }
-  return false;
-}
-
-bool objects_written(const Subject& subject, const fakeapi::CommittedWrite& write) {
-  if (write.resource == nullptr || !write.object || write.type == fakeapi::ChangeType::kDeleted) return false;
-  for (const Subject::Objects& o : subject.objects) {
-    if (write.resource->resource != o.gvr.resource || write.resource->group != o.gvr.group) continue;
-    if (!o.ns.empty() && write.object->namespace_() != o.ns) continue;
-    if (!o.name.empty() && write.object->name() != o.name) continue;
-    if (!o.selector.empty()) {
-      const auto selector = api::parse_label_selector(o.selector);
-      const api::Object& object = *write.object;
-      if (!selector.ok() || !selector.value().matches([&object](std::string_view key) { return object.label(key); })) continue;
-    }
-    return true;
-  }
-  return false;
-}
-
-bool lock_led(World& w, const Subject& subject, sim::Time from, sim::Time to) {
-  if (subject.lock.empty()) return false;
-  const auto id = w.leadership.find(subject.lock);
-  if (!id) return false;
-  const cluster::LockLeadership& lock = w.leadership.lock(*id);
-  for (std::size_t i = 0; i < lock.intervals.size(); ++i) {
-    const cluster::LeaderInterval& iv = lock.intervals[i];
-    const bool open = std::find(lock.open.begin(), lock.open.end(), i) != lock.open.end();
-    if (iv.from <= to && (open || iv.to >= from)) return true;
-  }
-  return false;
+std::string match_name(const json& tree) {
+  const auto m = tree.find("metadata");
+  if (m == tree.end() || !m->is_object()) return "";
+  const auto name = m->find("name");
+  return name != m->end() && name->is_string() ? name->get<std::string>() : "";
 }
 
 Dependencies dependencies_of(World& w, const scenarios::Condition& condition) {
