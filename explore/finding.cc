@@ -117,6 +117,7 @@ void complete_finding(const Search& search, const ExploreOptions& options, const
     // that breaks that (a workload entry another check counts on, a duration too short for an
     // eventually) is rejected, whatever it does to the check that broke.
     std::map<std::string, bool> passes_plain;  // by the unperturbed document's text
+    std::size_t plain_runs = 0;
     const auto plain_passes = [&](const YAML::Node& d) {
       const std::string text = scenarios::emit_scenario(unperturbed(search, d));
       auto [it, fresh] = passes_plain.try_emplace(text, true);
@@ -127,6 +128,7 @@ void complete_finding(const Search& search, const ExploreOptions& options, const
       }
       for (std::uint64_t s : seeds) {
         const DocRun plain = run_text(text, search.file, s, *search.registry, search.run, false);
+        ++plain_runs;
         if (!plain.parsed() || !plain.result.error.empty() || !plain.result.failures.empty()) {
           it->second = false;
           break;
@@ -144,7 +146,7 @@ void complete_finding(const Search& search, const ExploreOptions& options, const
     try {
       ShrinkResult shrunk = shrink_scenario(failing, fails, shrink);
       result = shrunk.doc;
-      f.shrink_runs = shrunk.runs;
+      f.shrink_runs = shrunk.runs + plain_runs;
     } catch (const std::exception& e) {
       // The failing document is still a reproduction: write it as found.
       f.shrink_error = e.what();

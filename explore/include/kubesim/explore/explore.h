@@ -44,7 +44,7 @@ struct ExploreOptions {
   std::string out_dir = ".";       // where NAME.min.yaml goes
   std::string program = "kubesim";  // for the replay command
   runner::RunFunction run;                 // run_seed when empty
-  std::size_t shrink_runs = 300;   // shrink candidates tried at most
+  std::size_t shrink_runs = 300;   // shrink candidates tried at most (each may run every seed once more)
   // Called after each batch of runs: runs done, of the budget, and whether one failed.
   std::function<void(std::size_t done, std::size_t budget, bool found)> on_progress;
 };
@@ -67,7 +67,7 @@ struct ExploreFinding {
   sim::Time at{};            // when it broke
   std::size_t runs_to_find = 0;    // runs up to it, reference runs included, in candidate order
   double seconds_to_find = 0;
-  std::size_t shrink_runs = 0;
+  std::size_t shrink_runs = 0;      // runs the shrink made: candidates, and their files without the explorer's entries
   std::string shrink_error;        // the shrinker failed: the file is the candidate as found
   std::size_t entries_before = 0;  // scenario_entries of the candidate
   std::size_t entries = 0;         // of the shrunk file
