@@ -45,6 +45,13 @@ YAML::Node entry_after(const WritePoint& p, const std::string& action, const YAM
   return e;
 }
 
+YAML::Node crash_of(const std::string& replica, sim::Duration restart_after) {
+  YAML::Node c;
+  c["process"] = replica;
+  c["restartAfter"] = api::format_go_duration(restart_after);
+  return c;
+}
+
 namespace {
 
 using namespace std::chrono_literals;
@@ -58,13 +65,6 @@ sim::Rng rng_for(std::size_t index) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return sim::Rng(z ^ (z >> 31));
-}
-
-YAML::Node crash_of(const std::string& replica, sim::Duration restart_after) {
-  YAML::Node c;
-  c["process"] = replica;
-  c["restartAfter"] = api::format_go_duration(restart_after);
-  return c;
 }
 
 std::string one_line(const YAML::Node& node) {

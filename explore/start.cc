@@ -137,11 +137,8 @@ void start_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
   }
   if (const WritePoint* p = first_write(space, c.seed, t.replica)) {
     rule["for"] = api::format_go_duration(window(space, p->at, 30s));
-    YAML::Node crash;
-    crash["process"] = t.replica;
-    crash["restartAfter"] = api::format_go_duration(kRestartAfter);
     c.timeline.push_back(entry_after(*p, "faults", rules(rule)));
-    c.timeline.push_back(entry_after(*p, "crash", flow(crash)));
+    c.timeline.push_back(entry_after(*p, "crash", flow(crash_of(t.replica, kRestartAfter))));
     c.points.push_back(t.text() + " after a restart after " + p->text());
     return;
   }
@@ -151,12 +148,9 @@ void start_candidate(const Space& space, std::size_t j, sim::Rng& rng, Candidate
   YAML::Node faults;
   faults["at"] = api::format_go_duration(at);
   faults["faults"] = rules(rule);
-  YAML::Node crash;
-  crash["process"] = t.replica;
-  crash["restartAfter"] = api::format_go_duration(kRestartAfter);
   YAML::Node down;
   down["at"] = api::format_go_duration(at);
-  down["crash"] = flow(crash);
+  down["crash"] = flow(crash_of(t.replica, kRestartAfter));
   c.timeline.push_back(faults);
   c.timeline.push_back(down);
   c.points.push_back(t.text() + " after a restart at " + api::format_go_duration(at));

@@ -174,6 +174,8 @@ sim::Duration window(const Space& space, sim::Time from, sim::Duration wanted);
 YAML::Node flow(YAML::Node node);
 YAML::Node rules(YAML::Node rule);
 YAML::Node trigger(const WritePoint& p);
+// A crash action's value: `{process: R, restartAfter: D}` (block style; flow() it in an entry).
+YAML::Node crash_of(const std::string& replica, sim::Duration restart_after);
 YAML::Node entry_after(const WritePoint& p, const std::string& action, const YAML::Node& value);
 
 // The index-th candidate; `timeline` is empty when the family has no point to work on for its
