@@ -54,16 +54,6 @@ TEST(Errors, UnknownFieldInAnEntryOrALeafType) {
               AllOf(HasSubstr("Time: unknown field number 3"), HasSubstr("at metadata.creationTimestamp")));
 }
 
-TEST(Errors, FieldOfATypeTheServerCannotRenderIsRefused) {
-  // JobSpec.scheduling (17) holds types from scheduling.k8s.io/v1alpha3.
-  Msg job = Msg().message(2, Msg().message(17, Msg().message(1, Msg())));
-  api::Status s = decode_error(envelope("batch/v1", "Job", job.str()), {"batch", "v1", "Job"});
-  EXPECT_TRUE(api::is_bad_request(s)) << s;
-  EXPECT_THAT(s.message, HasSubstr("field 1 (schedulingPolicy) of message "
-                                   "k8s.io.api.batch.v1.JobSchedulingConfiguration has a type "
-                                   "this server cannot decode"));
-}
-
 TEST(Errors, WrongWireType) {
   Msg cm = Msg().message(1, Msg().varint(1, 7));  // name as a varint
   EXPECT_THAT(decode_error(envelope("v1", "ConfigMap", cm.str())).message,

@@ -105,7 +105,9 @@ RC_GTEST_PROP(K8sProtobufProperty, GeneratedConfigMapsRoundTrip, ()) {
   for (const auto& [k, v] : data) cm.entry(2, k, v);
   if (immutable) cm.varint(4, *immutable ? 1 : 0);
 
-  json expected = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}}};
+  json expected = {{"apiVersion", "v1"},
+                   {"kind", "ConfigMap"},
+                   {"metadata", {{"name", name}, {"creationTimestamp", nullptr}}}};
   for (const auto& [k, v] : labels) expected["metadata"]["labels"][k] = v;
   for (const auto& [k, v] : data) expected["data"][k] = v;
   if (immutable) expected["immutable"] = *immutable;

@@ -7,8 +7,9 @@
 // shape, JSON name, Go flags). The protobuf request decoder (fakeapi/http/protobuf) walks them to
 // turn wire bytes into JSON; the server uses the Go flags to store objects as the typed encoding
 // would (go_encoding.h). The tables are generated (gen_schema.py, from k8s.io/api's
-// generated.proto and types.go, at v0.37) for every message reachable from the listed kinds; a
-// field added by a later Kubernetes release is unknown to them until they are regenerated.
+// generated.proto and types.go, at v0.33.9: kube-apiserver 1.33) for every message reachable
+// from the listed kinds; a field added by a later Kubernetes release is unknown to them, as it
+// is to a 1.33 server.
 //
 // Guarantees of the tables: each MessageSpec's fields are sorted by number without duplicates;
 // a kMessage field names its MessageSpec; every other kind has `message == nullptr`. All tables
