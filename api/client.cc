@@ -93,6 +93,15 @@ sim::Task<Result<ObjectPtr>> Client::patch(sim::Context ctx, GroupVersionResourc
   return result_of<ObjectPtr>(send(std::move(ctx), std::move(r)));
 }
 
+sim::Task<Result<ObjectPtr>> Client::apply(sim::Context ctx, GroupVersionResource resource,
+                                           std::string ns, ObjectPtr configuration,
+                                           PatchOptions options, Subresource subresource) {
+  std::string name = configuration ? std::string(configuration->name()) : std::string();
+  std::string body = configuration ? std::string(configuration->serialized()) : std::string();
+  return patch(std::move(ctx), std::move(resource), std::move(ns), std::move(name),
+               PatchType::kApply, std::move(body), std::move(options), subresource);
+}
+
 sim::Task<Result<ObjectPtr>> Client::delete_(sim::Context ctx, GroupVersionResource resource,
                                              std::string ns, std::string name,
                                              DeleteOptions options) {

@@ -51,9 +51,15 @@ std::string_view content_type(PatchType type) {
       return "application/merge-patch+json";
     case PatchType::kStrategicMergePatch:
       return "application/strategic-merge-patch+json";
+    case PatchType::kApply:
+      return "application/apply-patch+yaml";
+    case PatchType::kApplyCbor:
+      return "application/apply-patch+cbor";
   }
   return "";
 }
+
+bool is_apply(PatchType type) { return type == PatchType::kApply || type == PatchType::kApplyCbor; }
 
 std::optional<PatchType> patch_type_from_content_type(std::string_view content_type) {
   // Parameters such as "; charset=utf-8" do not change the patch type.
@@ -63,6 +69,8 @@ std::optional<PatchType> patch_type_from_content_type(std::string_view content_t
   if (content_type == "application/json-patch+json") return PatchType::kJsonPatch;
   if (content_type == "application/merge-patch+json") return PatchType::kMergePatch;
   if (content_type == "application/strategic-merge-patch+json") return PatchType::kStrategicMergePatch;
+  if (content_type == "application/apply-patch+yaml") return PatchType::kApply;
+  if (content_type == "application/apply-patch+cbor") return PatchType::kApplyCbor;
   return std::nullopt;
 }
 

@@ -191,6 +191,9 @@ api::Result<json> apply_patch(const json& original, api::PatchType type, std::st
       return apply_merge_patch(original, patch);
     case api::PatchType::kStrategicMergePatch:
       return apply_strategic_merge_patch(original, patch, schema);
+    case api::PatchType::kApply:
+    case api::PatchType::kApplyCbor:
+      break;  // not a patch document: the server's apply path serves it
   }
   return api::new_unsupported_media_type("unknown patch type");
 }

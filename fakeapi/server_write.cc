@@ -278,7 +278,10 @@ api::Result<api::ObjectPtr> ApiServer::create_object(const Request& request,
   auto r = resolve(request.resource, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
-  if (!options.dry_run && fast_paths_) {
+  // Writes whose fields are tracked (a named manager, managedFields) take the general path.
+  const bool tracked =
+      !options.field_manager.empty() || !object->metadata_field("managedFields").is_null();
+  if (!options.dry_run && !tracked && fast_paths_) {
     if (const auto plan = internal::plan_text_create(info, *object, ns)) {
       // Stored as sent, with the server's fields, when nothing stands in the way; else the
       // general path finds what does.
@@ -310,6 +313,9 @@ api::Result<api::ObjectPtr> ApiServer::create_object(const Request& request,
   const std::string& name = named.value().name;
   fill_create_fields(info, ns, j);
   render_stored(info, j);
+  if (!api::is_apply(request.patch_type)) {
+    track_managed_fields(info, nullptr, j, options.field_manager, Subresource::kNone);
+  }
   if (options.dry_run) {
     j["metadata"].erase("resourceVersion");
     return stamp(std::move(j));
@@ -355,6 +361,11 @@ api::Result<api::ObjectPtr> ApiServer::write_update(const Resolved& r, const api
     if (internal::is_crds(info)) {
       if (auto bad = prepare_crd_update(current->json(), next)) return *bad;
     }
+  }
+  if (options.applied_managed_fields != nullptr) {
+    set_or_erase(next["metadata"], "managedFields", *options.applied_managed_fields);
+  } else if (options.track_fields) {
+    track_managed_fields(info, current.get(), next, options.field_manager, options.subresource);
   }
   internal::drop_empty_metadata(next["metadata"]);
   nlohmann::json& rv = next["metadata"]["resourceVersion"];
@@ -414,7 +425,10 @@ api::Result<api::ObjectPtr> ApiServer::update_object(const Request& request,
     }
     return api::new_not_found(info.group_resource(), object->name());
   }
-  if (!status && !options.dry_run && fast_paths_) {
+  const bool tracked = !options.field_manager.empty() ||
+                       !current->metadata_field("managedFields").is_null() ||
+                       !object->metadata_field("managedFields").is_null();
+  if (!status && !options.dry_run && !tracked && fast_paths_) {
     const std::string next_rv = std::to_string(store_.next_revision());
     internal::TextUpdate fast = internal::text_update(info, *current, *object, next_rv);
     if (fast.outcome == internal::TextUpdate::Outcome::kUnchanged) return current;
@@ -442,7 +456,8 @@ api::Result<api::ObjectPtr> ApiServer::update_object(const Request& request,
   }
   if (bad) return *bad;
   return write_update(*r, current, object->json(),
-                      {request.process, subresource, options.dry_run, options.field_validation});
+                      {request.process, subresource, options.dry_run, options.field_validation,
+                       true, options.field_manager});
 }
 
 api::Result<api::ObjectPtr> ApiServer::patch_object(const Request& request,
@@ -453,6 +468,7 @@ api::Result<api::ObjectPtr> ApiServer::patch_object(const Request& request,
   const std::string_view body = request.patch_body;
   const api::PatchOptions& options = request.patch_options();
   const Subresource subresource = request.subresource;
+  if (api::is_apply(type) || options.force) return apply_object(request, warnings);
   auto r = resolve(request.resource, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
@@ -479,7 +495,8 @@ api::Result<api::ObjectPtr> ApiServer::patch_object(const Request& request,
   }
   if (bad) return *bad;
   return write_update(*r, current, std::move(patched.value()),
-                      {request.process, subresource, options.dry_run, options.field_validation});
+                      {request.process, subresource, options.dry_run, options.field_validation,
+                       true, options.field_manager});
 }
 
 }  // namespace kubesim::fakeapi

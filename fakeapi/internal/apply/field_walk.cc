@@ -52,6 +52,12 @@ class SetWalk {
         if (!v.is_object()) return;
         for (const auto& [key, member] : v.items()) {
           path_.push_back(field_element(key));
+          if (errors_ != nullptr && t.closed() && !t.has_field(key) &&
+              !(path_.size() == 1 && (key == "apiVersion" || key == "kind"))) {
+            errors_->push_back(path_to_string(path_) + ": field not declared in schema");
+            path_.pop_back();
+            continue;
+          }
           walk(member, t.member(key));
           if (member.is_null() || (member.is_object() && member.empty()) || !t.has_field(key)) {
             set_.insert(path_);

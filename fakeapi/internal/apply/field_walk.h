@@ -31,8 +31,9 @@ std::optional<std::string> item_element(const nlohmann::json& item, const TypeRe
 // invalid applied configuration is appended to it, as SMD's validation words it
 // (".spec.ports: element 0: associative list with keys has an element that omits all key
 // fields [\"port\"] (and doesn't have default values for any key fields)", ".spec.containers:
-// duplicate entries for key [name=\"a\"]"); without, items that repeat a key are tracked as
-// the list item itself, as SMD does for live objects.
+// duplicate entries for key [name=\"a\"]", ".spec.foo: field not declared in schema" for a
+// Go type); without, items that repeat a key are tracked as the list item itself, as SMD does
+// for live objects.
 FieldSet fields_of(const nlohmann::json& value, const TypeRef& type,
                    std::vector<std::string>* errors = nullptr);
 

@@ -275,6 +275,8 @@ bool TypeRef::has_field(std::string_view name) const {
   return false;
 }
 
+bool TypeRef::closed() const { return source_ == Source::kGo && struct_message() != nullptr; }
+
 TypeRef TypeRef::member(std::string_view name) const {
   TypeRef t;
   if (root_ && name == "metadata") {

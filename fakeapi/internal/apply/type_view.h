@@ -66,6 +66,9 @@ class TypeRef {
 
   // Whether `name` is a declared field of this struct (false for a map's keys).
   bool has_field(std::string_view name) const;
+  // Whether this is a struct of a Go type, whose undeclared fields an applied configuration may
+  // not set ("field not declared in schema").
+  bool closed() const;
   // The type of the member `name` of this struct or map.
   TypeRef member(std::string_view name) const;
   // The type of this list's items.

@@ -83,6 +83,17 @@ class Client {
                                      std::string patch, PatchOptions options = PatchOptions(),
                                      Subresource subresource = Subresource::kNone);
 
+  // Server-side apply of `configuration` (a whole object with apiVersion, kind and
+  // metadata.name; only the fields its manager means to own) by options.field_manager, which is
+  // required; the object is created when absent (client-go's Apply with an ApplyConfiguration).
+  // Fields other managers own that the configuration changes fail the call with a 409 Conflict
+  // naming them, unless options.force is true, which takes them. With `subresource` status,
+  // applies the status (client-go's ApplyStatus).
+  sim::Task<Result<ObjectPtr>> apply(sim::Context ctx, GroupVersionResource resource,
+                                     std::string ns, ObjectPtr configuration,
+                                     PatchOptions options = PatchOptions(),
+                                     Subresource subresource = Subresource::kNone);
+
   // Deletes the object, or marks it with a deletionTimestamp while finalizers remain. Returns the
   // object as it was deleted, or as it now stands with its deletionTimestamp.
   sim::Task<Result<ObjectPtr>> delete_(sim::Context ctx, GroupVersionResource resource,

@@ -66,17 +66,27 @@ struct UpdateOptions {
   FieldValidation field_validation = FieldValidation::kUnset;
 };
 
-enum class PatchType { kJsonPatch, kMergePatch, kStrategicMergePatch };
+// kApply is server-side apply: the body is a whole object (the applied configuration, YAML or
+// JSON) and the request needs a field manager. kApplyCbor is its CBOR form, which kubesim
+// refuses with 415 as a server without the CBOR feature does.
+enum class PatchType { kJsonPatch, kMergePatch, kStrategicMergePatch, kApply, kApplyCbor };
 
 // The patch's Content-Type: "application/json-patch+json", "application/merge-patch+json",
-// "application/strategic-merge-patch+json".
+// "application/strategic-merge-patch+json", "application/apply-patch+yaml",
+// "application/apply-patch+cbor".
 std::string_view content_type(PatchType type);
 std::optional<PatchType> patch_type_from_content_type(std::string_view content_type);
+// kApply and kApplyCbor.
+bool is_apply(PatchType type);
 
 struct PatchOptions {
   bool dry_run = false;
+  // Required for apply; for other writes the server falls back on the User-Agent's prefix.
   std::string field_manager{};
   FieldValidation field_validation = FieldValidation::kUnset;
+  // Apply only (other patches refuse it when set): take the fields other managers own
+  // instead of failing with a conflict.
+  std::optional<bool> force{};
 };
 
 enum class PropagationPolicy { kUnset, kOrphan, kBackground, kForeground };

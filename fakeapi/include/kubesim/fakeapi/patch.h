@@ -139,7 +139,8 @@ const PatchSchema& custom_resource_patch_schema();
 
 // Applies `patch`, the raw request body of a PATCH of `type`, to `original`, the stored
 // object's JSON (an object), and returns the patched JSON or the Status kube-apiserver answers.
-// `schema` is used by strategic merge patches only.
+// `schema` is used by strategic merge patches only. Server-side apply is no patch document:
+// kApply and kApplyCbor answer 415 here (ApiServer serves them).
 api::Result<nlohmann::json> apply_patch(const nlohmann::json& original, api::PatchType type,
                                         std::string_view patch, const PatchSchema& schema);
 

@@ -235,12 +235,24 @@ class ApiServer {
   api::Result<api::ObjectPtr> create_object(const Request& request, std::vector<std::string>* warnings);
   api::Result<api::ObjectPtr> update_object(const Request& request, std::vector<std::string>* warnings);
   api::Result<api::ObjectPtr> patch_object(const Request& request, std::vector<std::string>* warnings);
+  // Server-side apply (server_apply.cc): a PATCH of an apply type, which creates the object when
+  // absent; it also refuses `force` on the other patch types.
+  api::Result<api::ObjectPtr> apply_object(const Request& request, std::vector<std::string>* warnings);
+  // Records the Update entry of `field_manager` in next's metadata.managedFields (`live` is null
+  // for a create) when the write names a manager or the object's fields are tracked already.
+  void track_managed_fields(const ResourceInfo& info, const api::Object* live, nlohmann::json& next,
+                            std::string_view field_manager, Subresource subresource);
   // What update and patch pass on to write_update.
   struct WriteOptions {
     std::string_view process;  // who writes, for the trace
     Subresource subresource = Subresource::kNone;
     bool dry_run = false;
     api::FieldValidation field_validation = api::FieldValidation::kUnset;
+    // Whether write_update records field_manager's Update entry.
+    bool track_fields = false;
+    std::string_view field_manager{};
+    // An apply's managedFields, stored as they are (null: none).
+    const nlohmann::json* applied_managed_fields = nullptr;
   };
   api::Result<api::ObjectPtr> write_update(const Resolved& r, const api::ObjectPtr& current,
                                            nlohmann::json desired, const WriteOptions& options);
