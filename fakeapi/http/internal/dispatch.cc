@@ -34,6 +34,24 @@ bool is_health(std::string_view path) {
 }
 
 
+// managerOrUserAgent: a create, update or patch that names no field manager is its
+// User-Agent's, up to the first "/", without unprintable characters, at most 128 bytes. An apply
+// must name its manager (the server says so), so it is left alone.
+void default_field_manager(ApiCall& call, std::string_view user_agent) {
+  std::string* manager = call.verb == "create"   ? &call.create.field_manager
+                         : call.verb == "update" ? &call.update.field_manager
+                         : call.verb == "patch" && !(call.patch_type && api::is_apply(*call.patch_type))
+                             ? &call.patch.field_manager
+                             : nullptr;
+  if (manager == nullptr || !manager->empty()) return;
+  for (char c : user_agent.substr(0, user_agent.find('/'))) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) continue;
+    if (manager->size() == 128) break;
+    manager->push_back(c);
+  }
+}
+
 Reply local(int code, std::string content_type, std::string body) {
   Reply r;
   r.code = code;
@@ -147,6 +165,8 @@ Prepared prepare_request(Frontend& fe, http::request<http::string_body>& req,
       p.reply = Reply::of_status(*error);
       return p;
     }
+    const auto agent = req[http::field::user_agent];
+    default_field_manager(call, std::string_view(agent.data(), agent.size()));
     if (call.verb == "watch") {
       if (static_cast<std::size_t>(fe.metrics.watches()) + fe.watch_starts >= fe.options.max_watches) {
         p.reply = Reply::of_status(api::new_too_many_requests("too many watches; try again later", 1));

@@ -180,6 +180,9 @@ std::optional<api::Status> parse_verb_and_options(ApiCall& call) {
                          call.update.field_validation);
   }
   if (call.verb == "patch") {
+    // PatchOptions.force is a *bool: set whenever the parameter is there (then only an apply
+    // may carry it).
+    if (const auto* force = call.query.get("force")) call.patch.force = query_bool(*force);
     return write_options(call.query, "PatchOptions", call.patch.dry_run, call.patch.field_manager,
                          call.patch.field_validation);
   }
