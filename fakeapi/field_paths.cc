@@ -46,6 +46,7 @@ FieldType scalar_type(types::ValueKind kind) {
     case types::ValueKind::kInt32:
     case types::ValueKind::kInt64: return FieldType::kInteger;
     case types::ValueKind::kMessage: return FieldType::kObject;
+    case types::ValueKind::kStringList: return FieldType::kList;
     case types::ValueKind::kQuantity:
     case types::ValueKind::kIntOrString:
     case types::ValueKind::kFieldsV1:

@@ -193,6 +193,41 @@ TEST(Decoder, RepeatedOccurrencesFollowGogo) {
     "creationTimestamp": null})"));
 }
 
+TEST(Decoder, ExtraValuesAreListsOfStrings) {
+  // UserInfo.extra (4): map<string, ExtraValue>, ExtraValue being {repeated string items = 1}.
+  Msg user = Msg().bytes(1, "jane").bytes(3, "dev")
+                 .message(4, Msg().bytes(1, "scopes").message(2, Msg().bytes(1, "read").bytes(1, "write")))
+                 .message(4, Msg().bytes(1, "empty").message(2, Msg()))
+                 .message(4, Msg().bytes(1, "novalue"));
+  Msg review = Msg().message(1, meta("r")).message(3, Msg().varint(1, 1).message(2, user));
+  json j = decode_ok(envelope("authentication.k8s.io/v1", "TokenReview", review.str()));
+  EXPECT_EQ(j["status"], json::parse(R"({"authenticated": true, "user": {"username": "jane",
+    "groups": ["dev"], "extra": {"scopes": ["read", "write"], "empty": null, "novalue": null}}})"));
+  // The same leaf in certificates (CertificateSigningRequestSpec.extra, 6) and authorization
+  // (SubjectAccessReviewSpec.extra, 5).
+  Msg csr = Msg().message(2, Msg().message(6, Msg().bytes(1, "k").message(2, Msg().bytes(1, "v"))));
+  EXPECT_EQ(decode_ok(envelope("certificates.k8s.io/v1", "CertificateSigningRequest", csr.str()))
+                ["spec"]["extra"], json::parse(R"({"k": ["v"]})"));
+  Msg sar = Msg().message(2, Msg().message(5, Msg().bytes(1, "k").message(2, Msg().bytes(1, "\xff"))));
+  EXPECT_EQ(decode_ok(envelope("authorization.k8s.io/v1", "SubjectAccessReview", sar.str()))
+                ["spec"]["extra"], json::parse("{\"k\": [\"\\ufffd\"]}"));
+}
+
+TEST(Decoder, KindsOfEveryServedGroupDecode) {
+  Msg hpa = Msg().message(1, meta("h")).message(2, Msg().varint(3, 5));  // maxReplicas
+  EXPECT_EQ(decode_ok(envelope("autoscaling/v2", "HorizontalPodAutoscaler", hpa.str()))["spec"],
+            json::parse(R"({"maxReplicas": 5, "scaleTargetRef": {"kind": "", "name": ""}})"));
+  EXPECT_EQ(decode_ok(envelope("autoscaling/v1", "HorizontalPodAutoscaler", hpa.str()))["spec"],
+            json::parse(R"({"maxReplicas": 5, "scaleTargetRef": {"kind": "", "name": ""}})"));
+  Msg binding = Msg().message(1, meta("p")).message(2, Msg().bytes(1, "Node").bytes(3, "n1"));
+  EXPECT_EQ(decode_core("Binding", binding)["target"], json::parse(R"({"kind": "Node", "name": "n1"})"));
+  Msg storage_class = Msg().message(1, meta("fast")).bytes(2, "csi.example.com").entry(3, "type", "ssd");
+  EXPECT_EQ(decode_ok(envelope("storage.k8s.io/v1", "StorageClass", storage_class.str())),
+            json::parse(R"({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+              "metadata": {"name": "fast", "creationTimestamp": null},
+              "provisioner": "csi.example.com", "parameters": {"type": "ssd"}})"));
+}
+
 TEST(Decoder, Int32KeepsTheLow32BitsAndBoolAnyNonZero) {
   Msg spec = Msg().varint(1, (std::uint64_t{1} << 32) + 5).varint(7, 2);  // replicas, paused
   json j = decode_ok(envelope("apps/v1", "Deployment", Msg().message(2, spec).str()));

@@ -54,6 +54,27 @@ TEST(Errors, UnknownFieldInAnEntryOrALeafType) {
               AllOf(HasSubstr("Time: unknown field number 3"), HasSubstr("at metadata.creationTimestamp")));
 }
 
+TEST(Errors, FieldOfATypeTheServerCannotRenderIsRefused) {
+  // ControllerRevision.data (2) is a runtime.RawExtension: any object, as raw bytes.
+  Msg revision = Msg().message(1, Msg().bytes(1, "rev")).message(2, Msg().bytes(1, "{}")).varint(3, 1);
+  api::Status s = decode_error(envelope("apps/v1", "ControllerRevision", revision.str()),
+                               {"apps", "v1", "ControllerRevision"});
+  EXPECT_TRUE(api::is_bad_request(s)) << s;
+  EXPECT_THAT(s.message, HasSubstr("field 2 (data) of message k8s.io.api.apps.v1.ControllerRevision "
+                                   "has a type this server cannot decode"));
+}
+
+TEST(Errors, UnknownFieldInAStringList) {
+  // An ExtraValue holds only `items` (1).
+  Msg user = Msg().message(4, Msg().bytes(1, "scopes").message(2, Msg().bytes(1, "a").varint(2, 1)));
+  Msg review = Msg().message(3, Msg().message(2, user));
+  api::Status s = decode_error(envelope("authentication.k8s.io/v1", "TokenReview", review.str()),
+                               {"authentication.k8s.io", "v1", "TokenReview"});
+  EXPECT_TRUE(api::is_bad_request(s)) << s;
+  EXPECT_THAT(s.message, AllOf(HasSubstr("ExtraValue: unknown field number 2 (wire type 0)"),
+                               HasSubstr("at status.user.extra[\"scopes\"]")));
+}
+
 TEST(Errors, WrongWireType) {
   Msg cm = Msg().message(1, Msg().varint(1, 7));  // name as a varint
   EXPECT_THAT(decode_error(envelope("v1", "ConfigMap", cm.str())).message,
@@ -64,11 +85,14 @@ TEST(Errors, WrongWireType) {
 }
 
 TEST(Errors, UnknownKindIsUnsupportedMediaType) {
-  api::Status s = decode_error(envelope("storage.k8s.io/v1", "StorageClass", ""), {"storage.k8s.io", "v1", "StorageClass"});
+  // resource.k8s.io is not served by default in 1.33, and not in k8s.io/api's v1 packages.
+  const api::GroupVersionKind claim{"resource.k8s.io", "v1beta1", "ResourceClaim"};
+  api::Status s = decode_error(envelope("resource.k8s.io/v1beta1", "ResourceClaim", ""), claim);
   EXPECT_TRUE(api::is_unsupported_media_type(s)) << s;
   EXPECT_EQ(s.code, 415);
-  EXPECT_THAT(s.message, AllOf(HasSubstr("storage.k8s.io/v1, Kind=StorageClass"), HasSubstr("application/json"),
-                               HasSubstr("Deployment.apps")));
+  EXPECT_THAT(s.message, AllOf(HasSubstr("resource.k8s.io/v1beta1, Kind=ResourceClaim"),
+                               HasSubstr("application/json"), HasSubstr("Deployment.apps"),
+                               HasSubstr("StorageClass.storage.k8s.io")));
   // A known kind at a version the decoder has no tables for.
   EXPECT_TRUE(api::is_unsupported_media_type(decode_error(envelope("apps/v1beta1", "Deployment", ""))));
 }

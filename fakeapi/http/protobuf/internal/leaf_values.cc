@@ -97,6 +97,26 @@ DecodeResult fields_v1_value(std::string_view payload) {
   return raw;
 }
 
+// ExtraValue's Unmarshal appends each `items` occurrence; no items leaves the slice nil.
+DecodeResult string_list_value(std::string_view payload) {
+  if (payload.empty()) return json(nullptr);
+  WireReader in(payload);
+  json items = json::array();
+  while (!in.at_limit()) {
+    std::uint32_t number = 0, wire = 0;
+    if (!in.read_tag(number, wire)) break;
+    std::string_view item;
+    if (number == 1 && wire == kLengthDelimited) {
+      if (in.read_bytes(item)) items.push_back(go_json_text(item));
+    } else {
+      in.fail("unknown field number " + std::to_string(number) + " (wire type " +
+              std::to_string(wire) + ")");
+    }
+  }
+  if (!in.ok()) return "ExtraValue: " + in.error();
+  return items;
+}
+
 }  // namespace
 
 DecodeResult decode_leaf(ValueKind kind, std::string_view payload) {
@@ -106,6 +126,7 @@ DecodeResult decode_leaf(ValueKind kind, std::string_view payload) {
     case ValueKind::kQuantity: return quantity_value(payload);
     case ValueKind::kIntOrString: return int_or_string_value(payload);
     case ValueKind::kFieldsV1: return fields_v1_value(payload);
+    case ValueKind::kStringList: return string_list_value(payload);
     default: return std::string("not a leaf type");
   }
 }

@@ -25,32 +25,78 @@ import sys
 # The k8s.io/api and k8s.io/apimachinery release the tables describe (kube-apiserver 1.33).
 K8S_TAG = "v0.33.9"
 
-# (proto package short name, kind) of every top-level object with a table.
+# (proto package short name, kind) of every top-level object with a table: each kind with
+# ObjectMeta that kube-apiserver 1.33 serves (with default feature gates) in the packages below,
+# Binding, Eviction, Scale and TokenRequest being the bodies of subresources. Checked against
+# the packages' register.go (addKnownTypes); left out on purpose: core/v1's PodStatusResult and
+# RangeAllocation (registered but never served), SerializedReference (no ObjectMeta) and the
+# *Options kinds (query parameters, not bodies). The first version listed of a kind is the one
+# go_type_of picks when asked without a version: the group's preferred version.
 ROOTS = [
     ("core", "Namespace"), ("core", "ConfigMap"), ("core", "Secret"),
     ("core", "ServiceAccount"), ("core", "Service"), ("core", "ResourceQuota"),
-    ("apps", "Deployment"), ("batch", "Job"), ("batch", "CronJob"),
-    ("rbac", "Role"), ("rbac", "ClusterRole"), ("rbac", "RoleBinding"),
-    ("rbac", "ClusterRoleBinding"), ("policy", "PodDisruptionBudget"),
-    ("scheduling", "PriorityClass"), ("networking", "Ingress"),
     ("core", "Pod"), ("core", "Endpoints"), ("core", "Event"), ("core", "Node"),
-    ("core", "PersistentVolumeClaim"), ("core", "ReplicationController"),
-    ("apps", "ReplicaSet"), ("apps", "StatefulSet"), ("apps", "DaemonSet"),
+    ("core", "PersistentVolumeClaim"), ("core", "PersistentVolume"),
+    ("core", "ReplicationController"), ("core", "LimitRange"), ("core", "PodTemplate"),
+    ("core", "ComponentStatus"), ("core", "Binding"),
+    ("apps", "Deployment"), ("apps", "ReplicaSet"), ("apps", "StatefulSet"),
+    ("apps", "DaemonSet"), ("apps", "ControllerRevision"),
+    ("autoscalingv2", "HorizontalPodAutoscaler"),
+    ("autoscaling", "HorizontalPodAutoscaler"), ("autoscaling", "Scale"),
+    ("batch", "Job"), ("batch", "CronJob"),
+    ("certificates", "CertificateSigningRequest"),
     ("coordination", "Lease"),
+    ("discovery", "EndpointSlice"),
+    ("events", "Event"),
+    ("flowcontrol", "FlowSchema"), ("flowcontrol", "PriorityLevelConfiguration"),
+    ("networking", "Ingress"), ("networking", "IngressClass"), ("networking", "NetworkPolicy"),
+    ("networking", "IPAddress"), ("networking", "ServiceCIDR"),
+    ("node", "RuntimeClass"),
+    ("policy", "PodDisruptionBudget"), ("policy", "Eviction"),
+    ("rbac", "Role"), ("rbac", "ClusterRole"), ("rbac", "RoleBinding"),
+    ("rbac", "ClusterRoleBinding"),
+    ("scheduling", "PriorityClass"),
+    ("storage", "StorageClass"), ("storage", "CSIDriver"), ("storage", "CSINode"),
+    ("storage", "CSIStorageCapacity"), ("storage", "VolumeAttachment"),
+    ("admissionregistration", "MutatingWebhookConfiguration"),
+    ("admissionregistration", "ValidatingWebhookConfiguration"),
+    ("admissionregistration", "ValidatingAdmissionPolicy"),
+    ("admissionregistration", "ValidatingAdmissionPolicyBinding"),
+    ("authentication", "TokenRequest"), ("authentication", "TokenReview"),
+    ("authentication", "SelfSubjectReview"),
+    ("authorization", "SubjectAccessReview"), ("authorization", "SelfSubjectAccessReview"),
+    ("authorization", "LocalSubjectAccessReview"),
+    ("authorization", "SelfSubjectRulesReview"),
 ]
 
-# short name -> (proto package, API group, version, directory, go files relative to the root)
+
+def api_package(name, group, version="v1"):
+    return ("k8s.io.api.%s.%s" % (name, version), group, version, "api:%s/%s" % (name, version))
+
+
+# short name -> (proto package, API group, version, directory)
 PACKAGES = {
     "meta": ("k8s.io.apimachinery.pkg.apis.meta.v1", None, "v1", "apimachinery:pkg/apis/meta/v1"),
-    "core": ("k8s.io.api.core.v1", "", "v1", "api:core/v1"),
-    "apps": ("k8s.io.api.apps.v1", "apps", "v1", "api:apps/v1"),
-    "batch": ("k8s.io.api.batch.v1", "batch", "v1", "api:batch/v1"),
-    "rbac": ("k8s.io.api.rbac.v1", "rbac.authorization.k8s.io", "v1", "api:rbac/v1"),
-    "policy": ("k8s.io.api.policy.v1", "policy", "v1", "api:policy/v1"),
-    "scheduling": ("k8s.io.api.scheduling.v1", "scheduling.k8s.io", "v1", "api:scheduling/v1"),
-    "networking": ("k8s.io.api.networking.v1", "networking.k8s.io", "v1", "api:networking/v1"),
-    "coordination": ("k8s.io.api.coordination.v1", "coordination.k8s.io", "v1",
-                     "api:coordination/v1"),
+    "core": api_package("core", ""),
+    "apps": api_package("apps", "apps"),
+    "autoscaling": api_package("autoscaling", "autoscaling"),
+    "autoscalingv2": api_package("autoscaling", "autoscaling", "v2"),
+    "batch": api_package("batch", "batch"),
+    "certificates": api_package("certificates", "certificates.k8s.io"),
+    "coordination": api_package("coordination", "coordination.k8s.io"),
+    "discovery": api_package("discovery", "discovery.k8s.io"),
+    "events": api_package("events", "events.k8s.io"),
+    "flowcontrol": api_package("flowcontrol", "flowcontrol.apiserver.k8s.io"),
+    "networking": api_package("networking", "networking.k8s.io"),
+    "node": api_package("node", "node.k8s.io"),
+    "policy": api_package("policy", "policy"),
+    "rbac": api_package("rbac", "rbac.authorization.k8s.io"),
+    "scheduling": api_package("scheduling", "scheduling.k8s.io"),
+    "storage": api_package("storage", "storage.k8s.io"),
+    "admissionregistration": api_package("admissionregistration",
+                                         "admissionregistration.k8s.io"),
+    "authentication": api_package("authentication", "authentication.k8s.io"),
+    "authorization": api_package("authorization", "authorization.k8s.io"),
 }
 
 # Messages with a JSON form of their own, decoded by hand-written code.
@@ -60,6 +106,10 @@ LEAVES = {
     "k8s.io.apimachinery.pkg.api.resource.Quantity": "kQuantity",
     "k8s.io.apimachinery.pkg.util.intstr.IntOrString": "kIntOrString",
     "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": "kFieldsV1",
+    # ExtraValue ([]string, a message of `repeated string items` on the wire) in three packages.
+    "k8s.io.api.authentication.v1.ExtraValue": "kStringList",
+    "k8s.io.api.authorization.v1.ExtraValue": "kStringList",
+    "k8s.io.api.certificates.v1.ExtraValue": "kStringList",
 }
 SCALARS = {"string": "kString", "bool": "kBool", "int32": "kInt32", "int64": "kInt64",
            "bytes": "kBytes"}
@@ -147,6 +197,18 @@ def package_of(full):
     return None
 
 
+def wrap(head, names, tail, width=100):
+    """`head` + the comma-separated `names` + `tail`, broken into lines of at most `width`."""
+    lines, line = [], head
+    for i, name in enumerate(names):
+        item = name + ("," if i + 1 < len(names) else tail)
+        if len(line) + 1 + len(item) > width and line.strip():
+            lines.append(line)
+            line = "    "
+        line += ("" if line.endswith(" ") else " ") + item
+    return lines + [line]
+
+
 def field_line(messages, msg, field, go):
     num, label, typ, pname = field
     if num not in go:
@@ -220,7 +282,10 @@ def main():
              "#define KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_", "",
              '#include "fakeapi/internal/encoding/types/schema.h"', "",
              "namespace kubesim::fakeapi::types {", ""]
-    decls += ["extern const MessageSpec %s;" % ident(m) for m in order]
+    for short in PACKAGES:
+        names = [ident(m) for m in order if package_of(m) == short]
+        if names:
+            decls += wrap("extern const MessageSpec ", names, ";")
     decls += ["", "}  // namespace kubesim::fakeapi::types", "",
               "#endif  // KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_TABLES_H_", ""]
     write(os.path.join(out, "internal", "encoding", "types",

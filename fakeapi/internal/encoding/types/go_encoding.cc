@@ -98,10 +98,16 @@ bool is_scalar(ValueKind kind) {
          kind == ValueKind::kInt64 || kind == ValueKind::kBytes;
 }
 
+// A string list is a Go slice: nil (null) when it has no items, wherever it sits.
+bool is_nil_string_list(const json& v) { return v.is_null() || (v.is_array() && v.empty()); }
+
 // Whether a member reads as absent once decoded into Go and stored as protobuf: null, or an
 // empty list or map.
 bool reads_as_absent(const FieldSpec& f, const json& v) {
   if (v.is_null()) return true;
+  if (f.kind == ValueKind::kStringList && f.cardinality == Cardinality::kSingular) {
+    return is_nil_string_list(v);
+  }
   return f.cardinality != Cardinality::kSingular && (v.is_array() || v.is_object()) && v.empty();
 }
 
@@ -121,7 +127,8 @@ std::optional<json> absent_value_struct(const FieldSpec& f) {
 }
 
 std::optional<json> absent_value(const FieldSpec& f) {
-  if (f.has(kPointer) || f.cardinality != Cardinality::kSingular || f.kind == ValueKind::kBytes) {
+  if (f.has(kPointer) || f.cardinality != Cardinality::kSingular || f.kind == ValueKind::kBytes ||
+      f.kind == ValueKind::kStringList) {
     if (omits_empty(f)) return std::nullopt;
     return json(nullptr);
   }
@@ -169,6 +176,12 @@ bool keep_present(const FieldSpec& f, json& v, const PathNode& at, std::vector<s
     for (auto& [key, element] : v.get_ref<json::object_t&>()) {
       const PathNode step{&at, PathNode::Step::kKey, key, 0};
       render(*f.message, element, false, {&step, out});
+    }
+    return true;
+  }
+  if (f.kind == ValueKind::kStringList && f.cardinality != Cardinality::kSingular) {
+    for (json& element : v) {  // the values of a map, the elements of a list
+      if (is_nil_string_list(element)) element = nullptr;
     }
     return true;
   }
@@ -325,6 +338,14 @@ std::optional<std::string> time_error_in(const MessageSpec& spec, const json& ob
 
 std::optional<std::string> time_error(const MessageSpec& spec, const json& object) {
   return time_error_in(spec, object, nullptr);
+}
+
+const MessageSpec* go_type_of(std::string_view group, std::string_view version,
+                              std::string_view kind) {
+  for (const KindSpec& k : decodable_kinds()) {
+    if (k.group == group && k.version == version && k.kind == kind) return k.message;
+  }
+  return nullptr;
 }
 
 const MessageSpec* go_type_of(std::string_view group, std::string_view kind) {

@@ -11,7 +11,8 @@
 //   - present: pointers always stay (zero values included); value scalars equal to zero are
 //     omitted under omitempty; null, empty lists and empty maps count as absent (the stored
 //     protobuf cannot tell them from nil); a Time or MicroTime is written as the server keeps it
-//     (go_time.h: UTC, truncated), and the zero time reads as absent.
+//     (go_time.h: UTC, truncated), and the zero time reads as absent; a string list (kStringList)
+//     with no items is a nil slice: null, in a list or map as well.
 // They run recursively through nested, repeated and map-valued messages and through inlined
 // (embedded) structs, whose fields live in the parent object. Members the table does not list
 // are unknown to the Go type: the decode drops them (apiVersion and kind of a whole object are
@@ -30,7 +31,11 @@
 
 namespace kubesim::fakeapi::types {
 
-// The table of the built-in kind (group, kind), or null when it has none.
+// The table of the built-in kind (group, version, kind), or null when it has none.
+const MessageSpec* go_type_of(std::string_view group, std::string_view version,
+                              std::string_view kind);
+// The same in the first version decodable_kinds() lists for the kind: its group's preferred one
+// (autoscaling/v2 for HorizontalPodAutoscaler).
 const MessageSpec* go_type_of(std::string_view group, std::string_view kind);
 
 // Renders `object`, a JSON value of the Go type `spec` (a request body, or what the protobuf

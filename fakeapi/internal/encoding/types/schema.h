@@ -8,8 +8,9 @@
 // turn wire bytes into JSON; the server uses the Go flags to store objects as the typed encoding
 // would (go_encoding.h). The tables are generated (gen_schema.py, from k8s.io/api's
 // generated.proto and types.go, at v0.33.9: kube-apiserver 1.33) for every message reachable
-// from the listed kinds; a field added by a later Kubernetes release is unknown to them, as it
-// is to a 1.33 server.
+// from the kinds decodable_kinds() lists: every kind with ObjectMeta that kube-apiserver 1.33
+// serves in the built-in group versions, and the bodies of subresources. A field added by a
+// later Kubernetes release is unknown to them, as it is to a 1.33 server.
 //
 // Guarantees of the tables: each MessageSpec's fields are sorted by number without duplicates;
 // a kMessage field names its MessageSpec; every other kind has `message == nullptr`. All tables
@@ -38,6 +39,9 @@ enum class ValueKind : std::uint8_t {
   kQuantity,     // resource.Quantity: its string.
   kIntOrString,  // intstr.IntOrString: a JSON number or string.
   kFieldsV1,     // metav1.FieldsV1: raw JSON carried in bytes.
+  kStringList,   // A []string that travels as a message of `repeated string items = 1`
+                 // (ExtraValue of authentication, authorization and certificates): a JSON
+                 // array of strings, null when nil (no items).
   kUnsupported,  // Known field of a type this decoder cannot render: an error when present.
 };
 
@@ -73,7 +77,9 @@ struct MessageSpec {
   const FieldSpec* find(std::uint32_t number) const;
 };
 
-// A top-level kind with a table, and the message that holds it.
+// A top-level kind with a table, and the message that holds it. A kind served in two versions
+// of its group (autoscaling's HorizontalPodAutoscaler) has one entry per version, the group's
+// preferred version first.
 struct KindSpec {
   std::string_view group;  // "" for the core group.
   std::string_view version;
@@ -81,7 +87,7 @@ struct KindSpec {
   const MessageSpec* message;
 };
 
-// Every kind with a table (generated, schema_kinds.cc).
+// Every kind with a table (generated, schema_kinds.cc), each (group, version, kind) once.
 std::span<const KindSpec> decodable_kinds();
 
 }  // namespace kubesim::fakeapi::types

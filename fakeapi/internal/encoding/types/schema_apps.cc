@@ -35,6 +35,13 @@ constexpr FieldSpec kAppsV1DaemonSetFields[] = {
 };
 constinit const MessageSpec kAppsV1DaemonSet{"k8s.io.api.apps.v1.DaemonSet", kAppsV1DaemonSetFields};
 
+constexpr FieldSpec kAppsV1ControllerRevisionFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "data", K::kUnsupported, C::kSingular, kOmitEmpty, nullptr},
+    {3, "revision", K::kInt64, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kAppsV1ControllerRevision{"k8s.io.api.apps.v1.ControllerRevision", kAppsV1ControllerRevisionFields};
+
 constexpr FieldSpec kAppsV1DeploymentSpecFields[] = {
     {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {2, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},

@@ -99,12 +99,43 @@ constexpr FieldSpec kCoreV1PersistentVolumeClaimFields[] = {
 };
 constinit const MessageSpec kCoreV1PersistentVolumeClaim{"k8s.io.api.core.v1.PersistentVolumeClaim", kCoreV1PersistentVolumeClaimFields};
 
+constexpr FieldSpec kCoreV1PersistentVolumeFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PersistentVolumeSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PersistentVolumeStatus},
+};
+constinit const MessageSpec kCoreV1PersistentVolume{"k8s.io.api.core.v1.PersistentVolume", kCoreV1PersistentVolumeFields};
+
 constexpr FieldSpec kCoreV1ReplicationControllerFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
     {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ReplicationControllerSpec},
     {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ReplicationControllerStatus},
 };
 constinit const MessageSpec kCoreV1ReplicationController{"k8s.io.api.core.v1.ReplicationController", kCoreV1ReplicationControllerFields};
+
+constexpr FieldSpec kCoreV1LimitRangeFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1LimitRangeSpec},
+};
+constinit const MessageSpec kCoreV1LimitRange{"k8s.io.api.core.v1.LimitRange", kCoreV1LimitRangeFields};
+
+constexpr FieldSpec kCoreV1PodTemplateFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "template", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodTemplateSpec},
+};
+constinit const MessageSpec kCoreV1PodTemplate{"k8s.io.api.core.v1.PodTemplate", kCoreV1PodTemplateFields};
+
+constexpr FieldSpec kCoreV1ComponentStatusFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ComponentCondition},
+};
+constinit const MessageSpec kCoreV1ComponentStatus{"k8s.io.api.core.v1.ComponentStatus", kCoreV1ComponentStatusFields};
+
+constexpr FieldSpec kCoreV1BindingFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "target", K::kMessage, C::kSingular, 0, &kCoreV1ObjectReference},
+};
+constinit const MessageSpec kCoreV1Binding{"k8s.io.api.core.v1.Binding", kCoreV1BindingFields};
 
 constexpr FieldSpec kCoreV1NamespaceSpecFields[] = {
     {1, "finalizers", K::kString, C::kRepeated, kOmitEmpty, nullptr},
@@ -300,35 +331,5 @@ constexpr FieldSpec kCoreV1PersistentVolumeClaimSpecFields[] = {
     {9, "volumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1PersistentVolumeClaimSpec{"k8s.io.api.core.v1.PersistentVolumeClaimSpec", kCoreV1PersistentVolumeClaimSpecFields};
-
-constexpr FieldSpec kCoreV1PersistentVolumeClaimStatusFields[] = {
-    {1, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "capacity", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-    {4, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PersistentVolumeClaimCondition},
-    {5, "allocatedResources", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-    {7, "allocatedResourceStatuses", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {8, "currentVolumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {9, "modifyVolumeStatus", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ModifyVolumeStatus},
-};
-constinit const MessageSpec kCoreV1PersistentVolumeClaimStatus{"k8s.io.api.core.v1.PersistentVolumeClaimStatus", kCoreV1PersistentVolumeClaimStatusFields};
-
-constexpr FieldSpec kCoreV1ReplicationControllerSpecFields[] = {
-    {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "selector", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {3, "template", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodTemplateSpec},
-    {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ReplicationControllerSpec{"k8s.io.api.core.v1.ReplicationControllerSpec", kCoreV1ReplicationControllerSpecFields};
-
-constexpr FieldSpec kCoreV1ReplicationControllerStatusFields[] = {
-    {1, "replicas", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "fullyLabeledReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {3, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
-    {4, "readyReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {5, "availableReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ReplicationControllerCondition},
-};
-constinit const MessageSpec kCoreV1ReplicationControllerStatus{"k8s.io.api.core.v1.ReplicationControllerStatus", kCoreV1ReplicationControllerStatusFields};
 
 }  // namespace kubesim::fakeapi::types

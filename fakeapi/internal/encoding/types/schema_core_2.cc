@@ -7,6 +7,82 @@ namespace kubesim::fakeapi::types {
 using K = ValueKind;
 using C = Cardinality;
 
+constexpr FieldSpec kCoreV1PersistentVolumeClaimStatusFields[] = {
+    {1, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "capacity", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {4, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PersistentVolumeClaimCondition},
+    {5, "allocatedResources", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {7, "allocatedResourceStatuses", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {8, "currentVolumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {9, "modifyVolumeStatus", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ModifyVolumeStatus},
+};
+constinit const MessageSpec kCoreV1PersistentVolumeClaimStatus{"k8s.io.api.core.v1.PersistentVolumeClaimStatus", kCoreV1PersistentVolumeClaimStatusFields};
+
+constexpr FieldSpec kCoreV1PersistentVolumeSpecFields[] = {
+    {1, "capacity", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {2, "persistentVolumeSource", K::kMessage, C::kSingular, kInline, &kCoreV1PersistentVolumeSource},
+    {3, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "claimRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
+    {5, "persistentVolumeReclaimPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "storageClassName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "mountOptions", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {8, "volumeMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {9, "nodeAffinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1VolumeNodeAffinity},
+    {10, "volumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PersistentVolumeSpec{"k8s.io.api.core.v1.PersistentVolumeSpec", kCoreV1PersistentVolumeSpecFields};
+
+constexpr FieldSpec kCoreV1PersistentVolumeStatusFields[] = {
+    {1, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "lastPhaseTransitionTime", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PersistentVolumeStatus{"k8s.io.api.core.v1.PersistentVolumeStatus", kCoreV1PersistentVolumeStatusFields};
+
+constexpr FieldSpec kCoreV1ReplicationControllerSpecFields[] = {
+    {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "selector", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {3, "template", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodTemplateSpec},
+    {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ReplicationControllerSpec{"k8s.io.api.core.v1.ReplicationControllerSpec", kCoreV1ReplicationControllerSpecFields};
+
+constexpr FieldSpec kCoreV1ReplicationControllerStatusFields[] = {
+    {1, "replicas", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "fullyLabeledReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {3, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readyReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {5, "availableReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ReplicationControllerCondition},
+};
+constinit const MessageSpec kCoreV1ReplicationControllerStatus{"k8s.io.api.core.v1.ReplicationControllerStatus", kCoreV1ReplicationControllerStatusFields};
+
+constexpr FieldSpec kCoreV1LimitRangeSpecFields[] = {
+    {1, "limits", K::kMessage, C::kRepeated, 0, &kCoreV1LimitRangeItem},
+};
+constinit const MessageSpec kCoreV1LimitRangeSpec{"k8s.io.api.core.v1.LimitRangeSpec", kCoreV1LimitRangeSpecFields};
+
+constexpr FieldSpec kCoreV1PodTemplateSpecFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodSpec},
+};
+constinit const MessageSpec kCoreV1PodTemplateSpec{"k8s.io.api.core.v1.PodTemplateSpec", kCoreV1PodTemplateSpecFields};
+
+constexpr FieldSpec kCoreV1ComponentConditionFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "status", K::kString, C::kSingular, 0, nullptr},
+    {3, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "error", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ComponentCondition{"k8s.io.api.core.v1.ComponentCondition", kCoreV1ComponentConditionFields};
+
+constexpr FieldSpec kCoreV1TopologySelectorTermFields[] = {
+    {1, "matchLabelExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1TopologySelectorLabelRequirement},
+};
+constinit const MessageSpec kCoreV1TopologySelectorTerm{"k8s.io.api.core.v1.TopologySelectorTerm", kCoreV1TopologySelectorTermFields};
+
 constexpr FieldSpec kCoreV1NamespaceConditionFields[] = {
     {1, "type", K::kString, C::kSingular, 0, nullptr},
     {2, "status", K::kString, C::kSingular, 0, nullptr},
@@ -40,12 +116,6 @@ constexpr FieldSpec kCoreV1ScopeSelectorFields[] = {
     {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ScopedResourceSelectorRequirement},
 };
 constinit const MessageSpec kCoreV1ScopeSelector{"k8s.io.api.core.v1.ScopeSelector", kCoreV1ScopeSelectorFields};
-
-constexpr FieldSpec kCoreV1PodTemplateSpecFields[] = {
-    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodSpec},
-};
-constinit const MessageSpec kCoreV1PodTemplateSpec{"k8s.io.api.core.v1.PodTemplateSpec", kCoreV1PodTemplateSpecFields};
 
 constexpr FieldSpec kCoreV1VolumeFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
@@ -264,77 +334,5 @@ constexpr FieldSpec kCoreV1NodeAddressFields[] = {
     {2, "address", K::kString, C::kSingular, 0, nullptr},
 };
 constinit const MessageSpec kCoreV1NodeAddress{"k8s.io.api.core.v1.NodeAddress", kCoreV1NodeAddressFields};
-
-constexpr FieldSpec kCoreV1NodeDaemonEndpointsFields[] = {
-    {1, "kubeletEndpoint", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1DaemonEndpoint},
-};
-constinit const MessageSpec kCoreV1NodeDaemonEndpoints{"k8s.io.api.core.v1.NodeDaemonEndpoints", kCoreV1NodeDaemonEndpointsFields};
-
-constexpr FieldSpec kCoreV1NodeSystemInfoFields[] = {
-    {1, "machineID", K::kString, C::kSingular, 0, nullptr},
-    {2, "systemUUID", K::kString, C::kSingular, 0, nullptr},
-    {3, "bootID", K::kString, C::kSingular, 0, nullptr},
-    {4, "kernelVersion", K::kString, C::kSingular, 0, nullptr},
-    {5, "osImage", K::kString, C::kSingular, 0, nullptr},
-    {6, "containerRuntimeVersion", K::kString, C::kSingular, 0, nullptr},
-    {7, "kubeletVersion", K::kString, C::kSingular, 0, nullptr},
-    {8, "kubeProxyVersion", K::kString, C::kSingular, 0, nullptr},
-    {9, "operatingSystem", K::kString, C::kSingular, 0, nullptr},
-    {10, "architecture", K::kString, C::kSingular, 0, nullptr},
-    {11, "swap", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeSwapStatus},
-};
-constinit const MessageSpec kCoreV1NodeSystemInfo{"k8s.io.api.core.v1.NodeSystemInfo", kCoreV1NodeSystemInfoFields};
-
-constexpr FieldSpec kCoreV1ContainerImageFields[] = {
-    {1, "names", K::kString, C::kRepeated, 0, nullptr},
-    {2, "sizeBytes", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ContainerImage{"k8s.io.api.core.v1.ContainerImage", kCoreV1ContainerImageFields};
-
-constexpr FieldSpec kCoreV1AttachedVolumeFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "devicePath", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1AttachedVolume{"k8s.io.api.core.v1.AttachedVolume", kCoreV1AttachedVolumeFields};
-
-constexpr FieldSpec kCoreV1NodeConfigStatusFields[] = {
-    {1, "assigned", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
-    {2, "active", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
-    {3, "lastKnownGood", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
-    {4, "error", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1NodeConfigStatus{"k8s.io.api.core.v1.NodeConfigStatus", kCoreV1NodeConfigStatusFields};
-
-constexpr FieldSpec kCoreV1NodeRuntimeHandlerFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "features", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeRuntimeHandlerFeatures},
-};
-constinit const MessageSpec kCoreV1NodeRuntimeHandler{"k8s.io.api.core.v1.NodeRuntimeHandler", kCoreV1NodeRuntimeHandlerFields};
-
-constexpr FieldSpec kCoreV1NodeFeaturesFields[] = {
-    {1, "supplementalGroupsPolicy", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1NodeFeatures{"k8s.io.api.core.v1.NodeFeatures", kCoreV1NodeFeaturesFields};
-
-constexpr FieldSpec kCoreV1VolumeResourceRequirementsFields[] = {
-    {1, "limits", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-    {2, "requests", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1VolumeResourceRequirements{"k8s.io.api.core.v1.VolumeResourceRequirements", kCoreV1VolumeResourceRequirementsFields};
-
-constexpr FieldSpec kCoreV1TypedLocalObjectReferenceFields[] = {
-    {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
-    {2, "kind", K::kString, C::kSingular, 0, nullptr},
-    {3, "name", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1TypedLocalObjectReference{"k8s.io.api.core.v1.TypedLocalObjectReference", kCoreV1TypedLocalObjectReferenceFields};
-
-constexpr FieldSpec kCoreV1TypedObjectReferenceFields[] = {
-    {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
-    {2, "kind", K::kString, C::kSingular, 0, nullptr},
-    {3, "name", K::kString, C::kSingular, 0, nullptr},
-    {4, "namespace", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1TypedObjectReference{"k8s.io.api.core.v1.TypedObjectReference", kCoreV1TypedObjectReferenceFields};
 
 }  // namespace kubesim::fakeapi::types

@@ -7,6 +7,78 @@ namespace kubesim::fakeapi::types {
 using K = ValueKind;
 using C = Cardinality;
 
+constexpr FieldSpec kCoreV1NodeDaemonEndpointsFields[] = {
+    {1, "kubeletEndpoint", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1DaemonEndpoint},
+};
+constinit const MessageSpec kCoreV1NodeDaemonEndpoints{"k8s.io.api.core.v1.NodeDaemonEndpoints", kCoreV1NodeDaemonEndpointsFields};
+
+constexpr FieldSpec kCoreV1NodeSystemInfoFields[] = {
+    {1, "machineID", K::kString, C::kSingular, 0, nullptr},
+    {2, "systemUUID", K::kString, C::kSingular, 0, nullptr},
+    {3, "bootID", K::kString, C::kSingular, 0, nullptr},
+    {4, "kernelVersion", K::kString, C::kSingular, 0, nullptr},
+    {5, "osImage", K::kString, C::kSingular, 0, nullptr},
+    {6, "containerRuntimeVersion", K::kString, C::kSingular, 0, nullptr},
+    {7, "kubeletVersion", K::kString, C::kSingular, 0, nullptr},
+    {8, "kubeProxyVersion", K::kString, C::kSingular, 0, nullptr},
+    {9, "operatingSystem", K::kString, C::kSingular, 0, nullptr},
+    {10, "architecture", K::kString, C::kSingular, 0, nullptr},
+    {11, "swap", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeSwapStatus},
+};
+constinit const MessageSpec kCoreV1NodeSystemInfo{"k8s.io.api.core.v1.NodeSystemInfo", kCoreV1NodeSystemInfoFields};
+
+constexpr FieldSpec kCoreV1ContainerImageFields[] = {
+    {1, "names", K::kString, C::kRepeated, 0, nullptr},
+    {2, "sizeBytes", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ContainerImage{"k8s.io.api.core.v1.ContainerImage", kCoreV1ContainerImageFields};
+
+constexpr FieldSpec kCoreV1AttachedVolumeFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "devicePath", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1AttachedVolume{"k8s.io.api.core.v1.AttachedVolume", kCoreV1AttachedVolumeFields};
+
+constexpr FieldSpec kCoreV1NodeConfigStatusFields[] = {
+    {1, "assigned", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
+    {2, "active", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
+    {3, "lastKnownGood", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
+    {4, "error", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeConfigStatus{"k8s.io.api.core.v1.NodeConfigStatus", kCoreV1NodeConfigStatusFields};
+
+constexpr FieldSpec kCoreV1NodeRuntimeHandlerFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "features", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeRuntimeHandlerFeatures},
+};
+constinit const MessageSpec kCoreV1NodeRuntimeHandler{"k8s.io.api.core.v1.NodeRuntimeHandler", kCoreV1NodeRuntimeHandlerFields};
+
+constexpr FieldSpec kCoreV1NodeFeaturesFields[] = {
+    {1, "supplementalGroupsPolicy", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeFeatures{"k8s.io.api.core.v1.NodeFeatures", kCoreV1NodeFeaturesFields};
+
+constexpr FieldSpec kCoreV1VolumeResourceRequirementsFields[] = {
+    {1, "limits", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {2, "requests", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1VolumeResourceRequirements{"k8s.io.api.core.v1.VolumeResourceRequirements", kCoreV1VolumeResourceRequirementsFields};
+
+constexpr FieldSpec kCoreV1TypedLocalObjectReferenceFields[] = {
+    {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
+    {2, "kind", K::kString, C::kSingular, 0, nullptr},
+    {3, "name", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1TypedLocalObjectReference{"k8s.io.api.core.v1.TypedLocalObjectReference", kCoreV1TypedLocalObjectReferenceFields};
+
+constexpr FieldSpec kCoreV1TypedObjectReferenceFields[] = {
+    {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
+    {2, "kind", K::kString, C::kSingular, 0, nullptr},
+    {3, "name", K::kString, C::kSingular, 0, nullptr},
+    {4, "namespace", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1TypedObjectReference{"k8s.io.api.core.v1.TypedObjectReference", kCoreV1TypedObjectReferenceFields};
+
 constexpr FieldSpec kCoreV1PersistentVolumeClaimConditionFields[] = {
     {1, "type", K::kString, C::kSingular, 0, nullptr},
     {2, "status", K::kString, C::kSingular, 0, nullptr},
@@ -23,6 +95,37 @@ constexpr FieldSpec kCoreV1ModifyVolumeStatusFields[] = {
 };
 constinit const MessageSpec kCoreV1ModifyVolumeStatus{"k8s.io.api.core.v1.ModifyVolumeStatus", kCoreV1ModifyVolumeStatusFields};
 
+constexpr FieldSpec kCoreV1PersistentVolumeSourceFields[] = {
+    {1, "gcePersistentDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GCEPersistentDiskVolumeSource},
+    {2, "awsElasticBlockStore", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AWSElasticBlockStoreVolumeSource},
+    {3, "hostPath", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HostPathVolumeSource},
+    {4, "glusterfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GlusterfsPersistentVolumeSource},
+    {5, "nfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NFSVolumeSource},
+    {6, "rbd", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1RBDPersistentVolumeSource},
+    {7, "iscsi", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ISCSIPersistentVolumeSource},
+    {8, "cinder", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CinderPersistentVolumeSource},
+    {9, "cephfs", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CephFSPersistentVolumeSource},
+    {10, "fc", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FCVolumeSource},
+    {11, "flocker", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FlockerVolumeSource},
+    {12, "flexVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1FlexPersistentVolumeSource},
+    {13, "azureFile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AzureFilePersistentVolumeSource},
+    {14, "vsphereVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1VsphereVirtualDiskVolumeSource},
+    {15, "quobyte", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1QuobyteVolumeSource},
+    {16, "azureDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1AzureDiskVolumeSource},
+    {17, "photonPersistentDisk", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PhotonPersistentDiskVolumeSource},
+    {18, "portworxVolume", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PortworxVolumeSource},
+    {19, "scaleIO", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ScaleIOPersistentVolumeSource},
+    {20, "local", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalVolumeSource},
+    {21, "storageos", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1StorageOSPersistentVolumeSource},
+    {22, "csi", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1CSIPersistentVolumeSource},
+};
+constinit const MessageSpec kCoreV1PersistentVolumeSource{"k8s.io.api.core.v1.PersistentVolumeSource", kCoreV1PersistentVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1VolumeNodeAffinityFields[] = {
+    {1, "required", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeSelector},
+};
+constinit const MessageSpec kCoreV1VolumeNodeAffinity{"k8s.io.api.core.v1.VolumeNodeAffinity", kCoreV1VolumeNodeAffinityFields};
+
 constexpr FieldSpec kCoreV1ReplicationControllerConditionFields[] = {
     {1, "type", K::kString, C::kSingular, 0, nullptr},
     {2, "status", K::kString, C::kSingular, 0, nullptr},
@@ -31,6 +134,22 @@ constexpr FieldSpec kCoreV1ReplicationControllerConditionFields[] = {
     {5, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ReplicationControllerCondition{"k8s.io.api.core.v1.ReplicationControllerCondition", kCoreV1ReplicationControllerConditionFields};
+
+constexpr FieldSpec kCoreV1LimitRangeItemFields[] = {
+    {1, "type", K::kString, C::kSingular, 0, nullptr},
+    {2, "max", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {3, "min", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {4, "default", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {5, "defaultRequest", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+    {6, "maxLimitRequestRatio", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1LimitRangeItem{"k8s.io.api.core.v1.LimitRangeItem", kCoreV1LimitRangeItemFields};
+
+constexpr FieldSpec kCoreV1TopologySelectorLabelRequirementFields[] = {
+    {1, "key", K::kString, C::kSingular, 0, nullptr},
+    {2, "values", K::kString, C::kRepeated, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1TopologySelectorLabelRequirement{"k8s.io.api.core.v1.TopologySelectorLabelRequirement", kCoreV1TopologySelectorLabelRequirementFields};
 
 constexpr FieldSpec kCoreV1ClientIPConfigFields[] = {
     {1, "timeoutSeconds", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -217,123 +336,5 @@ constexpr FieldSpec kCoreV1PodAntiAffinityFields[] = {
     {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm},
 };
 constinit const MessageSpec kCoreV1PodAntiAffinity{"k8s.io.api.core.v1.PodAntiAffinity", kCoreV1PodAntiAffinityFields};
-
-constexpr FieldSpec kCoreV1PodDNSConfigOptionFields[] = {
-    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "value", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1PodDNSConfigOption{"k8s.io.api.core.v1.PodDNSConfigOption", kCoreV1PodDNSConfigOptionFields};
-
-constexpr FieldSpec kCoreV1EphemeralContainerCommonFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "image", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {5, "workingDir", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerPort},
-    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvVar},
-    {8, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ResourceRequirements},
-    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMount},
-    {10, "livenessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {11, "readinessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {12, "lifecycle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Lifecycle},
-    {13, "terminationMessagePath", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {14, "imagePullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {15, "securityContext", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecurityContext},
-    {16, "stdin", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {17, "stdinOnce", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {18, "tty", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource},
-    {20, "terminationMessagePolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeDevice},
-    {22, "startupProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy},
-    {24, "restartPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1EphemeralContainerCommon{"k8s.io.api.core.v1.EphemeralContainerCommon", kCoreV1EphemeralContainerCommonFields};
-
-constexpr FieldSpec kCoreV1ResourceClaimFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "request", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ResourceClaim{"k8s.io.api.core.v1.ResourceClaim", kCoreV1ResourceClaimFields};
-
-constexpr FieldSpec kCoreV1ContainerStateFields[] = {
-    {1, "waiting", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateWaiting},
-    {2, "running", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateRunning},
-    {3, "terminated", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateTerminated},
-};
-constinit const MessageSpec kCoreV1ContainerState{"k8s.io.api.core.v1.ContainerState", kCoreV1ContainerStateFields};
-
-constexpr FieldSpec kCoreV1VolumeMountStatusFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "mountPath", K::kString, C::kSingular, 0, nullptr},
-    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {4, "recursiveReadOnly", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1VolumeMountStatus{"k8s.io.api.core.v1.VolumeMountStatus", kCoreV1VolumeMountStatusFields};
-
-constexpr FieldSpec kCoreV1ContainerUserFields[] = {
-    {1, "linux", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LinuxContainerUser},
-};
-constinit const MessageSpec kCoreV1ContainerUser{"k8s.io.api.core.v1.ContainerUser", kCoreV1ContainerUserFields};
-
-constexpr FieldSpec kCoreV1ResourceStatusFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "resources", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceHealth},
-};
-constinit const MessageSpec kCoreV1ResourceStatus{"k8s.io.api.core.v1.ResourceStatus", kCoreV1ResourceStatusFields};
-
-constexpr FieldSpec kCoreV1ConfigMapNodeConfigSourceFields[] = {
-    {1, "namespace", K::kString, C::kSingular, 0, nullptr},
-    {2, "name", K::kString, C::kSingular, 0, nullptr},
-    {3, "uid", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "resourceVersion", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "kubeletConfigKey", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1ConfigMapNodeConfigSource{"k8s.io.api.core.v1.ConfigMapNodeConfigSource", kCoreV1ConfigMapNodeConfigSourceFields};
-
-constexpr FieldSpec kCoreV1DaemonEndpointFields[] = {
-    {1, "Port", K::kInt32, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1DaemonEndpoint{"k8s.io.api.core.v1.DaemonEndpoint", kCoreV1DaemonEndpointFields};
-
-constexpr FieldSpec kCoreV1NodeSwapStatusFields[] = {
-    {1, "capacity", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1NodeSwapStatus{"k8s.io.api.core.v1.NodeSwapStatus", kCoreV1NodeSwapStatusFields};
-
-constexpr FieldSpec kCoreV1NodeRuntimeHandlerFeaturesFields[] = {
-    {1, "recursiveReadOnlyMounts", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "userNamespaces", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1NodeRuntimeHandlerFeatures{"k8s.io.api.core.v1.NodeRuntimeHandlerFeatures", kCoreV1NodeRuntimeHandlerFeaturesFields};
-
-constexpr FieldSpec kCoreV1PortStatusFields[] = {
-    {1, "port", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "protocol", K::kString, C::kSingular, 0, nullptr},
-    {3, "error", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1PortStatus{"k8s.io.api.core.v1.PortStatus", kCoreV1PortStatusFields};
-
-constexpr FieldSpec kCoreV1HostPathVolumeSourceFields[] = {
-    {1, "path", K::kString, C::kSingular, 0, nullptr},
-    {2, "type", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1HostPathVolumeSource{"k8s.io.api.core.v1.HostPathVolumeSource", kCoreV1HostPathVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1EmptyDirVolumeSourceFields[] = {
-    {1, "medium", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "sizeLimit", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1EmptyDirVolumeSource{"k8s.io.api.core.v1.EmptyDirVolumeSource", kCoreV1EmptyDirVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1GCEPersistentDiskVolumeSourceFields[] = {
-    {1, "pdName", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "partition", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1GCEPersistentDiskVolumeSource{"k8s.io.api.core.v1.GCEPersistentDiskVolumeSource", kCoreV1GCEPersistentDiskVolumeSourceFields};
 
 }  // namespace kubesim::fakeapi::types

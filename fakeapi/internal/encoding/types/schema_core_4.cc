@@ -7,6 +7,105 @@ namespace kubesim::fakeapi::types {
 using K = ValueKind;
 using C = Cardinality;
 
+constexpr FieldSpec kCoreV1PodDNSConfigOptionFields[] = {
+    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "value", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PodDNSConfigOption{"k8s.io.api.core.v1.PodDNSConfigOption", kCoreV1PodDNSConfigOptionFields};
+
+constexpr FieldSpec kCoreV1EphemeralContainerCommonFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "image", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {5, "workingDir", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerPort},
+    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvVar},
+    {8, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ResourceRequirements},
+    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMount},
+    {10, "livenessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {11, "readinessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {12, "lifecycle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Lifecycle},
+    {13, "terminationMessagePath", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {14, "imagePullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {15, "securityContext", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecurityContext},
+    {16, "stdin", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {17, "stdinOnce", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {18, "tty", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource},
+    {20, "terminationMessagePolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeDevice},
+    {22, "startupProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
+    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy},
+    {24, "restartPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1EphemeralContainerCommon{"k8s.io.api.core.v1.EphemeralContainerCommon", kCoreV1EphemeralContainerCommonFields};
+
+constexpr FieldSpec kCoreV1ResourceClaimFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "request", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ResourceClaim{"k8s.io.api.core.v1.ResourceClaim", kCoreV1ResourceClaimFields};
+
+constexpr FieldSpec kCoreV1ContainerStateFields[] = {
+    {1, "waiting", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateWaiting},
+    {2, "running", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateRunning},
+    {3, "terminated", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerStateTerminated},
+};
+constinit const MessageSpec kCoreV1ContainerState{"k8s.io.api.core.v1.ContainerState", kCoreV1ContainerStateFields};
+
+constexpr FieldSpec kCoreV1VolumeMountStatusFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "mountPath", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {4, "recursiveReadOnly", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1VolumeMountStatus{"k8s.io.api.core.v1.VolumeMountStatus", kCoreV1VolumeMountStatusFields};
+
+constexpr FieldSpec kCoreV1ContainerUserFields[] = {
+    {1, "linux", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LinuxContainerUser},
+};
+constinit const MessageSpec kCoreV1ContainerUser{"k8s.io.api.core.v1.ContainerUser", kCoreV1ContainerUserFields};
+
+constexpr FieldSpec kCoreV1ResourceStatusFields[] = {
+    {1, "name", K::kString, C::kSingular, 0, nullptr},
+    {2, "resources", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceHealth},
+};
+constinit const MessageSpec kCoreV1ResourceStatus{"k8s.io.api.core.v1.ResourceStatus", kCoreV1ResourceStatusFields};
+
+constexpr FieldSpec kCoreV1ConfigMapNodeConfigSourceFields[] = {
+    {1, "namespace", K::kString, C::kSingular, 0, nullptr},
+    {2, "name", K::kString, C::kSingular, 0, nullptr},
+    {3, "uid", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "resourceVersion", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "kubeletConfigKey", K::kString, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1ConfigMapNodeConfigSource{"k8s.io.api.core.v1.ConfigMapNodeConfigSource", kCoreV1ConfigMapNodeConfigSourceFields};
+
+constexpr FieldSpec kCoreV1DaemonEndpointFields[] = {
+    {1, "Port", K::kInt32, C::kSingular, 0, nullptr},
+};
+constinit const MessageSpec kCoreV1DaemonEndpoint{"k8s.io.api.core.v1.DaemonEndpoint", kCoreV1DaemonEndpointFields};
+
+constexpr FieldSpec kCoreV1NodeSwapStatusFields[] = {
+    {1, "capacity", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeSwapStatus{"k8s.io.api.core.v1.NodeSwapStatus", kCoreV1NodeSwapStatusFields};
+
+constexpr FieldSpec kCoreV1NodeRuntimeHandlerFeaturesFields[] = {
+    {1, "recursiveReadOnlyMounts", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "userNamespaces", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1NodeRuntimeHandlerFeatures{"k8s.io.api.core.v1.NodeRuntimeHandlerFeatures", kCoreV1NodeRuntimeHandlerFeaturesFields};
+
+constexpr FieldSpec kCoreV1GCEPersistentDiskVolumeSourceFields[] = {
+    {1, "pdName", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "partition", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1GCEPersistentDiskVolumeSource{"k8s.io.api.core.v1.GCEPersistentDiskVolumeSource", kCoreV1GCEPersistentDiskVolumeSourceFields};
+
 constexpr FieldSpec kCoreV1AWSElasticBlockStoreVolumeSourceFields[] = {
     {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
     {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
@@ -15,20 +114,19 @@ constexpr FieldSpec kCoreV1AWSElasticBlockStoreVolumeSourceFields[] = {
 };
 constinit const MessageSpec kCoreV1AWSElasticBlockStoreVolumeSource{"k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource", kCoreV1AWSElasticBlockStoreVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1GitRepoVolumeSourceFields[] = {
-    {1, "repository", K::kString, C::kSingular, 0, nullptr},
-    {2, "revision", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "directory", K::kString, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1HostPathVolumeSourceFields[] = {
+    {1, "path", K::kString, C::kSingular, 0, nullptr},
+    {2, "type", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1GitRepoVolumeSource{"k8s.io.api.core.v1.GitRepoVolumeSource", kCoreV1GitRepoVolumeSourceFields};
+constinit const MessageSpec kCoreV1HostPathVolumeSource{"k8s.io.api.core.v1.HostPathVolumeSource", kCoreV1HostPathVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1SecretVolumeSourceFields[] = {
-    {1, "secretName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
-    {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1GlusterfsPersistentVolumeSourceFields[] = {
+    {1, "endpoints", K::kString, C::kSingular, 0, nullptr},
+    {2, "path", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {4, "endpointsNamespace", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1SecretVolumeSource{"k8s.io.api.core.v1.SecretVolumeSource", kCoreV1SecretVolumeSourceFields};
+constinit const MessageSpec kCoreV1GlusterfsPersistentVolumeSource{"k8s.io.api.core.v1.GlusterfsPersistentVolumeSource", kCoreV1GlusterfsPersistentVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1NFSVolumeSourceFields[] = {
     {1, "server", K::kString, C::kSingular, 0, nullptr},
@@ -37,7 +135,19 @@ constexpr FieldSpec kCoreV1NFSVolumeSourceFields[] = {
 };
 constinit const MessageSpec kCoreV1NFSVolumeSource{"k8s.io.api.core.v1.NFSVolumeSource", kCoreV1NFSVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1ISCSIVolumeSourceFields[] = {
+constexpr FieldSpec kCoreV1RBDPersistentVolumeSourceFields[] = {
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {2, "image", K::kString, C::kSingular, 0, nullptr},
+    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {8, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1RBDPersistentVolumeSource{"k8s.io.api.core.v1.RBDPersistentVolumeSource", kCoreV1RBDPersistentVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ISCSIPersistentVolumeSourceFields[] = {
     {1, "targetPortal", K::kString, C::kSingular, 0, nullptr},
     {2, "iqn", K::kString, C::kSingular, 0, nullptr},
     {3, "lun", K::kInt32, C::kSingular, 0, nullptr},
@@ -46,75 +156,29 @@ constexpr FieldSpec kCoreV1ISCSIVolumeSourceFields[] = {
     {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {7, "portals", K::kString, C::kRepeated, kOmitEmpty, nullptr},
     {8, "chapAuthDiscovery", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
     {11, "chapAuthSession", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {12, "initiatorName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ISCSIVolumeSource{"k8s.io.api.core.v1.ISCSIVolumeSource", kCoreV1ISCSIVolumeSourceFields};
+constinit const MessageSpec kCoreV1ISCSIPersistentVolumeSource{"k8s.io.api.core.v1.ISCSIPersistentVolumeSource", kCoreV1ISCSIPersistentVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1GlusterfsVolumeSourceFields[] = {
-    {1, "endpoints", K::kString, C::kSingular, 0, nullptr},
-    {2, "path", K::kString, C::kSingular, 0, nullptr},
-    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1GlusterfsVolumeSource{"k8s.io.api.core.v1.GlusterfsVolumeSource", kCoreV1GlusterfsVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1PersistentVolumeClaimVolumeSourceFields[] = {
-    {1, "claimName", K::kString, C::kSingular, 0, nullptr},
-    {2, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1PersistentVolumeClaimVolumeSource{"k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource", kCoreV1PersistentVolumeClaimVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1RBDVolumeSourceFields[] = {
-    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
-    {2, "image", K::kString, C::kSingular, 0, nullptr},
-    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
-    {8, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1RBDVolumeSource{"k8s.io.api.core.v1.RBDVolumeSource", kCoreV1RBDVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1FlexVolumeSourceFields[] = {
-    {1, "driver", K::kString, C::kSingular, 0, nullptr},
-    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
-    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "options", K::kString, C::kMap, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1FlexVolumeSource{"k8s.io.api.core.v1.FlexVolumeSource", kCoreV1FlexVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1CinderVolumeSourceFields[] = {
+constexpr FieldSpec kCoreV1CinderPersistentVolumeSourceFields[] = {
     {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
     {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
 };
-constinit const MessageSpec kCoreV1CinderVolumeSource{"k8s.io.api.core.v1.CinderVolumeSource", kCoreV1CinderVolumeSourceFields};
+constinit const MessageSpec kCoreV1CinderPersistentVolumeSource{"k8s.io.api.core.v1.CinderPersistentVolumeSource", kCoreV1CinderPersistentVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1CephFSVolumeSourceFields[] = {
+constexpr FieldSpec kCoreV1CephFSPersistentVolumeSourceFields[] = {
     {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
     {2, "path", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "secretFile", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
     {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1CephFSVolumeSource{"k8s.io.api.core.v1.CephFSVolumeSource", kCoreV1CephFSVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1FlockerVolumeSourceFields[] = {
-    {1, "datasetName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "datasetUUID", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1FlockerVolumeSource{"k8s.io.api.core.v1.FlockerVolumeSource", kCoreV1FlockerVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1DownwardAPIVolumeSourceFields[] = {
-    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile},
-    {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1DownwardAPIVolumeSource{"k8s.io.api.core.v1.DownwardAPIVolumeSource", kCoreV1DownwardAPIVolumeSourceFields};
+constinit const MessageSpec kCoreV1CephFSPersistentVolumeSource{"k8s.io.api.core.v1.CephFSPersistentVolumeSource", kCoreV1CephFSPersistentVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1FCVolumeSourceFields[] = {
     {1, "targetWWNs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
@@ -125,20 +189,28 @@ constexpr FieldSpec kCoreV1FCVolumeSourceFields[] = {
 };
 constinit const MessageSpec kCoreV1FCVolumeSource{"k8s.io.api.core.v1.FCVolumeSource", kCoreV1FCVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1AzureFileVolumeSourceFields[] = {
+constexpr FieldSpec kCoreV1FlockerVolumeSourceFields[] = {
+    {1, "datasetName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "datasetUUID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1FlockerVolumeSource{"k8s.io.api.core.v1.FlockerVolumeSource", kCoreV1FlockerVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1FlexPersistentVolumeSourceFields[] = {
+    {1, "driver", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "options", K::kString, C::kMap, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1FlexPersistentVolumeSource{"k8s.io.api.core.v1.FlexPersistentVolumeSource", kCoreV1FlexPersistentVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1AzureFilePersistentVolumeSourceFields[] = {
     {1, "secretName", K::kString, C::kSingular, 0, nullptr},
     {2, "shareName", K::kString, C::kSingular, 0, nullptr},
     {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {4, "secretNamespace", K::kString, C::kSingular, kPointer, nullptr},
 };
-constinit const MessageSpec kCoreV1AzureFileVolumeSource{"k8s.io.api.core.v1.AzureFileVolumeSource", kCoreV1AzureFileVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1ConfigMapVolumeSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
-    {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ConfigMapVolumeSource{"k8s.io.api.core.v1.ConfigMapVolumeSource", kCoreV1ConfigMapVolumeSourceFields};
+constinit const MessageSpec kCoreV1AzureFilePersistentVolumeSource{"k8s.io.api.core.v1.AzureFilePersistentVolumeSource", kCoreV1AzureFilePersistentVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1VsphereVirtualDiskVolumeSourceFields[] = {
     {1, "volumePath", K::kString, C::kSingular, 0, nullptr},
@@ -181,10 +253,10 @@ constexpr FieldSpec kCoreV1PortworxVolumeSourceFields[] = {
 };
 constinit const MessageSpec kCoreV1PortworxVolumeSource{"k8s.io.api.core.v1.PortworxVolumeSource", kCoreV1PortworxVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1ScaleIOVolumeSourceFields[] = {
+constexpr FieldSpec kCoreV1ScaleIOPersistentVolumeSourceFields[] = {
     {1, "gateway", K::kString, C::kSingular, 0, nullptr},
     {2, "system", K::kString, C::kSingular, 0, nullptr},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer, &kCoreV1LocalObjectReference},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer, &kCoreV1SecretReference},
     {4, "sslEnabled", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {5, "protectionDomain", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {6, "storagePool", K::kString, C::kSingular, kOmitEmpty, nullptr},
@@ -193,145 +265,68 @@ constexpr FieldSpec kCoreV1ScaleIOVolumeSourceFields[] = {
     {9, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {10, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ScaleIOVolumeSource{"k8s.io.api.core.v1.ScaleIOVolumeSource", kCoreV1ScaleIOVolumeSourceFields};
+constinit const MessageSpec kCoreV1ScaleIOPersistentVolumeSource{"k8s.io.api.core.v1.ScaleIOPersistentVolumeSource", kCoreV1ScaleIOPersistentVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1ProjectedVolumeSourceFields[] = {
-    {1, "sources", K::kMessage, C::kRepeated, 0, &kCoreV1VolumeProjection},
-    {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1LocalVolumeSourceFields[] = {
+    {1, "path", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ProjectedVolumeSource{"k8s.io.api.core.v1.ProjectedVolumeSource", kCoreV1ProjectedVolumeSourceFields};
+constinit const MessageSpec kCoreV1LocalVolumeSource{"k8s.io.api.core.v1.LocalVolumeSource", kCoreV1LocalVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1StorageOSVolumeSourceFields[] = {
+constexpr FieldSpec kCoreV1StorageOSPersistentVolumeSourceFields[] = {
     {1, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "volumeNamespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
 };
-constinit const MessageSpec kCoreV1StorageOSVolumeSource{"k8s.io.api.core.v1.StorageOSVolumeSource", kCoreV1StorageOSVolumeSourceFields};
+constinit const MessageSpec kCoreV1StorageOSPersistentVolumeSource{"k8s.io.api.core.v1.StorageOSPersistentVolumeSource", kCoreV1StorageOSPersistentVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1CSIVolumeSourceFields[] = {
+constexpr FieldSpec kCoreV1CSIPersistentVolumeSourceFields[] = {
     {1, "driver", K::kString, C::kSingular, 0, nullptr},
-    {2, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "volumeAttributes", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {5, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {2, "volumeHandle", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {4, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "volumeAttributes", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {6, "controllerPublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {7, "nodeStageSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {8, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {9, "controllerExpandSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {10, "nodeExpandSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
 };
-constinit const MessageSpec kCoreV1CSIVolumeSource{"k8s.io.api.core.v1.CSIVolumeSource", kCoreV1CSIVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1EphemeralVolumeSourceFields[] = {
-    {1, "volumeClaimTemplate", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PersistentVolumeClaimTemplate},
-};
-constinit const MessageSpec kCoreV1EphemeralVolumeSource{"k8s.io.api.core.v1.EphemeralVolumeSource", kCoreV1EphemeralVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1ImageVolumeSourceFields[] = {
-    {1, "reference", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "pullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ImageVolumeSource{"k8s.io.api.core.v1.ImageVolumeSource", kCoreV1ImageVolumeSourceFields};
-
-constexpr FieldSpec kCoreV1EnvVarSourceFields[] = {
-    {1, "fieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectFieldSelector},
-    {2, "resourceFieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceFieldSelector},
-    {3, "configMapKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapKeySelector},
-    {4, "secretKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretKeySelector},
-};
-constinit const MessageSpec kCoreV1EnvVarSource{"k8s.io.api.core.v1.EnvVarSource", kCoreV1EnvVarSourceFields};
-
-constexpr FieldSpec kCoreV1ProbeHandlerFields[] = {
-    {1, "exec", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ExecAction},
-    {2, "httpGet", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HTTPGetAction},
-    {3, "tcpSocket", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TCPSocketAction},
-    {4, "grpc", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GRPCAction},
-};
-constinit const MessageSpec kCoreV1ProbeHandler{"k8s.io.api.core.v1.ProbeHandler", kCoreV1ProbeHandlerFields};
-
-constexpr FieldSpec kCoreV1LifecycleHandlerFields[] = {
-    {1, "exec", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ExecAction},
-    {2, "httpGet", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HTTPGetAction},
-    {3, "tcpSocket", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TCPSocketAction},
-    {4, "sleep", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SleepAction},
-};
-constinit const MessageSpec kCoreV1LifecycleHandler{"k8s.io.api.core.v1.LifecycleHandler", kCoreV1LifecycleHandlerFields};
-
-constexpr FieldSpec kCoreV1CapabilitiesFields[] = {
-    {1, "add", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "drop", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1Capabilities{"k8s.io.api.core.v1.Capabilities", kCoreV1CapabilitiesFields};
-
-constexpr FieldSpec kCoreV1ConfigMapEnvSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ConfigMapEnvSource{"k8s.io.api.core.v1.ConfigMapEnvSource", kCoreV1ConfigMapEnvSourceFields};
-
-constexpr FieldSpec kCoreV1SecretEnvSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1SecretEnvSource{"k8s.io.api.core.v1.SecretEnvSource", kCoreV1SecretEnvSourceFields};
+constinit const MessageSpec kCoreV1CSIPersistentVolumeSource{"k8s.io.api.core.v1.CSIPersistentVolumeSource", kCoreV1CSIPersistentVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1NodeSelectorFields[] = {
     {1, "nodeSelectorTerms", K::kMessage, C::kRepeated, 0, &kCoreV1NodeSelectorTerm},
 };
 constinit const MessageSpec kCoreV1NodeSelector{"k8s.io.api.core.v1.NodeSelector", kCoreV1NodeSelectorFields};
 
-constexpr FieldSpec kCoreV1PreferredSchedulingTermFields[] = {
-    {1, "weight", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "preference", K::kMessage, C::kSingular, 0, &kCoreV1NodeSelectorTerm},
+constexpr FieldSpec kCoreV1PortStatusFields[] = {
+    {1, "port", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "protocol", K::kString, C::kSingular, 0, nullptr},
+    {3, "error", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1PreferredSchedulingTerm{"k8s.io.api.core.v1.PreferredSchedulingTerm", kCoreV1PreferredSchedulingTermFields};
+constinit const MessageSpec kCoreV1PortStatus{"k8s.io.api.core.v1.PortStatus", kCoreV1PortStatusFields};
 
-constexpr FieldSpec kCoreV1PodAffinityTermFields[] = {
-    {1, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {2, "namespaces", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "topologyKey", K::kString, C::kSingular, 0, nullptr},
-    {4, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {5, "matchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {6, "mismatchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1EmptyDirVolumeSourceFields[] = {
+    {1, "medium", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "sizeLimit", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1PodAffinityTerm{"k8s.io.api.core.v1.PodAffinityTerm", kCoreV1PodAffinityTermFields};
+constinit const MessageSpec kCoreV1EmptyDirVolumeSource{"k8s.io.api.core.v1.EmptyDirVolumeSource", kCoreV1EmptyDirVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1WeightedPodAffinityTermFields[] = {
-    {1, "weight", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "podAffinityTerm", K::kMessage, C::kSingular, 0, &kCoreV1PodAffinityTerm},
+constexpr FieldSpec kCoreV1GitRepoVolumeSourceFields[] = {
+    {1, "repository", K::kString, C::kSingular, 0, nullptr},
+    {2, "revision", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "directory", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1WeightedPodAffinityTerm{"k8s.io.api.core.v1.WeightedPodAffinityTerm", kCoreV1WeightedPodAffinityTermFields};
+constinit const MessageSpec kCoreV1GitRepoVolumeSource{"k8s.io.api.core.v1.GitRepoVolumeSource", kCoreV1GitRepoVolumeSourceFields};
 
-constexpr FieldSpec kCoreV1ContainerStateWaitingFields[] = {
-    {1, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+constexpr FieldSpec kCoreV1SecretVolumeSourceFields[] = {
+    {1, "secretName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
+    {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ContainerStateWaiting{"k8s.io.api.core.v1.ContainerStateWaiting", kCoreV1ContainerStateWaitingFields};
-
-constexpr FieldSpec kCoreV1ContainerStateRunningFields[] = {
-    {1, "startedAt", K::kTime, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ContainerStateRunning{"k8s.io.api.core.v1.ContainerStateRunning", kCoreV1ContainerStateRunningFields};
-
-constexpr FieldSpec kCoreV1ContainerStateTerminatedFields[] = {
-    {1, "exitCode", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "signal", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {3, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "startedAt", K::kTime, C::kSingular, kOmitEmpty, nullptr},
-    {6, "finishedAt", K::kTime, C::kSingular, kOmitEmpty, nullptr},
-    {7, "containerID", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ContainerStateTerminated{"k8s.io.api.core.v1.ContainerStateTerminated", kCoreV1ContainerStateTerminatedFields};
-
-constexpr FieldSpec kCoreV1LinuxContainerUserFields[] = {
-    {1, "uid", K::kInt64, C::kSingular, 0, nullptr},
-    {2, "gid", K::kInt64, C::kSingular, 0, nullptr},
-    {3, "supplementalGroups", K::kInt64, C::kRepeated, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1LinuxContainerUser{"k8s.io.api.core.v1.LinuxContainerUser", kCoreV1LinuxContainerUserFields};
-
-constexpr FieldSpec kCoreV1ResourceHealthFields[] = {
-    {1, "resourceID", K::kString, C::kSingular, 0, nullptr},
-    {2, "health", K::kString, C::kSingular, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ResourceHealth{"k8s.io.api.core.v1.ResourceHealth", kCoreV1ResourceHealthFields};
+constinit const MessageSpec kCoreV1SecretVolumeSource{"k8s.io.api.core.v1.SecretVolumeSource", kCoreV1SecretVolumeSourceFields};
 
 }  // namespace kubesim::fakeapi::types

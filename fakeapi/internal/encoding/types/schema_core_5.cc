@@ -7,6 +7,254 @@ namespace kubesim::fakeapi::types {
 using K = ValueKind;
 using C = Cardinality;
 
+constexpr FieldSpec kCoreV1ISCSIVolumeSourceFields[] = {
+    {1, "targetPortal", K::kString, C::kSingular, 0, nullptr},
+    {2, "iqn", K::kString, C::kSingular, 0, nullptr},
+    {3, "lun", K::kInt32, C::kSingular, 0, nullptr},
+    {4, "iscsiInterface", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {7, "portals", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {8, "chapAuthDiscovery", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {11, "chapAuthSession", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {12, "initiatorName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ISCSIVolumeSource{"k8s.io.api.core.v1.ISCSIVolumeSource", kCoreV1ISCSIVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1GlusterfsVolumeSourceFields[] = {
+    {1, "endpoints", K::kString, C::kSingular, 0, nullptr},
+    {2, "path", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1GlusterfsVolumeSource{"k8s.io.api.core.v1.GlusterfsVolumeSource", kCoreV1GlusterfsVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1PersistentVolumeClaimVolumeSourceFields[] = {
+    {1, "claimName", K::kString, C::kSingular, 0, nullptr},
+    {2, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PersistentVolumeClaimVolumeSource{"k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource", kCoreV1PersistentVolumeClaimVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1RBDVolumeSourceFields[] = {
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {2, "image", K::kString, C::kSingular, 0, nullptr},
+    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {8, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1RBDVolumeSource{"k8s.io.api.core.v1.RBDVolumeSource", kCoreV1RBDVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1FlexVolumeSourceFields[] = {
+    {1, "driver", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "options", K::kString, C::kMap, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1FlexVolumeSource{"k8s.io.api.core.v1.FlexVolumeSource", kCoreV1FlexVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1CinderVolumeSourceFields[] = {
+    {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
+    {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+};
+constinit const MessageSpec kCoreV1CinderVolumeSource{"k8s.io.api.core.v1.CinderVolumeSource", kCoreV1CinderVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1CephFSVolumeSourceFields[] = {
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {2, "path", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "secretFile", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1CephFSVolumeSource{"k8s.io.api.core.v1.CephFSVolumeSource", kCoreV1CephFSVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1DownwardAPIVolumeSourceFields[] = {
+    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile},
+    {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1DownwardAPIVolumeSource{"k8s.io.api.core.v1.DownwardAPIVolumeSource", kCoreV1DownwardAPIVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1AzureFileVolumeSourceFields[] = {
+    {1, "secretName", K::kString, C::kSingular, 0, nullptr},
+    {2, "shareName", K::kString, C::kSingular, 0, nullptr},
+    {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1AzureFileVolumeSource{"k8s.io.api.core.v1.AzureFileVolumeSource", kCoreV1AzureFileVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ConfigMapVolumeSourceFields[] = {
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
+    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
+    {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ConfigMapVolumeSource{"k8s.io.api.core.v1.ConfigMapVolumeSource", kCoreV1ConfigMapVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ScaleIOVolumeSourceFields[] = {
+    {1, "gateway", K::kString, C::kSingular, 0, nullptr},
+    {2, "system", K::kString, C::kSingular, 0, nullptr},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer, &kCoreV1LocalObjectReference},
+    {4, "sslEnabled", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "protectionDomain", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {6, "storagePool", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "storageMode", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {8, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {9, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {10, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ScaleIOVolumeSource{"k8s.io.api.core.v1.ScaleIOVolumeSource", kCoreV1ScaleIOVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ProjectedVolumeSourceFields[] = {
+    {1, "sources", K::kMessage, C::kRepeated, 0, &kCoreV1VolumeProjection},
+    {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ProjectedVolumeSource{"k8s.io.api.core.v1.ProjectedVolumeSource", kCoreV1ProjectedVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1StorageOSVolumeSourceFields[] = {
+    {1, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "volumeNamespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+};
+constinit const MessageSpec kCoreV1StorageOSVolumeSource{"k8s.io.api.core.v1.StorageOSVolumeSource", kCoreV1StorageOSVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1CSIVolumeSourceFields[] = {
+    {1, "driver", K::kString, C::kSingular, 0, nullptr},
+    {2, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "volumeAttributes", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {5, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+};
+constinit const MessageSpec kCoreV1CSIVolumeSource{"k8s.io.api.core.v1.CSIVolumeSource", kCoreV1CSIVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1EphemeralVolumeSourceFields[] = {
+    {1, "volumeClaimTemplate", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PersistentVolumeClaimTemplate},
+};
+constinit const MessageSpec kCoreV1EphemeralVolumeSource{"k8s.io.api.core.v1.EphemeralVolumeSource", kCoreV1EphemeralVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1ImageVolumeSourceFields[] = {
+    {1, "reference", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "pullPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ImageVolumeSource{"k8s.io.api.core.v1.ImageVolumeSource", kCoreV1ImageVolumeSourceFields};
+
+constexpr FieldSpec kCoreV1EnvVarSourceFields[] = {
+    {1, "fieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectFieldSelector},
+    {2, "resourceFieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceFieldSelector},
+    {3, "configMapKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapKeySelector},
+    {4, "secretKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretKeySelector},
+};
+constinit const MessageSpec kCoreV1EnvVarSource{"k8s.io.api.core.v1.EnvVarSource", kCoreV1EnvVarSourceFields};
+
+constexpr FieldSpec kCoreV1ProbeHandlerFields[] = {
+    {1, "exec", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ExecAction},
+    {2, "httpGet", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HTTPGetAction},
+    {3, "tcpSocket", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TCPSocketAction},
+    {4, "grpc", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1GRPCAction},
+};
+constinit const MessageSpec kCoreV1ProbeHandler{"k8s.io.api.core.v1.ProbeHandler", kCoreV1ProbeHandlerFields};
+
+constexpr FieldSpec kCoreV1LifecycleHandlerFields[] = {
+    {1, "exec", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ExecAction},
+    {2, "httpGet", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1HTTPGetAction},
+    {3, "tcpSocket", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TCPSocketAction},
+    {4, "sleep", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SleepAction},
+};
+constinit const MessageSpec kCoreV1LifecycleHandler{"k8s.io.api.core.v1.LifecycleHandler", kCoreV1LifecycleHandlerFields};
+
+constexpr FieldSpec kCoreV1CapabilitiesFields[] = {
+    {1, "add", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "drop", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1Capabilities{"k8s.io.api.core.v1.Capabilities", kCoreV1CapabilitiesFields};
+
+constexpr FieldSpec kCoreV1ConfigMapEnvSourceFields[] = {
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
+    {2, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ConfigMapEnvSource{"k8s.io.api.core.v1.ConfigMapEnvSource", kCoreV1ConfigMapEnvSourceFields};
+
+constexpr FieldSpec kCoreV1SecretEnvSourceFields[] = {
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
+    {2, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1SecretEnvSource{"k8s.io.api.core.v1.SecretEnvSource", kCoreV1SecretEnvSourceFields};
+
+constexpr FieldSpec kCoreV1PreferredSchedulingTermFields[] = {
+    {1, "weight", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "preference", K::kMessage, C::kSingular, 0, &kCoreV1NodeSelectorTerm},
+};
+constinit const MessageSpec kCoreV1PreferredSchedulingTerm{"k8s.io.api.core.v1.PreferredSchedulingTerm", kCoreV1PreferredSchedulingTermFields};
+
+constexpr FieldSpec kCoreV1PodAffinityTermFields[] = {
+    {1, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {2, "namespaces", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "topologyKey", K::kString, C::kSingular, 0, nullptr},
+    {4, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {5, "matchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {6, "mismatchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1PodAffinityTerm{"k8s.io.api.core.v1.PodAffinityTerm", kCoreV1PodAffinityTermFields};
+
+constexpr FieldSpec kCoreV1WeightedPodAffinityTermFields[] = {
+    {1, "weight", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "podAffinityTerm", K::kMessage, C::kSingular, 0, &kCoreV1PodAffinityTerm},
+};
+constinit const MessageSpec kCoreV1WeightedPodAffinityTerm{"k8s.io.api.core.v1.WeightedPodAffinityTerm", kCoreV1WeightedPodAffinityTermFields};
+
+constexpr FieldSpec kCoreV1ContainerStateWaitingFields[] = {
+    {1, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ContainerStateWaiting{"k8s.io.api.core.v1.ContainerStateWaiting", kCoreV1ContainerStateWaitingFields};
+
+constexpr FieldSpec kCoreV1ContainerStateRunningFields[] = {
+    {1, "startedAt", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ContainerStateRunning{"k8s.io.api.core.v1.ContainerStateRunning", kCoreV1ContainerStateRunningFields};
+
+constexpr FieldSpec kCoreV1ContainerStateTerminatedFields[] = {
+    {1, "exitCode", K::kInt32, C::kSingular, 0, nullptr},
+    {2, "signal", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {3, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {5, "startedAt", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {6, "finishedAt", K::kTime, C::kSingular, kOmitEmpty, nullptr},
+    {7, "containerID", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ContainerStateTerminated{"k8s.io.api.core.v1.ContainerStateTerminated", kCoreV1ContainerStateTerminatedFields};
+
+constexpr FieldSpec kCoreV1LinuxContainerUserFields[] = {
+    {1, "uid", K::kInt64, C::kSingular, 0, nullptr},
+    {2, "gid", K::kInt64, C::kSingular, 0, nullptr},
+    {3, "supplementalGroups", K::kInt64, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1LinuxContainerUser{"k8s.io.api.core.v1.LinuxContainerUser", kCoreV1LinuxContainerUserFields};
+
+constexpr FieldSpec kCoreV1ResourceHealthFields[] = {
+    {1, "resourceID", K::kString, C::kSingular, 0, nullptr},
+    {2, "health", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1ResourceHealth{"k8s.io.api.core.v1.ResourceHealth", kCoreV1ResourceHealthFields};
+
+constexpr FieldSpec kCoreV1SecretReferenceFields[] = {
+    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "namespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kCoreV1SecretReference{"k8s.io.api.core.v1.SecretReference", kCoreV1SecretReferenceFields};
+
+constexpr FieldSpec kCoreV1NodeSelectorTermFields[] = {
+    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement},
+    {2, "matchFields", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement},
+};
+constinit const MessageSpec kCoreV1NodeSelectorTerm{"k8s.io.api.core.v1.NodeSelectorTerm", kCoreV1NodeSelectorTermFields};
+
 constexpr FieldSpec kCoreV1KeyToPathFields[] = {
     {1, "key", K::kString, C::kSingular, 0, nullptr},
     {2, "path", K::kString, C::kSingular, 0, nullptr},
@@ -83,70 +331,5 @@ constexpr FieldSpec kCoreV1TCPSocketActionFields[] = {
     {2, "host", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1TCPSocketAction{"k8s.io.api.core.v1.TCPSocketAction", kCoreV1TCPSocketActionFields};
-
-constexpr FieldSpec kCoreV1GRPCActionFields[] = {
-    {1, "port", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "service", K::kString, C::kSingular, kPointer, nullptr},
-};
-constinit const MessageSpec kCoreV1GRPCAction{"k8s.io.api.core.v1.GRPCAction", kCoreV1GRPCActionFields};
-
-constexpr FieldSpec kCoreV1SleepActionFields[] = {
-    {1, "seconds", K::kInt64, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1SleepAction{"k8s.io.api.core.v1.SleepAction", kCoreV1SleepActionFields};
-
-constexpr FieldSpec kCoreV1NodeSelectorTermFields[] = {
-    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement},
-    {2, "matchFields", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement},
-};
-constinit const MessageSpec kCoreV1NodeSelectorTerm{"k8s.io.api.core.v1.NodeSelectorTerm", kCoreV1NodeSelectorTermFields};
-
-constexpr FieldSpec kCoreV1SecretProjectionFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1SecretProjection{"k8s.io.api.core.v1.SecretProjection", kCoreV1SecretProjectionFields};
-
-constexpr FieldSpec kCoreV1DownwardAPIProjectionFields[] = {
-    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile},
-};
-constinit const MessageSpec kCoreV1DownwardAPIProjection{"k8s.io.api.core.v1.DownwardAPIProjection", kCoreV1DownwardAPIProjectionFields};
-
-constexpr FieldSpec kCoreV1ConfigMapProjectionFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
-    {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ConfigMapProjection{"k8s.io.api.core.v1.ConfigMapProjection", kCoreV1ConfigMapProjectionFields};
-
-constexpr FieldSpec kCoreV1ServiceAccountTokenProjectionFields[] = {
-    {1, "audience", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "expirationSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "path", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1ServiceAccountTokenProjection{"k8s.io.api.core.v1.ServiceAccountTokenProjection", kCoreV1ServiceAccountTokenProjectionFields};
-
-constexpr FieldSpec kCoreV1ClusterTrustBundleProjectionFields[] = {
-    {1, "name", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "signerName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {4, "path", K::kString, C::kSingular, 0, nullptr},
-    {5, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1ClusterTrustBundleProjection{"k8s.io.api.core.v1.ClusterTrustBundleProjection", kCoreV1ClusterTrustBundleProjectionFields};
-
-constexpr FieldSpec kCoreV1HTTPHeaderFields[] = {
-    {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "value", K::kString, C::kSingular, 0, nullptr},
-};
-constinit const MessageSpec kCoreV1HTTPHeader{"k8s.io.api.core.v1.HTTPHeader", kCoreV1HTTPHeaderFields};
-
-constexpr FieldSpec kCoreV1NodeSelectorRequirementFields[] = {
-    {1, "key", K::kString, C::kSingular, 0, nullptr},
-    {2, "operator", K::kString, C::kSingular, 0, nullptr},
-    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-};
-constinit const MessageSpec kCoreV1NodeSelectorRequirement{"k8s.io.api.core.v1.NodeSelectorRequirement", kCoreV1NodeSelectorRequirementFields};
 
 }  // namespace kubesim::fakeapi::types

@@ -26,6 +26,22 @@ constexpr FieldSpec kMetaV1ObjectMetaFields[] = {
 };
 constinit const MessageSpec kMetaV1ObjectMeta{"k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta", kMetaV1ObjectMetaFields};
 
+constexpr FieldSpec kMetaV1DeleteOptionsFields[] = {
+    {1, "gracePeriodSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "preconditions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1Preconditions},
+    {3, "orphanDependents", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {4, "propagationPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {5, "dryRun", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {6, "ignoreStoreReadErrorWithClusterBreakingPotential", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kMetaV1DeleteOptions{"k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions", kMetaV1DeleteOptionsFields};
+
+constexpr FieldSpec kMetaV1LabelSelectorFields[] = {
+    {1, "matchLabels", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {2, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1LabelSelectorRequirement},
+};
+constinit const MessageSpec kMetaV1LabelSelector{"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector", kMetaV1LabelSelectorFields};
+
 constexpr FieldSpec kMetaV1OwnerReferenceFields[] = {
     {1, "kind", K::kString, C::kSingular, 0, nullptr},
     {3, "name", K::kString, C::kSingular, 0, nullptr},
@@ -57,11 +73,11 @@ constexpr FieldSpec kMetaV1ConditionFields[] = {
 };
 constinit const MessageSpec kMetaV1Condition{"k8s.io.apimachinery.pkg.apis.meta.v1.Condition", kMetaV1ConditionFields};
 
-constexpr FieldSpec kMetaV1LabelSelectorFields[] = {
-    {1, "matchLabels", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {2, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1LabelSelectorRequirement},
+constexpr FieldSpec kMetaV1PreconditionsFields[] = {
+    {1, "uid", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "resourceVersion", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kMetaV1LabelSelector{"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector", kMetaV1LabelSelectorFields};
+constinit const MessageSpec kMetaV1Preconditions{"k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions", kMetaV1PreconditionsFields};
 
 constexpr FieldSpec kMetaV1LabelSelectorRequirementFields[] = {
     {1, "key", K::kString, C::kSingular, 0, nullptr},
@@ -69,5 +85,12 @@ constexpr FieldSpec kMetaV1LabelSelectorRequirementFields[] = {
     {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kMetaV1LabelSelectorRequirement{"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement", kMetaV1LabelSelectorRequirementFields};
+
+constexpr FieldSpec kMetaV1FieldSelectorRequirementFields[] = {
+    {1, "key", K::kString, C::kSingular, 0, nullptr},
+    {2, "operator", K::kString, C::kSingular, 0, nullptr},
+    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kMetaV1FieldSelectorRequirement{"k8s.io.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement", kMetaV1FieldSelectorRequirementFields};
 
 }  // namespace kubesim::fakeapi::types

@@ -14,6 +14,31 @@ constexpr FieldSpec kNetworkingV1IngressFields[] = {
 };
 constinit const MessageSpec kNetworkingV1Ingress{"k8s.io.api.networking.v1.Ingress", kNetworkingV1IngressFields};
 
+constexpr FieldSpec kNetworkingV1IngressClassFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kNetworkingV1IngressClassSpec},
+};
+constinit const MessageSpec kNetworkingV1IngressClass{"k8s.io.api.networking.v1.IngressClass", kNetworkingV1IngressClassFields};
+
+constexpr FieldSpec kNetworkingV1NetworkPolicyFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kNetworkingV1NetworkPolicySpec},
+};
+constinit const MessageSpec kNetworkingV1NetworkPolicy{"k8s.io.api.networking.v1.NetworkPolicy", kNetworkingV1NetworkPolicyFields};
+
+constexpr FieldSpec kNetworkingV1IPAddressFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kNetworkingV1IPAddressSpec},
+};
+constinit const MessageSpec kNetworkingV1IPAddress{"k8s.io.api.networking.v1.IPAddress", kNetworkingV1IPAddressFields};
+
+constexpr FieldSpec kNetworkingV1ServiceCIDRFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "spec", K::kMessage, C::kSingular, kOmitEmpty, &kNetworkingV1ServiceCIDRSpec},
+    {3, "status", K::kMessage, C::kSingular, kOmitEmpty, &kNetworkingV1ServiceCIDRStatus},
+};
+constinit const MessageSpec kNetworkingV1ServiceCIDR{"k8s.io.api.networking.v1.ServiceCIDR", kNetworkingV1ServiceCIDRFields};
+
 constexpr FieldSpec kNetworkingV1IngressSpecFields[] = {
     {1, "defaultBackend", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kNetworkingV1IngressBackend},
     {2, "tls", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressTLS},
@@ -26,6 +51,35 @@ constexpr FieldSpec kNetworkingV1IngressStatusFields[] = {
     {1, "loadBalancer", K::kMessage, C::kSingular, kOmitEmpty, &kNetworkingV1IngressLoadBalancerStatus},
 };
 constinit const MessageSpec kNetworkingV1IngressStatus{"k8s.io.api.networking.v1.IngressStatus", kNetworkingV1IngressStatusFields};
+
+constexpr FieldSpec kNetworkingV1IngressClassSpecFields[] = {
+    {1, "controller", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "parameters", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kNetworkingV1IngressClassParametersReference},
+};
+constinit const MessageSpec kNetworkingV1IngressClassSpec{"k8s.io.api.networking.v1.IngressClassSpec", kNetworkingV1IngressClassSpecFields};
+
+constexpr FieldSpec kNetworkingV1NetworkPolicySpecFields[] = {
+    {1, "podSelector", K::kMessage, C::kSingular, 0, &kMetaV1LabelSelector},
+    {2, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyIngressRule},
+    {3, "egress", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyEgressRule},
+    {4, "policyTypes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kNetworkingV1NetworkPolicySpec{"k8s.io.api.networking.v1.NetworkPolicySpec", kNetworkingV1NetworkPolicySpecFields};
+
+constexpr FieldSpec kNetworkingV1IPAddressSpecFields[] = {
+    {1, "parentRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kNetworkingV1ParentReference},
+};
+constinit const MessageSpec kNetworkingV1IPAddressSpec{"k8s.io.api.networking.v1.IPAddressSpec", kNetworkingV1IPAddressSpecFields};
+
+constexpr FieldSpec kNetworkingV1ServiceCIDRSpecFields[] = {
+    {1, "cidrs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kNetworkingV1ServiceCIDRSpec{"k8s.io.api.networking.v1.ServiceCIDRSpec", kNetworkingV1ServiceCIDRSpecFields};
+
+constexpr FieldSpec kNetworkingV1ServiceCIDRStatusFields[] = {
+    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1Condition},
+};
+constinit const MessageSpec kNetworkingV1ServiceCIDRStatus{"k8s.io.api.networking.v1.ServiceCIDRStatus", kNetworkingV1ServiceCIDRStatusFields};
 
 constexpr FieldSpec kNetworkingV1IngressBackendFields[] = {
     {3, "resource", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TypedLocalObjectReference},
@@ -50,6 +104,35 @@ constexpr FieldSpec kNetworkingV1IngressLoadBalancerStatusFields[] = {
 };
 constinit const MessageSpec kNetworkingV1IngressLoadBalancerStatus{"k8s.io.api.networking.v1.IngressLoadBalancerStatus", kNetworkingV1IngressLoadBalancerStatusFields};
 
+constexpr FieldSpec kNetworkingV1IngressClassParametersReferenceFields[] = {
+    {1, "apiGroup", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "kind", K::kString, C::kSingular, 0, nullptr},
+    {3, "name", K::kString, C::kSingular, 0, nullptr},
+    {4, "scope", K::kString, C::kSingular, kPointer, nullptr},
+    {5, "namespace", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kNetworkingV1IngressClassParametersReference{"k8s.io.api.networking.v1.IngressClassParametersReference", kNetworkingV1IngressClassParametersReferenceFields};
+
+constexpr FieldSpec kNetworkingV1NetworkPolicyIngressRuleFields[] = {
+    {1, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPort},
+    {2, "from", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPeer},
+};
+constinit const MessageSpec kNetworkingV1NetworkPolicyIngressRule{"k8s.io.api.networking.v1.NetworkPolicyIngressRule", kNetworkingV1NetworkPolicyIngressRuleFields};
+
+constexpr FieldSpec kNetworkingV1NetworkPolicyEgressRuleFields[] = {
+    {1, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPort},
+    {2, "to", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPeer},
+};
+constinit const MessageSpec kNetworkingV1NetworkPolicyEgressRule{"k8s.io.api.networking.v1.NetworkPolicyEgressRule", kNetworkingV1NetworkPolicyEgressRuleFields};
+
+constexpr FieldSpec kNetworkingV1ParentReferenceFields[] = {
+    {1, "group", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "resource", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {3, "namespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kNetworkingV1ParentReference{"k8s.io.api.networking.v1.ParentReference", kNetworkingV1ParentReferenceFields};
+
 constexpr FieldSpec kNetworkingV1IngressServiceBackendFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
     {2, "port", K::kMessage, C::kSingular, kOmitEmpty, &kNetworkingV1ServiceBackendPort},
@@ -68,6 +151,20 @@ constexpr FieldSpec kNetworkingV1IngressLoadBalancerIngressFields[] = {
 };
 constinit const MessageSpec kNetworkingV1IngressLoadBalancerIngress{"k8s.io.api.networking.v1.IngressLoadBalancerIngress", kNetworkingV1IngressLoadBalancerIngressFields};
 
+constexpr FieldSpec kNetworkingV1NetworkPolicyPortFields[] = {
+    {1, "protocol", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {2, "port", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "endPort", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kNetworkingV1NetworkPolicyPort{"k8s.io.api.networking.v1.NetworkPolicyPort", kNetworkingV1NetworkPolicyPortFields};
+
+constexpr FieldSpec kNetworkingV1NetworkPolicyPeerFields[] = {
+    {1, "podSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {2, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {3, "ipBlock", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kNetworkingV1IPBlock},
+};
+constinit const MessageSpec kNetworkingV1NetworkPolicyPeer{"k8s.io.api.networking.v1.NetworkPolicyPeer", kNetworkingV1NetworkPolicyPeerFields};
+
 constexpr FieldSpec kNetworkingV1ServiceBackendPortFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "number", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
@@ -85,6 +182,12 @@ constexpr FieldSpec kNetworkingV1IngressPortStatusFields[] = {
     {3, "error", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kNetworkingV1IngressPortStatus{"k8s.io.api.networking.v1.IngressPortStatus", kNetworkingV1IngressPortStatusFields};
+
+constexpr FieldSpec kNetworkingV1IPBlockFields[] = {
+    {1, "cidr", K::kString, C::kSingular, 0, nullptr},
+    {2, "except", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+};
+constinit const MessageSpec kNetworkingV1IPBlock{"k8s.io.api.networking.v1.IPBlock", kNetworkingV1IPBlockFields};
 
 constexpr FieldSpec kNetworkingV1HTTPIngressPathFields[] = {
     {1, "path", K::kString, C::kSingular, kOmitEmpty, nullptr},

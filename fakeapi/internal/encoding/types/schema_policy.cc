@@ -14,6 +14,12 @@ constexpr FieldSpec kPolicyV1PodDisruptionBudgetFields[] = {
 };
 constinit const MessageSpec kPolicyV1PodDisruptionBudget{"k8s.io.api.policy.v1.PodDisruptionBudget", kPolicyV1PodDisruptionBudgetFields};
 
+constexpr FieldSpec kPolicyV1EvictionFields[] = {
+    {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
+    {2, "deleteOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1DeleteOptions},
+};
+constinit const MessageSpec kPolicyV1Eviction{"k8s.io.api.policy.v1.Eviction", kPolicyV1EvictionFields};
+
 constexpr FieldSpec kPolicyV1PodDisruptionBudgetSpecFields[] = {
     {1, "minAvailable", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {2, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},

@@ -7,253 +7,171 @@
 
 namespace kubesim::fakeapi::types {
 
-extern const MessageSpec kCoreV1Namespace;
-extern const MessageSpec kCoreV1ConfigMap;
-extern const MessageSpec kCoreV1Secret;
-extern const MessageSpec kCoreV1ServiceAccount;
-extern const MessageSpec kCoreV1Service;
-extern const MessageSpec kCoreV1ResourceQuota;
-extern const MessageSpec kAppsV1Deployment;
-extern const MessageSpec kBatchV1Job;
-extern const MessageSpec kBatchV1CronJob;
-extern const MessageSpec kRbacV1Role;
-extern const MessageSpec kRbacV1ClusterRole;
-extern const MessageSpec kRbacV1RoleBinding;
-extern const MessageSpec kRbacV1ClusterRoleBinding;
-extern const MessageSpec kPolicyV1PodDisruptionBudget;
+extern const MessageSpec kMetaV1ObjectMeta, kMetaV1DeleteOptions, kMetaV1LabelSelector,
+    kMetaV1OwnerReference, kMetaV1ManagedFieldsEntry, kMetaV1Condition, kMetaV1Preconditions,
+    kMetaV1LabelSelectorRequirement, kMetaV1FieldSelectorRequirement;
+extern const MessageSpec kCoreV1Namespace, kCoreV1ConfigMap, kCoreV1Secret, kCoreV1ServiceAccount,
+    kCoreV1Service, kCoreV1ResourceQuota, kCoreV1Pod, kCoreV1Endpoints, kCoreV1Event, kCoreV1Node,
+    kCoreV1PersistentVolumeClaim, kCoreV1PersistentVolume, kCoreV1ReplicationController,
+    kCoreV1LimitRange, kCoreV1PodTemplate, kCoreV1ComponentStatus, kCoreV1Binding,
+    kCoreV1NamespaceSpec, kCoreV1NamespaceStatus, kCoreV1ObjectReference,
+    kCoreV1LocalObjectReference, kCoreV1ServiceSpec, kCoreV1ServiceStatus, kCoreV1ResourceQuotaSpec,
+    kCoreV1ResourceQuotaStatus, kCoreV1PodSpec, kCoreV1PodStatus, kCoreV1EndpointSubset,
+    kCoreV1EventSource, kCoreV1EventSeries, kCoreV1NodeSpec, kCoreV1NodeStatus,
+    kCoreV1PersistentVolumeClaimSpec, kCoreV1PersistentVolumeClaimStatus,
+    kCoreV1PersistentVolumeSpec, kCoreV1PersistentVolumeStatus, kCoreV1ReplicationControllerSpec,
+    kCoreV1ReplicationControllerStatus, kCoreV1LimitRangeSpec, kCoreV1PodTemplateSpec,
+    kCoreV1ComponentCondition, kCoreV1TopologySelectorTerm, kCoreV1NamespaceCondition,
+    kCoreV1ServicePort, kCoreV1SessionAffinityConfig, kCoreV1LoadBalancerStatus,
+    kCoreV1ScopeSelector, kCoreV1Volume, kCoreV1Container, kCoreV1PodSecurityContext,
+    kCoreV1Affinity, kCoreV1Toleration, kCoreV1HostAlias, kCoreV1PodDNSConfig,
+    kCoreV1PodReadinessGate, kCoreV1TopologySpreadConstraint, kCoreV1EphemeralContainer,
+    kCoreV1PodOS, kCoreV1PodSchedulingGate, kCoreV1PodResourceClaim, kCoreV1ResourceRequirements,
+    kCoreV1PodCondition, kCoreV1ContainerStatus, kCoreV1PodIP, kCoreV1PodResourceClaimStatus,
+    kCoreV1HostIP, kCoreV1EndpointAddress, kCoreV1EndpointPort, kCoreV1Taint,
+    kCoreV1NodeConfigSource, kCoreV1NodeCondition, kCoreV1NodeAddress, kCoreV1NodeDaemonEndpoints,
+    kCoreV1NodeSystemInfo, kCoreV1ContainerImage, kCoreV1AttachedVolume, kCoreV1NodeConfigStatus,
+    kCoreV1NodeRuntimeHandler, kCoreV1NodeFeatures, kCoreV1VolumeResourceRequirements,
+    kCoreV1TypedLocalObjectReference, kCoreV1TypedObjectReference,
+    kCoreV1PersistentVolumeClaimCondition, kCoreV1ModifyVolumeStatus, kCoreV1PersistentVolumeSource,
+    kCoreV1VolumeNodeAffinity, kCoreV1ReplicationControllerCondition, kCoreV1LimitRangeItem,
+    kCoreV1TopologySelectorLabelRequirement, kCoreV1ClientIPConfig, kCoreV1LoadBalancerIngress,
+    kCoreV1ScopedResourceSelectorRequirement, kCoreV1VolumeSource, kCoreV1ContainerPort,
+    kCoreV1EnvVar, kCoreV1VolumeMount, kCoreV1Probe, kCoreV1Lifecycle, kCoreV1SecurityContext,
+    kCoreV1EnvFromSource, kCoreV1VolumeDevice, kCoreV1ContainerResizePolicy, kCoreV1SELinuxOptions,
+    kCoreV1Sysctl, kCoreV1WindowsSecurityContextOptions, kCoreV1SeccompProfile,
+    kCoreV1AppArmorProfile, kCoreV1NodeAffinity, kCoreV1PodAffinity, kCoreV1PodAntiAffinity,
+    kCoreV1PodDNSConfigOption, kCoreV1EphemeralContainerCommon, kCoreV1ResourceClaim,
+    kCoreV1ContainerState, kCoreV1VolumeMountStatus, kCoreV1ContainerUser, kCoreV1ResourceStatus,
+    kCoreV1ConfigMapNodeConfigSource, kCoreV1DaemonEndpoint, kCoreV1NodeSwapStatus,
+    kCoreV1NodeRuntimeHandlerFeatures, kCoreV1GCEPersistentDiskVolumeSource,
+    kCoreV1AWSElasticBlockStoreVolumeSource, kCoreV1HostPathVolumeSource,
+    kCoreV1GlusterfsPersistentVolumeSource, kCoreV1NFSVolumeSource,
+    kCoreV1RBDPersistentVolumeSource, kCoreV1ISCSIPersistentVolumeSource,
+    kCoreV1CinderPersistentVolumeSource, kCoreV1CephFSPersistentVolumeSource, kCoreV1FCVolumeSource,
+    kCoreV1FlockerVolumeSource, kCoreV1FlexPersistentVolumeSource,
+    kCoreV1AzureFilePersistentVolumeSource, kCoreV1VsphereVirtualDiskVolumeSource,
+    kCoreV1QuobyteVolumeSource, kCoreV1AzureDiskVolumeSource,
+    kCoreV1PhotonPersistentDiskVolumeSource, kCoreV1PortworxVolumeSource,
+    kCoreV1ScaleIOPersistentVolumeSource, kCoreV1LocalVolumeSource,
+    kCoreV1StorageOSPersistentVolumeSource, kCoreV1CSIPersistentVolumeSource, kCoreV1NodeSelector,
+    kCoreV1PortStatus, kCoreV1EmptyDirVolumeSource, kCoreV1GitRepoVolumeSource,
+    kCoreV1SecretVolumeSource, kCoreV1ISCSIVolumeSource, kCoreV1GlusterfsVolumeSource,
+    kCoreV1PersistentVolumeClaimVolumeSource, kCoreV1RBDVolumeSource, kCoreV1FlexVolumeSource,
+    kCoreV1CinderVolumeSource, kCoreV1CephFSVolumeSource, kCoreV1DownwardAPIVolumeSource,
+    kCoreV1AzureFileVolumeSource, kCoreV1ConfigMapVolumeSource, kCoreV1ScaleIOVolumeSource,
+    kCoreV1ProjectedVolumeSource, kCoreV1StorageOSVolumeSource, kCoreV1CSIVolumeSource,
+    kCoreV1EphemeralVolumeSource, kCoreV1ImageVolumeSource, kCoreV1EnvVarSource,
+    kCoreV1ProbeHandler, kCoreV1LifecycleHandler, kCoreV1Capabilities, kCoreV1ConfigMapEnvSource,
+    kCoreV1SecretEnvSource, kCoreV1PreferredSchedulingTerm, kCoreV1PodAffinityTerm,
+    kCoreV1WeightedPodAffinityTerm, kCoreV1ContainerStateWaiting, kCoreV1ContainerStateRunning,
+    kCoreV1ContainerStateTerminated, kCoreV1LinuxContainerUser, kCoreV1ResourceHealth,
+    kCoreV1SecretReference, kCoreV1NodeSelectorTerm, kCoreV1KeyToPath, kCoreV1DownwardAPIVolumeFile,
+    kCoreV1VolumeProjection, kCoreV1PersistentVolumeClaimTemplate, kCoreV1ObjectFieldSelector,
+    kCoreV1ResourceFieldSelector, kCoreV1ConfigMapKeySelector, kCoreV1SecretKeySelector,
+    kCoreV1ExecAction, kCoreV1HTTPGetAction, kCoreV1TCPSocketAction, kCoreV1GRPCAction,
+    kCoreV1SleepAction, kCoreV1NodeSelectorRequirement, kCoreV1SecretProjection,
+    kCoreV1DownwardAPIProjection, kCoreV1ConfigMapProjection, kCoreV1ServiceAccountTokenProjection,
+    kCoreV1ClusterTrustBundleProjection, kCoreV1HTTPHeader;
+extern const MessageSpec kAppsV1Deployment, kAppsV1ReplicaSet, kAppsV1StatefulSet, kAppsV1DaemonSet,
+    kAppsV1ControllerRevision, kAppsV1DeploymentSpec, kAppsV1DeploymentStatus,
+    kAppsV1ReplicaSetSpec, kAppsV1ReplicaSetStatus, kAppsV1StatefulSetSpec,
+    kAppsV1StatefulSetStatus, kAppsV1DaemonSetSpec, kAppsV1DaemonSetStatus,
+    kAppsV1DeploymentStrategy, kAppsV1DeploymentCondition, kAppsV1ReplicaSetCondition,
+    kAppsV1StatefulSetUpdateStrategy, kAppsV1StatefulSetPersistentVolumeClaimRetentionPolicy,
+    kAppsV1StatefulSetOrdinals, kAppsV1StatefulSetCondition, kAppsV1DaemonSetUpdateStrategy,
+    kAppsV1DaemonSetCondition, kAppsV1RollingUpdateDeployment,
+    kAppsV1RollingUpdateStatefulSetStrategy, kAppsV1RollingUpdateDaemonSet;
+extern const MessageSpec kAutoscalingV1HorizontalPodAutoscaler, kAutoscalingV1Scale,
+    kAutoscalingV1HorizontalPodAutoscalerSpec, kAutoscalingV1HorizontalPodAutoscalerStatus,
+    kAutoscalingV1ScaleSpec, kAutoscalingV1ScaleStatus, kAutoscalingV1CrossVersionObjectReference;
+extern const MessageSpec kAutoscalingV2HorizontalPodAutoscaler,
+    kAutoscalingV2HorizontalPodAutoscalerSpec, kAutoscalingV2HorizontalPodAutoscalerStatus,
+    kAutoscalingV2CrossVersionObjectReference, kAutoscalingV2MetricSpec,
+    kAutoscalingV2HorizontalPodAutoscalerBehavior, kAutoscalingV2MetricStatus,
+    kAutoscalingV2HorizontalPodAutoscalerCondition, kAutoscalingV2ObjectMetricSource,
+    kAutoscalingV2PodsMetricSource, kAutoscalingV2ResourceMetricSource,
+    kAutoscalingV2ExternalMetricSource, kAutoscalingV2ContainerResourceMetricSource,
+    kAutoscalingV2HPAScalingRules, kAutoscalingV2ObjectMetricStatus, kAutoscalingV2PodsMetricStatus,
+    kAutoscalingV2ResourceMetricStatus, kAutoscalingV2ExternalMetricStatus,
+    kAutoscalingV2ContainerResourceMetricStatus, kAutoscalingV2MetricTarget,
+    kAutoscalingV2MetricIdentifier, kAutoscalingV2HPAScalingPolicy, kAutoscalingV2MetricValueStatus;
+extern const MessageSpec kBatchV1Job, kBatchV1CronJob, kBatchV1JobSpec, kBatchV1JobStatus,
+    kBatchV1CronJobSpec, kBatchV1CronJobStatus, kBatchV1PodFailurePolicy, kBatchV1SuccessPolicy,
+    kBatchV1JobCondition, kBatchV1UncountedTerminatedPods, kBatchV1JobTemplateSpec,
+    kBatchV1PodFailurePolicyRule, kBatchV1SuccessPolicyRule,
+    kBatchV1PodFailurePolicyOnExitCodesRequirement, kBatchV1PodFailurePolicyOnPodConditionsPattern;
+extern const MessageSpec kCertificatesV1CertificateSigningRequest,
+    kCertificatesV1CertificateSigningRequestSpec, kCertificatesV1CertificateSigningRequestStatus,
+    kCertificatesV1CertificateSigningRequestCondition;
+extern const MessageSpec kCoordinationV1Lease, kCoordinationV1LeaseSpec;
+extern const MessageSpec kDiscoveryV1EndpointSlice, kDiscoveryV1Endpoint, kDiscoveryV1EndpointPort,
+    kDiscoveryV1EndpointConditions, kDiscoveryV1EndpointHints, kDiscoveryV1ForZone,
+    kDiscoveryV1ForNode;
+extern const MessageSpec kEventsV1Event, kEventsV1EventSeries;
+extern const MessageSpec kFlowcontrolV1FlowSchema, kFlowcontrolV1PriorityLevelConfiguration,
+    kFlowcontrolV1FlowSchemaSpec, kFlowcontrolV1FlowSchemaStatus,
+    kFlowcontrolV1PriorityLevelConfigurationSpec, kFlowcontrolV1PriorityLevelConfigurationStatus,
+    kFlowcontrolV1PriorityLevelConfigurationReference, kFlowcontrolV1FlowDistinguisherMethod,
+    kFlowcontrolV1PolicyRulesWithSubjects, kFlowcontrolV1FlowSchemaCondition,
+    kFlowcontrolV1LimitedPriorityLevelConfiguration, kFlowcontrolV1ExemptPriorityLevelConfiguration,
+    kFlowcontrolV1PriorityLevelConfigurationCondition, kFlowcontrolV1Subject,
+    kFlowcontrolV1ResourcePolicyRule, kFlowcontrolV1NonResourcePolicyRule,
+    kFlowcontrolV1LimitResponse, kFlowcontrolV1UserSubject, kFlowcontrolV1GroupSubject,
+    kFlowcontrolV1ServiceAccountSubject, kFlowcontrolV1QueuingConfiguration;
+extern const MessageSpec kNetworkingV1Ingress, kNetworkingV1IngressClass,
+    kNetworkingV1NetworkPolicy, kNetworkingV1IPAddress, kNetworkingV1ServiceCIDR,
+    kNetworkingV1IngressSpec, kNetworkingV1IngressStatus, kNetworkingV1IngressClassSpec,
+    kNetworkingV1NetworkPolicySpec, kNetworkingV1IPAddressSpec, kNetworkingV1ServiceCIDRSpec,
+    kNetworkingV1ServiceCIDRStatus, kNetworkingV1IngressBackend, kNetworkingV1IngressTLS,
+    kNetworkingV1IngressRule, kNetworkingV1IngressLoadBalancerStatus,
+    kNetworkingV1IngressClassParametersReference, kNetworkingV1NetworkPolicyIngressRule,
+    kNetworkingV1NetworkPolicyEgressRule, kNetworkingV1ParentReference,
+    kNetworkingV1IngressServiceBackend, kNetworkingV1IngressRuleValue,
+    kNetworkingV1IngressLoadBalancerIngress, kNetworkingV1NetworkPolicyPort,
+    kNetworkingV1NetworkPolicyPeer, kNetworkingV1ServiceBackendPort,
+    kNetworkingV1HTTPIngressRuleValue, kNetworkingV1IngressPortStatus, kNetworkingV1IPBlock,
+    kNetworkingV1HTTPIngressPath;
+extern const MessageSpec kNodeV1RuntimeClass, kNodeV1Overhead, kNodeV1Scheduling;
+extern const MessageSpec kPolicyV1PodDisruptionBudget, kPolicyV1Eviction,
+    kPolicyV1PodDisruptionBudgetSpec, kPolicyV1PodDisruptionBudgetStatus;
+extern const MessageSpec kRbacV1Role, kRbacV1ClusterRole, kRbacV1RoleBinding,
+    kRbacV1ClusterRoleBinding, kRbacV1PolicyRule, kRbacV1AggregationRule, kRbacV1Subject,
+    kRbacV1RoleRef;
 extern const MessageSpec kSchedulingV1PriorityClass;
-extern const MessageSpec kNetworkingV1Ingress;
-extern const MessageSpec kCoreV1Pod;
-extern const MessageSpec kCoreV1Endpoints;
-extern const MessageSpec kCoreV1Event;
-extern const MessageSpec kCoreV1Node;
-extern const MessageSpec kCoreV1PersistentVolumeClaim;
-extern const MessageSpec kCoreV1ReplicationController;
-extern const MessageSpec kAppsV1ReplicaSet;
-extern const MessageSpec kAppsV1StatefulSet;
-extern const MessageSpec kAppsV1DaemonSet;
-extern const MessageSpec kCoordinationV1Lease;
-extern const MessageSpec kMetaV1ObjectMeta;
-extern const MessageSpec kCoreV1NamespaceSpec;
-extern const MessageSpec kCoreV1NamespaceStatus;
-extern const MessageSpec kCoreV1ObjectReference;
-extern const MessageSpec kCoreV1LocalObjectReference;
-extern const MessageSpec kCoreV1ServiceSpec;
-extern const MessageSpec kCoreV1ServiceStatus;
-extern const MessageSpec kCoreV1ResourceQuotaSpec;
-extern const MessageSpec kCoreV1ResourceQuotaStatus;
-extern const MessageSpec kAppsV1DeploymentSpec;
-extern const MessageSpec kAppsV1DeploymentStatus;
-extern const MessageSpec kBatchV1JobSpec;
-extern const MessageSpec kBatchV1JobStatus;
-extern const MessageSpec kBatchV1CronJobSpec;
-extern const MessageSpec kBatchV1CronJobStatus;
-extern const MessageSpec kRbacV1PolicyRule;
-extern const MessageSpec kRbacV1AggregationRule;
-extern const MessageSpec kRbacV1Subject;
-extern const MessageSpec kRbacV1RoleRef;
-extern const MessageSpec kPolicyV1PodDisruptionBudgetSpec;
-extern const MessageSpec kPolicyV1PodDisruptionBudgetStatus;
-extern const MessageSpec kNetworkingV1IngressSpec;
-extern const MessageSpec kNetworkingV1IngressStatus;
-extern const MessageSpec kCoreV1PodSpec;
-extern const MessageSpec kCoreV1PodStatus;
-extern const MessageSpec kCoreV1EndpointSubset;
-extern const MessageSpec kCoreV1EventSource;
-extern const MessageSpec kCoreV1EventSeries;
-extern const MessageSpec kCoreV1NodeSpec;
-extern const MessageSpec kCoreV1NodeStatus;
-extern const MessageSpec kCoreV1PersistentVolumeClaimSpec;
-extern const MessageSpec kCoreV1PersistentVolumeClaimStatus;
-extern const MessageSpec kCoreV1ReplicationControllerSpec;
-extern const MessageSpec kCoreV1ReplicationControllerStatus;
-extern const MessageSpec kAppsV1ReplicaSetSpec;
-extern const MessageSpec kAppsV1ReplicaSetStatus;
-extern const MessageSpec kAppsV1StatefulSetSpec;
-extern const MessageSpec kAppsV1StatefulSetStatus;
-extern const MessageSpec kAppsV1DaemonSetSpec;
-extern const MessageSpec kAppsV1DaemonSetStatus;
-extern const MessageSpec kCoordinationV1LeaseSpec;
-extern const MessageSpec kMetaV1OwnerReference;
-extern const MessageSpec kMetaV1ManagedFieldsEntry;
-extern const MessageSpec kCoreV1NamespaceCondition;
-extern const MessageSpec kCoreV1ServicePort;
-extern const MessageSpec kCoreV1SessionAffinityConfig;
-extern const MessageSpec kCoreV1LoadBalancerStatus;
-extern const MessageSpec kMetaV1Condition;
-extern const MessageSpec kCoreV1ScopeSelector;
-extern const MessageSpec kMetaV1LabelSelector;
-extern const MessageSpec kCoreV1PodTemplateSpec;
-extern const MessageSpec kAppsV1DeploymentStrategy;
-extern const MessageSpec kAppsV1DeploymentCondition;
-extern const MessageSpec kBatchV1PodFailurePolicy;
-extern const MessageSpec kBatchV1SuccessPolicy;
-extern const MessageSpec kBatchV1JobCondition;
-extern const MessageSpec kBatchV1UncountedTerminatedPods;
-extern const MessageSpec kBatchV1JobTemplateSpec;
-extern const MessageSpec kNetworkingV1IngressBackend;
-extern const MessageSpec kNetworkingV1IngressTLS;
-extern const MessageSpec kNetworkingV1IngressRule;
-extern const MessageSpec kNetworkingV1IngressLoadBalancerStatus;
-extern const MessageSpec kCoreV1Volume;
-extern const MessageSpec kCoreV1Container;
-extern const MessageSpec kCoreV1PodSecurityContext;
-extern const MessageSpec kCoreV1Affinity;
-extern const MessageSpec kCoreV1Toleration;
-extern const MessageSpec kCoreV1HostAlias;
-extern const MessageSpec kCoreV1PodDNSConfig;
-extern const MessageSpec kCoreV1PodReadinessGate;
-extern const MessageSpec kCoreV1TopologySpreadConstraint;
-extern const MessageSpec kCoreV1EphemeralContainer;
-extern const MessageSpec kCoreV1PodOS;
-extern const MessageSpec kCoreV1PodSchedulingGate;
-extern const MessageSpec kCoreV1PodResourceClaim;
-extern const MessageSpec kCoreV1ResourceRequirements;
-extern const MessageSpec kCoreV1PodCondition;
-extern const MessageSpec kCoreV1ContainerStatus;
-extern const MessageSpec kCoreV1PodIP;
-extern const MessageSpec kCoreV1PodResourceClaimStatus;
-extern const MessageSpec kCoreV1HostIP;
-extern const MessageSpec kCoreV1EndpointAddress;
-extern const MessageSpec kCoreV1EndpointPort;
-extern const MessageSpec kCoreV1Taint;
-extern const MessageSpec kCoreV1NodeConfigSource;
-extern const MessageSpec kCoreV1NodeCondition;
-extern const MessageSpec kCoreV1NodeAddress;
-extern const MessageSpec kCoreV1NodeDaemonEndpoints;
-extern const MessageSpec kCoreV1NodeSystemInfo;
-extern const MessageSpec kCoreV1ContainerImage;
-extern const MessageSpec kCoreV1AttachedVolume;
-extern const MessageSpec kCoreV1NodeConfigStatus;
-extern const MessageSpec kCoreV1NodeRuntimeHandler;
-extern const MessageSpec kCoreV1NodeFeatures;
-extern const MessageSpec kCoreV1VolumeResourceRequirements;
-extern const MessageSpec kCoreV1TypedLocalObjectReference;
-extern const MessageSpec kCoreV1TypedObjectReference;
-extern const MessageSpec kCoreV1PersistentVolumeClaimCondition;
-extern const MessageSpec kCoreV1ModifyVolumeStatus;
-extern const MessageSpec kCoreV1ReplicationControllerCondition;
-extern const MessageSpec kAppsV1ReplicaSetCondition;
-extern const MessageSpec kAppsV1StatefulSetUpdateStrategy;
-extern const MessageSpec kAppsV1StatefulSetPersistentVolumeClaimRetentionPolicy;
-extern const MessageSpec kAppsV1StatefulSetOrdinals;
-extern const MessageSpec kAppsV1StatefulSetCondition;
-extern const MessageSpec kAppsV1DaemonSetUpdateStrategy;
-extern const MessageSpec kAppsV1DaemonSetCondition;
-extern const MessageSpec kCoreV1ClientIPConfig;
-extern const MessageSpec kCoreV1LoadBalancerIngress;
-extern const MessageSpec kCoreV1ScopedResourceSelectorRequirement;
-extern const MessageSpec kMetaV1LabelSelectorRequirement;
-extern const MessageSpec kAppsV1RollingUpdateDeployment;
-extern const MessageSpec kBatchV1PodFailurePolicyRule;
-extern const MessageSpec kBatchV1SuccessPolicyRule;
-extern const MessageSpec kNetworkingV1IngressServiceBackend;
-extern const MessageSpec kNetworkingV1IngressRuleValue;
-extern const MessageSpec kNetworkingV1IngressLoadBalancerIngress;
-extern const MessageSpec kCoreV1VolumeSource;
-extern const MessageSpec kCoreV1ContainerPort;
-extern const MessageSpec kCoreV1EnvVar;
-extern const MessageSpec kCoreV1VolumeMount;
-extern const MessageSpec kCoreV1Probe;
-extern const MessageSpec kCoreV1Lifecycle;
-extern const MessageSpec kCoreV1SecurityContext;
-extern const MessageSpec kCoreV1EnvFromSource;
-extern const MessageSpec kCoreV1VolumeDevice;
-extern const MessageSpec kCoreV1ContainerResizePolicy;
-extern const MessageSpec kCoreV1SELinuxOptions;
-extern const MessageSpec kCoreV1Sysctl;
-extern const MessageSpec kCoreV1WindowsSecurityContextOptions;
-extern const MessageSpec kCoreV1SeccompProfile;
-extern const MessageSpec kCoreV1AppArmorProfile;
-extern const MessageSpec kCoreV1NodeAffinity;
-extern const MessageSpec kCoreV1PodAffinity;
-extern const MessageSpec kCoreV1PodAntiAffinity;
-extern const MessageSpec kCoreV1PodDNSConfigOption;
-extern const MessageSpec kCoreV1EphemeralContainerCommon;
-extern const MessageSpec kCoreV1ResourceClaim;
-extern const MessageSpec kCoreV1ContainerState;
-extern const MessageSpec kCoreV1VolumeMountStatus;
-extern const MessageSpec kCoreV1ContainerUser;
-extern const MessageSpec kCoreV1ResourceStatus;
-extern const MessageSpec kCoreV1ConfigMapNodeConfigSource;
-extern const MessageSpec kCoreV1DaemonEndpoint;
-extern const MessageSpec kCoreV1NodeSwapStatus;
-extern const MessageSpec kCoreV1NodeRuntimeHandlerFeatures;
-extern const MessageSpec kAppsV1RollingUpdateStatefulSetStrategy;
-extern const MessageSpec kAppsV1RollingUpdateDaemonSet;
-extern const MessageSpec kCoreV1PortStatus;
-extern const MessageSpec kBatchV1PodFailurePolicyOnExitCodesRequirement;
-extern const MessageSpec kBatchV1PodFailurePolicyOnPodConditionsPattern;
-extern const MessageSpec kNetworkingV1ServiceBackendPort;
-extern const MessageSpec kNetworkingV1HTTPIngressRuleValue;
-extern const MessageSpec kNetworkingV1IngressPortStatus;
-extern const MessageSpec kCoreV1HostPathVolumeSource;
-extern const MessageSpec kCoreV1EmptyDirVolumeSource;
-extern const MessageSpec kCoreV1GCEPersistentDiskVolumeSource;
-extern const MessageSpec kCoreV1AWSElasticBlockStoreVolumeSource;
-extern const MessageSpec kCoreV1GitRepoVolumeSource;
-extern const MessageSpec kCoreV1SecretVolumeSource;
-extern const MessageSpec kCoreV1NFSVolumeSource;
-extern const MessageSpec kCoreV1ISCSIVolumeSource;
-extern const MessageSpec kCoreV1GlusterfsVolumeSource;
-extern const MessageSpec kCoreV1PersistentVolumeClaimVolumeSource;
-extern const MessageSpec kCoreV1RBDVolumeSource;
-extern const MessageSpec kCoreV1FlexVolumeSource;
-extern const MessageSpec kCoreV1CinderVolumeSource;
-extern const MessageSpec kCoreV1CephFSVolumeSource;
-extern const MessageSpec kCoreV1FlockerVolumeSource;
-extern const MessageSpec kCoreV1DownwardAPIVolumeSource;
-extern const MessageSpec kCoreV1FCVolumeSource;
-extern const MessageSpec kCoreV1AzureFileVolumeSource;
-extern const MessageSpec kCoreV1ConfigMapVolumeSource;
-extern const MessageSpec kCoreV1VsphereVirtualDiskVolumeSource;
-extern const MessageSpec kCoreV1QuobyteVolumeSource;
-extern const MessageSpec kCoreV1AzureDiskVolumeSource;
-extern const MessageSpec kCoreV1PhotonPersistentDiskVolumeSource;
-extern const MessageSpec kCoreV1PortworxVolumeSource;
-extern const MessageSpec kCoreV1ScaleIOVolumeSource;
-extern const MessageSpec kCoreV1ProjectedVolumeSource;
-extern const MessageSpec kCoreV1StorageOSVolumeSource;
-extern const MessageSpec kCoreV1CSIVolumeSource;
-extern const MessageSpec kCoreV1EphemeralVolumeSource;
-extern const MessageSpec kCoreV1ImageVolumeSource;
-extern const MessageSpec kCoreV1EnvVarSource;
-extern const MessageSpec kCoreV1ProbeHandler;
-extern const MessageSpec kCoreV1LifecycleHandler;
-extern const MessageSpec kCoreV1Capabilities;
-extern const MessageSpec kCoreV1ConfigMapEnvSource;
-extern const MessageSpec kCoreV1SecretEnvSource;
-extern const MessageSpec kCoreV1NodeSelector;
-extern const MessageSpec kCoreV1PreferredSchedulingTerm;
-extern const MessageSpec kCoreV1PodAffinityTerm;
-extern const MessageSpec kCoreV1WeightedPodAffinityTerm;
-extern const MessageSpec kCoreV1ContainerStateWaiting;
-extern const MessageSpec kCoreV1ContainerStateRunning;
-extern const MessageSpec kCoreV1ContainerStateTerminated;
-extern const MessageSpec kCoreV1LinuxContainerUser;
-extern const MessageSpec kCoreV1ResourceHealth;
-extern const MessageSpec kNetworkingV1HTTPIngressPath;
-extern const MessageSpec kCoreV1KeyToPath;
-extern const MessageSpec kCoreV1DownwardAPIVolumeFile;
-extern const MessageSpec kCoreV1VolumeProjection;
-extern const MessageSpec kCoreV1PersistentVolumeClaimTemplate;
-extern const MessageSpec kCoreV1ObjectFieldSelector;
-extern const MessageSpec kCoreV1ResourceFieldSelector;
-extern const MessageSpec kCoreV1ConfigMapKeySelector;
-extern const MessageSpec kCoreV1SecretKeySelector;
-extern const MessageSpec kCoreV1ExecAction;
-extern const MessageSpec kCoreV1HTTPGetAction;
-extern const MessageSpec kCoreV1TCPSocketAction;
-extern const MessageSpec kCoreV1GRPCAction;
-extern const MessageSpec kCoreV1SleepAction;
-extern const MessageSpec kCoreV1NodeSelectorTerm;
-extern const MessageSpec kCoreV1SecretProjection;
-extern const MessageSpec kCoreV1DownwardAPIProjection;
-extern const MessageSpec kCoreV1ConfigMapProjection;
-extern const MessageSpec kCoreV1ServiceAccountTokenProjection;
-extern const MessageSpec kCoreV1ClusterTrustBundleProjection;
-extern const MessageSpec kCoreV1HTTPHeader;
-extern const MessageSpec kCoreV1NodeSelectorRequirement;
+extern const MessageSpec kStorageV1StorageClass, kStorageV1CSIDriver, kStorageV1CSINode,
+    kStorageV1CSIStorageCapacity, kStorageV1VolumeAttachment, kStorageV1CSIDriverSpec,
+    kStorageV1CSINodeSpec, kStorageV1VolumeAttachmentSpec, kStorageV1VolumeAttachmentStatus,
+    kStorageV1TokenRequest, kStorageV1CSINodeDriver, kStorageV1VolumeAttachmentSource,
+    kStorageV1VolumeError, kStorageV1VolumeNodeResources;
+extern const MessageSpec kAdmissionregistrationV1MutatingWebhookConfiguration,
+    kAdmissionregistrationV1ValidatingWebhookConfiguration,
+    kAdmissionregistrationV1ValidatingAdmissionPolicy,
+    kAdmissionregistrationV1ValidatingAdmissionPolicyBinding,
+    kAdmissionregistrationV1MutatingWebhook, kAdmissionregistrationV1ValidatingWebhook,
+    kAdmissionregistrationV1ValidatingAdmissionPolicySpec,
+    kAdmissionregistrationV1ValidatingAdmissionPolicyStatus,
+    kAdmissionregistrationV1ValidatingAdmissionPolicyBindingSpec,
+    kAdmissionregistrationV1WebhookClientConfig, kAdmissionregistrationV1RuleWithOperations,
+    kAdmissionregistrationV1MatchCondition, kAdmissionregistrationV1ParamKind,
+    kAdmissionregistrationV1MatchResources, kAdmissionregistrationV1Validation,
+    kAdmissionregistrationV1AuditAnnotation, kAdmissionregistrationV1Variable,
+    kAdmissionregistrationV1TypeChecking, kAdmissionregistrationV1ParamRef,
+    kAdmissionregistrationV1ServiceReference, kAdmissionregistrationV1Rule,
+    kAdmissionregistrationV1NamedRuleWithOperations, kAdmissionregistrationV1ExpressionWarning;
+extern const MessageSpec kAuthenticationV1TokenRequest, kAuthenticationV1TokenReview,
+    kAuthenticationV1SelfSubjectReview, kAuthenticationV1TokenRequestSpec,
+    kAuthenticationV1TokenRequestStatus, kAuthenticationV1TokenReviewSpec,
+    kAuthenticationV1TokenReviewStatus, kAuthenticationV1SelfSubjectReviewStatus,
+    kAuthenticationV1BoundObjectReference, kAuthenticationV1UserInfo;
+extern const MessageSpec kAuthorizationV1SubjectAccessReview,
+    kAuthorizationV1SelfSubjectAccessReview, kAuthorizationV1LocalSubjectAccessReview,
+    kAuthorizationV1SelfSubjectRulesReview, kAuthorizationV1SubjectAccessReviewSpec,
+    kAuthorizationV1SubjectAccessReviewStatus, kAuthorizationV1SelfSubjectAccessReviewSpec,
+    kAuthorizationV1SelfSubjectRulesReviewSpec, kAuthorizationV1SubjectRulesReviewStatus,
+    kAuthorizationV1ResourceAttributes, kAuthorizationV1NonResourceAttributes,
+    kAuthorizationV1ResourceRule, kAuthorizationV1NonResourceRule,
+    kAuthorizationV1FieldSelectorAttributes, kAuthorizationV1LabelSelectorAttributes;
 
 }  // namespace kubesim::fakeapi::types
 
