@@ -1,6 +1,7 @@
 // The generated Go type tables (fakeapi/internal/encoding/types/schema.h): which kinds they
-// cover, that every kind resolves through go_type_of, the guarantees the header states, and the
-// ExtraValue leaf ([]string) as the typed JSON renders it.
+// cover, that every kind resolves through go_type_of, the guarantees the header states, the
+// ExtraValue leaf ([]string) as the typed JSON renders it, and the merge semantics recorded for
+// server-side apply and strategic merge patch.
 #include "fakeapi/internal/encoding/types/schema.h"
 
 #include <set>
@@ -203,6 +204,150 @@ TEST(SchemaTablesTest, StringListsRenderAsGoWritesAnExtraValue) {
   json empty = {{"spec", {{"user", "u"}, {"extra", json::object()}}}};
   types::render_go_json(*types::go_type_of("authorization.k8s.io", "SubjectAccessReview"), empty);
   EXPECT_FALSE(empty["spec"].contains("extra"));
+}
+
+// ---- Merge semantics ------------------------------------------------------------------------
+
+using types::ListType;
+
+const FieldSpec& must(const FieldSpec* f) {
+  static const FieldSpec missing{0, "missing", ValueKind::kUnsupported, Cardinality::kSingular, 0, nullptr};
+  EXPECT_NE(f, nullptr);
+  return f != nullptr ? *f : missing;
+}
+
+TEST(SchemaTablesTest, MapListsAreKeyedAsTheMarkersSay) {
+  const FieldSpec& containers = must(field_at("", "Pod", "spec.containers"));
+  EXPECT_EQ(containers.list_type, ListType::kMap);
+  EXPECT_EQ(containers.list_map_keys, "name");
+  EXPECT_EQ(containers.patch_merge_key, "name");
+  EXPECT_TRUE(containers.has(types::kPatchMerge));
+
+  // Two keys for server-side apply, one merge key for strategic merge patch.
+  const FieldSpec& ports = must(field(containers.message, "ports"));
+  EXPECT_EQ(ports.list_type, ListType::kMap);
+  EXPECT_EQ(ports.list_map_keys, "containerPort,protocol");
+  EXPECT_EQ(ports.patch_merge_key, "containerPort");
+  const FieldSpec& service_ports = must(field_at("", "Service", "spec.ports"));
+  EXPECT_EQ(service_ports.list_type, ListType::kMap);
+  EXPECT_EQ(service_ports.list_map_keys, "port,protocol");
+  EXPECT_EQ(service_ports.patch_merge_key, "port");
+
+  const FieldSpec& owners = must(field_at("apps", "Deployment", "metadata.ownerReferences"));
+  EXPECT_EQ(owners.list_type, ListType::kMap);
+  EXPECT_EQ(owners.list_map_keys, "uid");
+  EXPECT_EQ(owners.patch_merge_key, "uid");
+  EXPECT_TRUE(owners.message->atomic);  // OwnerReference is +structType=atomic
+
+  const FieldSpec& conditions = must(field_at("apps", "Deployment", "status.conditions"));
+  EXPECT_EQ(conditions.list_type, ListType::kMap);
+  EXPECT_EQ(conditions.list_map_keys, "type");
+}
+
+TEST(SchemaTablesTest, SetsAndAtomicLists) {
+  const FieldSpec& finalizers = must(field_at("", "ConfigMap", "metadata.finalizers"));
+  EXPECT_EQ(finalizers.list_type, ListType::kSet);
+  EXPECT_TRUE(finalizers.has(types::kPatchMerge));
+  EXPECT_EQ(finalizers.patch_merge_key, "");
+  EXPECT_EQ(must(field_at("", "Pod", "spec.tolerations")).list_type, ListType::kAtomic);
+  EXPECT_EQ(must(field_at("", "ConfigMap", "metadata.managedFields")).list_type, ListType::kAtomic);
+  // +listType=atomic wins over the patch tags: a Job's conditions merge by type for strategic
+  // merge patch only.
+  const FieldSpec& job_conditions = must(field_at("batch", "Job", "status.conditions"));
+  EXPECT_EQ(job_conditions.list_type, ListType::kAtomic);
+  EXPECT_EQ(job_conditions.list_map_keys, "");
+  EXPECT_EQ(job_conditions.patch_merge_key, "type");
+}
+
+TEST(SchemaTablesTest, AtomicAndGranularMapsAndStructs) {
+  const FieldSpec& labels = must(field_at("", "Pod", "metadata.labels"));
+  EXPECT_EQ(labels.cardinality, Cardinality::kMap);
+  EXPECT_FALSE(labels.has(types::kAtomic));
+  EXPECT_EQ(labels.list_type, ListType::kNone);
+  EXPECT_TRUE(must(field_at("", "Pod", "spec.nodeSelector")).has(types::kAtomic));  // +mapType
+  EXPECT_TRUE(must(field_at("", "Service", "spec.selector")).has(types::kAtomic));
+
+  // LabelSelector is +structType=atomic: every selector field is atomic through its type.
+  const FieldSpec& selector = must(field_at("apps", "Deployment", "spec.selector"));
+  EXPECT_TRUE(selector.has(types::kAtomic));
+  EXPECT_TRUE(selector.message->atomic);
+  EXPECT_FALSE(must(field_at("apps", "Deployment", "spec.template")).has(types::kAtomic));
+  EXPECT_FALSE(must(field_at("apps", "Deployment", "spec")).has(types::kAtomic));
+  // A field's +structType=granular overrides its type's atomic.
+  EXPECT_TRUE(must(field_at("", "Event", "involvedObject")).has(types::kAtomic));
+  const FieldSpec& claim_ref = must(field_at("", "PersistentVolume", "spec.claimRef"));
+  EXPECT_TRUE(claim_ref.message->atomic);
+  EXPECT_FALSE(claim_ref.has(types::kAtomic));
+}
+
+TEST(SchemaTablesTest, PatchStrategiesFromTheStructTags) {
+  const FieldSpec& volumes = must(field_at("", "Pod", "spec.volumes"));
+  EXPECT_TRUE(volumes.has(types::kPatchMerge));
+  EXPECT_TRUE(volumes.has(types::kPatchRetainKeys));
+  const FieldSpec& strategy = must(field_at("apps", "Deployment", "spec.strategy"));
+  EXPECT_FALSE(strategy.has(types::kPatchMerge));
+  EXPECT_TRUE(strategy.has(types::kPatchRetainKeys));
+  EXPECT_EQ(must(field_at("", "Pod", "spec.nodeName")).flags & (types::kPatchMerge | types::kAtomic), 0);
+}
+
+TEST(SchemaTablesTest, DefaultMarkersAreRecordedAsJson) {
+  const FieldSpec& ports = must(field_at("", "Service", "spec.ports"));
+  EXPECT_EQ(must(field(ports.message, "protocol")).default_json, "\"TCP\"");
+  EXPECT_EQ(must(field_at("", "ReplicationController", "spec.replicas")).default_json, "1");
+  EXPECT_EQ(must(field_at("", "ReplicationController", "spec.minReadySeconds")).default_json, "0");
+  EXPECT_EQ(must(field_at("", "Pod", "spec.nodeName")).default_json, "");
+  // ref(AzureDataDiskCachingReadWrite): the constant's value.
+  const FieldSpec& volumes = must(field_at("", "Pod", "spec.volumes"));
+  const FieldSpec* source = nullptr;
+  for (const FieldSpec& f : volumes.message->fields) {
+    if (f.has(types::kInline)) source = field(f.message, "azureDisk");
+  }
+  ASSERT_NE(source, nullptr);
+  EXPECT_EQ(must(field(source->message, "cachingMode")).default_json, "\"ReadWrite\"");
+  EXPECT_EQ(must(field(source->message, "readOnly")).default_json, "false");
+}
+
+// Whether `m` or a struct inlined in it has a field named `json_name`.
+bool has_json_field(const MessageSpec& m, std::string_view json_name) {
+  for (const FieldSpec& f : m.fields) {
+    if (f.has(types::kInline) ? has_json_field(*f.message, json_name) : f.name == json_name) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(SchemaTablesTest, EveryFieldsMergeSemanticsAreConsistent) {
+  for_each_message([](const MessageSpec& m) {
+    for (const FieldSpec& f : m.fields) {
+      const std::string where = std::string(m.name) + "." + std::string(f.name);
+      EXPECT_EQ(f.cardinality == Cardinality::kRepeated, f.list_type != ListType::kNone) << where;
+      EXPECT_EQ(f.list_type == ListType::kMap, !f.list_map_keys.empty()) << where;
+      if (f.list_type == ListType::kMap) {
+        ASSERT_NE(f.message, nullptr) << where;
+        std::string_view keys = f.list_map_keys;
+        while (!keys.empty()) {
+          const std::size_t comma = keys.find(',');
+          EXPECT_TRUE(has_json_field(*f.message, keys.substr(0, comma))) << where << " " << keys;
+          keys = comma == std::string_view::npos ? std::string_view() : keys.substr(comma + 1);
+        }
+      }
+      if (f.list_type == ListType::kSet) {
+        EXPECT_EQ(f.message, nullptr) << where;
+      }
+      if (f.has(types::kAtomic)) {
+        EXPECT_TRUE(f.cardinality == Cardinality::kMap ||
+                    (f.cardinality == Cardinality::kSingular && f.kind == ValueKind::kMessage))
+            << where;
+      }
+      if (!f.patch_merge_key.empty()) {
+        EXPECT_TRUE(f.has(types::kPatchMerge)) << where;
+      }
+      if (!f.default_json.empty()) {
+        EXPECT_FALSE(json::parse(f.default_json, nullptr, false).is_discarded()) << where;
+      }
+    }
+  });
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ FAKEAPI_DIR/internal/encoding/types/schema_<package>[_N].cc (one MessageSpec per
 schema_kinds.cc beside them (the decodable kinds). Regenerate after adding a kind to ROOTS; never
 edit the output by hand.
 """
+import json
 import os
 import re
 import sys
@@ -140,21 +141,55 @@ def read_protos(dirs):
     return messages
 
 
+class GoField:
+    """What types.go says of one struct field: its JSON form and its merge semantics."""
+
+    def __init__(self, name, pointer, omitempty, omitzero, inline, markers, tags):
+        self.name, self.pointer, self.omitempty = name, pointer, omitempty
+        self.omitzero, self.inline = omitzero, inline
+        self.markers = markers  # {marker: [values in order]} from the field's doc comment
+        self.patch_strategy = tags.get("patchStrategy", "")
+        self.patch_merge_key = tags.get("patchMergeKey", "")
+
+
+def markers_of(comment_lines):
+    """{"listType": ["map"], "listMapKey": ["containerPort", "protocol"], ...} of `// +k=v`."""
+    out = {}
+    for line in comment_lines:
+        m = re.match(r"//\s*\+(\w+)=(.*)$", line.strip())
+        if m:
+            out.setdefault(m.group(1), []).append(m.group(2).strip())
+    return out
+
+
 def read_go_structs(dirs):
-    """{full message name: {field number: (json name, pointer, omitempty, omitzero, inline)}}"""
-    structs = {}
+    """({full message name: {field number: GoField}}, {full message name: type markers},
+    {package short name: {Go constant: Go literal}})"""
+    structs, type_markers, constants = {}, {}, {}
     for short, (pkg, _, _, where) in PACKAGES.items():
         d = dirs[where]
+        consts = constants.setdefault(short, {})
         for fn in sorted(os.listdir(d)):
             if not fn.endswith(".go") or fn.endswith("_test.go") or "generated" in fn:
                 continue
             text = open(os.path.join(d, fn)).read()
-            for m in re.finditer(r"^type (\w+) struct \{\n(.*?)^\}", text, re.M | re.S):
-                fields = {}
-                for line in m.group(2).split("\n"):
+            for c in re.finditer(r"^\s+(\w+)(?:\s+\w+)?\s*=\s*(\"[^\"\n]*\"|-?\d+|true|false)\s*$",
+                                 text, re.M):
+                consts.setdefault(c.group(1), c.group(2))
+            for m in re.finditer(r"((?:^//[^\n]*\n)*)^type (\w+) struct \{\n(.*?)^\}",
+                                 text, re.M | re.S):
+                fields, comments = {}, []
+                for line in m.group(3).split("\n"):
                     line = line.strip()
+                    if not line:
+                        comments = []
+                        continue
+                    if line.startswith("//"):
+                        comments.append(line)
+                        continue
                     tag = re.search(r"`(.*)`", line)
-                    if line.startswith("//") or not tag:
+                    markers, comments = markers_of(comments), []
+                    if not tag:
                         continue
                     tags = dict(re.findall(r'(\w+):"([^"]*)"', tag.group(1)))
                     if "," not in tags.get("protobuf", ""):
@@ -165,10 +200,13 @@ def read_go_structs(dirs):
                     embedded = len(decl) == 1
                     name = opts[0] or ("" if embedded else decl[0])
                     gotype = decl[-1]
-                    fields[number] = (name, gotype.startswith("*"), "omitempty" in opts,
-                                      "omitzero" in opts, embedded and not opts[0])
-                structs.setdefault(pkg + "." + m.group(1), fields)
-    return structs
+                    fields[number] = GoField(name, gotype.startswith("*"), "omitempty" in opts,
+                                             "omitzero" in opts, embedded and not opts[0],
+                                             markers, tags)
+                full = pkg + "." + m.group(2)
+                structs.setdefault(full, fields)
+                type_markers.setdefault(full, markers_of(m.group(1).split("\n")))
+    return structs, type_markers, constants
 
 
 def ident(full):
@@ -209,11 +247,81 @@ def wrap(head, names, tail, width=100):
     return lines + [line]
 
 
-def field_line(messages, msg, field, go):
+def last_marker(markers, *names):
+    for name in names:
+        if name in markers:
+            return markers[name][-1]
+    return None
+
+
+def list_semantics(where, label, typ, f):
+    """(ListType, comma-joined keys) of a field, as kube-openapi's schemaconv derives what
+    structured-merge-diff uses (getListElementRelationship): a +listType marker decides;
+    without one, patchStrategy "merge" (or "merge,retainKeys") makes a map list keyed by
+    patchMergeKey, or a set when there is no key; anything else is atomic."""
+    list_type = last_marker(f.markers, "listType")
+    if label != "repeated":
+        # A []byte marked +listType=atomic is a string to OpenAPI: the marker says nothing.
+        if list_type is not None and typ != "bytes":
+            sys.exit("%s: +listType on a field that is not a list" % where)
+        return "kNone", ""
+    if list_type == "map":
+        keys = f.markers.get("listMapKey", [])
+        if not keys:
+            sys.exit("%s: +listType=map without +listMapKey" % where)
+        return "kMap", ",".join(keys)
+    if list_type in ("atomic", "set"):
+        return "k" + list_type.capitalize(), ""
+    if list_type is not None:
+        sys.exit("%s: unknown +listType=%s" % (where, list_type))
+    if f.patch_strategy in ("merge", "merge,retainKeys"):
+        return ("kMap", f.patch_merge_key) if f.patch_merge_key else ("kSet", "")
+    return "kAtomic", ""
+
+
+def is_atomic(where, label, typ, f, type_markers):
+    """Whether a map (+mapType) or struct (+structType on the field, else on its Go type) field
+    is replaced whole; SMD's default for both is granular."""
+    if label == "map":
+        value = last_marker(f.markers, "mapType")
+    elif label == "optional" and typ in type_markers:
+        value = last_marker(f.markers, "structType", "mapType")
+        if value is None:
+            value = last_marker(type_markers[typ], "structType")
+    else:
+        return False
+    if value not in (None, "atomic", "granular"):
+        sys.exit("%s: unknown map or struct type %s" % (where, value))
+    return value == "atomic"
+
+
+def default_json(where, f, constants):
+    """The +default= marker as JSON text; ref(Name) names a constant of the same package."""
+    raw = last_marker(f.markers, "default")
+    if raw is None:
+        return ""
+    ref = re.match(r"ref\((\w+)\)$", raw)
+    if ref:
+        if ref.group(1) not in constants:
+            sys.exit("%s: +default=%s names no constant" % (where, raw))
+        raw = constants[ref.group(1)]
+    try:
+        json.loads(raw)
+    except ValueError:
+        sys.exit("%s: +default=%s is not JSON" % (where, raw))
+    return raw
+
+
+def cxx_string(text):
+    return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def field_line(messages, msg, field, go, type_markers, constants):
     num, label, typ, pname = field
     if num not in go:
         sys.exit("%s: field %d (%s) has no Go field" % (msg, num, pname))
-    name, pointer, omitempty, omitzero, inline = go[num]
+    f = go[num]
+    where = "%s.%s" % (msg, pname)
     card = {"optional": "kSingular", "repeated": "kRepeated", "map": "kMap"}[label]
     target = "nullptr"
     if typ in SCALARS:
@@ -224,23 +332,39 @@ def field_line(messages, msg, field, go):
         kind, target = "kMessage", "&" + ident(typ)
     else:
         kind = "kUnsupported"
-    flags = [f for f, on in (("kPointer", pointer), ("kOmitEmpty", omitempty),
-                             ("kOmitZero", omitzero), ("kInline", inline)) if on]
-    shown = pname if inline else name
+    strategy = f.patch_strategy.split(",") if f.patch_strategy else []
+    if any(s not in ("merge", "retainKeys", "replace") for s in strategy):
+        sys.exit("%s: unknown patchStrategy %s" % (where, f.patch_strategy))
+    flags = [name for name, on in (
+        ("kPointer", f.pointer), ("kOmitEmpty", f.omitempty), ("kOmitZero", f.omitzero),
+        ("kInline", f.inline), ("kAtomic", is_atomic(where, label, typ, f, type_markers)),
+        ("kPatchMerge", "merge" in strategy),
+        ("kPatchRetainKeys", "retainKeys" in strategy)) if on]
+    list_type, keys = list_semantics(where, label, typ, f)
+    extra = ["L::" + list_type, cxx_string(keys), cxx_string(f.patch_merge_key),
+             cxx_string(default_json(where, f, constants))]
+    while extra and extra[-1] in ("L::kNone", '""'):
+        extra.pop()
+    extra = ["{}" if e == '""' else e for e in extra]
+    shown = pname if f.inline else f.name
     return '    {%d, "%s", K::%s, C::%s, %s, %s},' % (
-        num, shown, kind, card, " | ".join(flags) or "0", target)
+        num, shown, kind, card, " | ".join(flags) or "0", ", ".join([target] + extra))
 
 
-def message_block(messages, full, structs):
+def message_block(messages, full, structs, type_markers, constants):
     if full not in structs:
         sys.exit("no Go struct for " + full)
     fields = messages[full]
     fid = ident(full)
+    atomic = last_marker(type_markers.get(full, {}), "structType") == "atomic"
+    tail = ", /*atomic=*/true" if atomic else ""
     if not fields:
-        return ["constinit const MessageSpec %s{\"%s\", {}};" % (fid, full), ""]
+        return ["constinit const MessageSpec %s{\"%s\", {}%s};" % (fid, full, tail), ""]
+    consts = constants[package_of(full)]
     lines = ["constexpr FieldSpec %sFields[] = {" % fid]
-    lines += [field_line(messages, full, f, structs[full]) for f in fields]
-    lines += ["};", "constinit const MessageSpec %s{\"%s\", %sFields};" % (fid, full, fid), ""]
+    lines += [field_line(messages, full, f, structs[full], type_markers, consts) for f in fields]
+    lines += ["};", "constinit const MessageSpec %s{\"%s\", %sFields%s};" % (fid, full, fid, tail),
+              ""]
     return lines
 
 
@@ -274,7 +398,7 @@ def main():
         root, rel = where.split(":")
         dirs[where] = os.path.join(api if root == "api" else machinery, rel)
     messages = read_protos(dirs)
-    structs = read_go_structs(dirs)
+    structs, type_markers, constants = read_go_structs(dirs)
     roots = [PACKAGES[p][0] + "." + k for p, k in ROOTS]
     order = closure(messages, roots)
 
@@ -294,10 +418,10 @@ def main():
 
     prologue = [HEADER + '#include "fakeapi/internal/encoding/types/schema_tables.h"', "",
                 "namespace kubesim::fakeapi::types {", "",
-                "using K = ValueKind;", "using C = Cardinality;", ""]
+                "using K = ValueKind;", "using C = Cardinality;", "using L = ListType;", ""]
     epilogue = ["}  // namespace kubesim::fakeapi::types", ""]
     for short in PACKAGES:
-        blocks = [message_block(messages, m, structs) for m in order if package_of(m) == short]
+        blocks = [message_block(messages, m, structs, type_markers, constants) for m in order if package_of(m) == short]
         chunks, current = [], []
         for b in blocks:
             if current and sum(map(len, current)) + len(b) > MAX_LINES_PER_FILE:

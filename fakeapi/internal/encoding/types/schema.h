@@ -12,9 +12,21 @@
 // serves in the built-in group versions, and the bodies of subresources. A field added by a
 // later Kubernetes release is unknown to them, as it is to a 1.33 server.
 //
+// They also carry what server-side apply (structured-merge-diff) and strategic merge patch need
+// to merge a field, from the Go markers and struct tags of types.go: the list type and its keys
+// (+listType, +listMapKey), atomic maps and structs (+mapType, +structType), the patch strategy
+// and merge key (patchStrategy, patchMergeKey tags), and the +default= marker's value. A list
+// without a +listType marker gets what kube-openapi's schemaconv derives for SMD
+// (getListElementRelationship): with patchStrategy "merge" a map list keyed by patchMergeKey, or
+// a set when it has none; otherwise atomic. Maps and structs without a marker are granular, and
+// a struct field's marker overrides its type's (PersistentVolumeSpec.claimRef is granular though
+// ObjectReference is atomic). In 1.33 every list of these kinds carries +listType.
+//
 // Guarantees of the tables: each MessageSpec's fields are sorted by number without duplicates;
-// a kMessage field names its MessageSpec; every other kind has `message == nullptr`. All tables
-// are constant-initialised, so they can be used from static initialisers of other files.
+// a kMessage field names its MessageSpec; every other kind has `message == nullptr`; a kRepeated
+// field's list_type is never kNone, every other field's is; a kMap list names one or more keys,
+// each a field of its element message. All tables are constant-initialised, so they can be used
+// from static initialisers of other files.
 #ifndef KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_H_
 #define KUBESIM_FAKEAPI_INTERNAL_ENCODING_TYPES_SCHEMA_H_
 
@@ -51,11 +63,26 @@ enum class Cardinality : std::uint8_t {
   kMap,       // map<string, value>: entries with key = 1, value = 2.
 };
 
+// How server-side apply and strategic merge patch merge a list.
+enum class ListType : std::uint8_t {
+  kNone,    // Not a list (a singular or map field).
+  kAtomic,  // Replaced whole.
+  kSet,     // Scalars merged as a set of values.
+  kMap,     // Messages merged element by element, keyed by FieldSpec::list_map_keys.
+};
+
 // How Go renders the field (the struct field's type and json tag).
 inline constexpr std::uint8_t kPointer = 1;    // *T: absent means nil.
 inline constexpr std::uint8_t kOmitEmpty = 2;  // json:",omitempty"
 inline constexpr std::uint8_t kOmitZero = 4;   // json:",omitzero"
 inline constexpr std::uint8_t kInline = 8;     // Embedded struct: its fields join the parent.
+// How it merges. kAtomic: a map (+mapType=atomic) or a singular struct (+structType=atomic on the
+// field, or on its type unless the field says granular) replaced whole; unset, it merges member
+// by member. The patch strategy bits are the patchStrategy struct tag's ("merge,retainKeys"
+// sets both).
+inline constexpr std::uint8_t kAtomic = 16;
+inline constexpr std::uint8_t kPatchMerge = 32;
+inline constexpr std::uint8_t kPatchRetainKeys = 64;
 
 struct FieldSpec {
   std::uint32_t number;
@@ -65,6 +92,15 @@ struct FieldSpec {
   Cardinality cardinality;
   std::uint8_t flags;
   const MessageSpec* message;  // Set iff kind == kMessage.
+  ListType list_type = ListType::kNone;
+  // kMap lists: the keys, comma-joined in marker order ("containerPort,protocol"); else empty.
+  std::string_view list_map_keys = {};
+  // The patchMergeKey struct tag ("name"), or empty. Strategic merge patch keys a merge list by
+  // it, even where list_map_keys differ (Container.ports: containerPort).
+  std::string_view patch_merge_key = {};
+  // The +default= marker's value as JSON text ("\"TCP\"", "1", "false"; a ref(Constant)
+  // resolved to the constant's value), or empty. Recorded only: the tables apply no defaults.
+  std::string_view default_json = {};
 
   bool has(std::uint8_t flag) const { return (flags & flag) != 0; }
 };
@@ -72,6 +108,8 @@ struct FieldSpec {
 struct MessageSpec {
   std::string_view name;  // Fully qualified proto name, for error messages.
   std::span<const FieldSpec> fields;
+  // +structType=atomic on the Go type: its values (in lists and maps too) are replaced whole.
+  bool atomic = false;
 
   // The field with this number, or nullptr.
   const FieldSpec* find(std::uint32_t number) const;

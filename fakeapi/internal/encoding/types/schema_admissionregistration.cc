@@ -6,16 +6,17 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kAdmissionregistrationV1MutatingWebhookConfigurationFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "webhooks", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1MutatingWebhook},
+    {2, "webhooks", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAdmissionregistrationV1MutatingWebhook, L::kMap, "name", "name"},
 };
 constinit const MessageSpec kAdmissionregistrationV1MutatingWebhookConfiguration{"k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration", kAdmissionregistrationV1MutatingWebhookConfigurationFields};
 
 constexpr FieldSpec kAdmissionregistrationV1ValidatingWebhookConfigurationFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "webhooks", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1ValidatingWebhook},
+    {2, "webhooks", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAdmissionregistrationV1ValidatingWebhook, L::kMap, "name", "name"},
 };
 constinit const MessageSpec kAdmissionregistrationV1ValidatingWebhookConfiguration{"k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration", kAdmissionregistrationV1ValidatingWebhookConfigurationFields};
 
@@ -35,57 +36,57 @@ constinit const MessageSpec kAdmissionregistrationV1ValidatingAdmissionPolicyBin
 constexpr FieldSpec kAdmissionregistrationV1MutatingWebhookFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
     {2, "clientConfig", K::kMessage, C::kSingular, 0, &kAdmissionregistrationV1WebhookClientConfig},
-    {3, "rules", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1RuleWithOperations},
+    {3, "rules", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1RuleWithOperations, L::kAtomic},
     {4, "failurePolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {5, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {6, "sideEffects", K::kString, C::kSingular, kPointer, nullptr},
     {7, "timeoutSeconds", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {8, "admissionReviewVersions", K::kString, C::kRepeated, 0, nullptr},
+    {8, "admissionReviewVersions", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {9, "matchPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {10, "reinvocationPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {11, "objectSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {12, "matchConditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1MatchCondition},
+    {11, "objectSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
+    {12, "matchConditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAdmissionregistrationV1MatchCondition, L::kMap, "name", "name"},
 };
 constinit const MessageSpec kAdmissionregistrationV1MutatingWebhook{"k8s.io.api.admissionregistration.v1.MutatingWebhook", kAdmissionregistrationV1MutatingWebhookFields};
 
 constexpr FieldSpec kAdmissionregistrationV1ValidatingWebhookFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
     {2, "clientConfig", K::kMessage, C::kSingular, 0, &kAdmissionregistrationV1WebhookClientConfig},
-    {3, "rules", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1RuleWithOperations},
+    {3, "rules", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1RuleWithOperations, L::kAtomic},
     {4, "failurePolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {5, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {6, "sideEffects", K::kString, C::kSingular, kPointer, nullptr},
     {7, "timeoutSeconds", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {8, "admissionReviewVersions", K::kString, C::kRepeated, 0, nullptr},
+    {8, "admissionReviewVersions", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {9, "matchPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {10, "objectSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {11, "matchConditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1MatchCondition},
+    {10, "objectSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
+    {11, "matchConditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAdmissionregistrationV1MatchCondition, L::kMap, "name", "name"},
 };
 constinit const MessageSpec kAdmissionregistrationV1ValidatingWebhook{"k8s.io.api.admissionregistration.v1.ValidatingWebhook", kAdmissionregistrationV1ValidatingWebhookFields};
 
 constexpr FieldSpec kAdmissionregistrationV1ValidatingAdmissionPolicySpecFields[] = {
-    {1, "paramKind", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAdmissionregistrationV1ParamKind},
-    {2, "matchConstraints", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAdmissionregistrationV1MatchResources},
-    {3, "validations", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1Validation},
+    {1, "paramKind", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kAdmissionregistrationV1ParamKind},
+    {2, "matchConstraints", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kAdmissionregistrationV1MatchResources},
+    {3, "validations", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1Validation, L::kAtomic},
     {4, "failurePolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "auditAnnotations", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1AuditAnnotation},
-    {6, "matchConditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1MatchCondition},
-    {7, "variables", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1Variable},
+    {5, "auditAnnotations", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1AuditAnnotation, L::kAtomic},
+    {6, "matchConditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAdmissionregistrationV1MatchCondition, L::kMap, "name", "name"},
+    {7, "variables", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAdmissionregistrationV1Variable, L::kMap, "name", "name"},
 };
 constinit const MessageSpec kAdmissionregistrationV1ValidatingAdmissionPolicySpec{"k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicySpec", kAdmissionregistrationV1ValidatingAdmissionPolicySpecFields};
 
 constexpr FieldSpec kAdmissionregistrationV1ValidatingAdmissionPolicyStatusFields[] = {
     {1, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
     {2, "typeChecking", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAdmissionregistrationV1TypeChecking},
-    {3, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1Condition},
+    {3, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1Condition, L::kMap, "type"},
 };
 constinit const MessageSpec kAdmissionregistrationV1ValidatingAdmissionPolicyStatus{"k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus", kAdmissionregistrationV1ValidatingAdmissionPolicyStatusFields};
 
 constexpr FieldSpec kAdmissionregistrationV1ValidatingAdmissionPolicyBindingSpecFields[] = {
     {1, "policyName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "paramRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAdmissionregistrationV1ParamRef},
-    {3, "matchResources", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAdmissionregistrationV1MatchResources},
-    {4, "validationActions", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "paramRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kAdmissionregistrationV1ParamRef},
+    {3, "matchResources", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kAdmissionregistrationV1MatchResources},
+    {4, "validationActions", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kSet},
 };
 constinit const MessageSpec kAdmissionregistrationV1ValidatingAdmissionPolicyBindingSpec{"k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec", kAdmissionregistrationV1ValidatingAdmissionPolicyBindingSpecFields};
 
@@ -97,7 +98,7 @@ constexpr FieldSpec kAdmissionregistrationV1WebhookClientConfigFields[] = {
 constinit const MessageSpec kAdmissionregistrationV1WebhookClientConfig{"k8s.io.api.admissionregistration.v1.WebhookClientConfig", kAdmissionregistrationV1WebhookClientConfigFields};
 
 constexpr FieldSpec kAdmissionregistrationV1RuleWithOperationsFields[] = {
-    {1, "operations", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "operations", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {2, "rule", K::kMessage, C::kSingular, kInline, &kAdmissionregistrationV1Rule},
 };
 constinit const MessageSpec kAdmissionregistrationV1RuleWithOperations{"k8s.io.api.admissionregistration.v1.RuleWithOperations", kAdmissionregistrationV1RuleWithOperationsFields};
@@ -112,16 +113,16 @@ constexpr FieldSpec kAdmissionregistrationV1ParamKindFields[] = {
     {1, "apiVersion", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "kind", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kAdmissionregistrationV1ParamKind{"k8s.io.api.admissionregistration.v1.ParamKind", kAdmissionregistrationV1ParamKindFields};
+constinit const MessageSpec kAdmissionregistrationV1ParamKind{"k8s.io.api.admissionregistration.v1.ParamKind", kAdmissionregistrationV1ParamKindFields, /*atomic=*/true};
 
 constexpr FieldSpec kAdmissionregistrationV1MatchResourcesFields[] = {
-    {1, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {2, "objectSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {3, "resourceRules", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1NamedRuleWithOperations},
-    {4, "excludeResourceRules", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1NamedRuleWithOperations},
+    {1, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
+    {2, "objectSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
+    {3, "resourceRules", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1NamedRuleWithOperations, L::kAtomic},
+    {4, "excludeResourceRules", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1NamedRuleWithOperations, L::kAtomic},
     {7, "matchPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kAdmissionregistrationV1MatchResources{"k8s.io.api.admissionregistration.v1.MatchResources", kAdmissionregistrationV1MatchResourcesFields};
+constinit const MessageSpec kAdmissionregistrationV1MatchResources{"k8s.io.api.admissionregistration.v1.MatchResources", kAdmissionregistrationV1MatchResourcesFields, /*atomic=*/true};
 
 constexpr FieldSpec kAdmissionregistrationV1ValidationFields[] = {
     {1, "expression", K::kString, C::kSingular, 0, nullptr},
@@ -141,20 +142,20 @@ constexpr FieldSpec kAdmissionregistrationV1VariableFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
     {2, "expression", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kAdmissionregistrationV1Variable{"k8s.io.api.admissionregistration.v1.Variable", kAdmissionregistrationV1VariableFields};
+constinit const MessageSpec kAdmissionregistrationV1Variable{"k8s.io.api.admissionregistration.v1.Variable", kAdmissionregistrationV1VariableFields, /*atomic=*/true};
 
 constexpr FieldSpec kAdmissionregistrationV1TypeCheckingFields[] = {
-    {1, "expressionWarnings", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1ExpressionWarning},
+    {1, "expressionWarnings", K::kMessage, C::kRepeated, kOmitEmpty, &kAdmissionregistrationV1ExpressionWarning, L::kAtomic},
 };
 constinit const MessageSpec kAdmissionregistrationV1TypeChecking{"k8s.io.api.admissionregistration.v1.TypeChecking", kAdmissionregistrationV1TypeCheckingFields};
 
 constexpr FieldSpec kAdmissionregistrationV1ParamRefFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "namespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {3, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {4, "parameterNotFoundAction", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kAdmissionregistrationV1ParamRef{"k8s.io.api.admissionregistration.v1.ParamRef", kAdmissionregistrationV1ParamRefFields};
+constinit const MessageSpec kAdmissionregistrationV1ParamRef{"k8s.io.api.admissionregistration.v1.ParamRef", kAdmissionregistrationV1ParamRefFields, /*atomic=*/true};
 
 constexpr FieldSpec kAdmissionregistrationV1ServiceReferenceFields[] = {
     {1, "namespace", K::kString, C::kSingular, 0, nullptr},
@@ -165,18 +166,18 @@ constexpr FieldSpec kAdmissionregistrationV1ServiceReferenceFields[] = {
 constinit const MessageSpec kAdmissionregistrationV1ServiceReference{"k8s.io.api.admissionregistration.v1.ServiceReference", kAdmissionregistrationV1ServiceReferenceFields};
 
 constexpr FieldSpec kAdmissionregistrationV1RuleFields[] = {
-    {1, "apiGroups", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "apiVersions", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "resources", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "apiGroups", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {2, "apiVersions", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {3, "resources", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {4, "scope", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kAdmissionregistrationV1Rule{"k8s.io.api.admissionregistration.v1.Rule", kAdmissionregistrationV1RuleFields};
 
 constexpr FieldSpec kAdmissionregistrationV1NamedRuleWithOperationsFields[] = {
-    {1, "resourceNames", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "resourceNames", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {2, "ruleWithOperations", K::kMessage, C::kSingular, kInline, &kAdmissionregistrationV1RuleWithOperations},
 };
-constinit const MessageSpec kAdmissionregistrationV1NamedRuleWithOperations{"k8s.io.api.admissionregistration.v1.NamedRuleWithOperations", kAdmissionregistrationV1NamedRuleWithOperationsFields};
+constinit const MessageSpec kAdmissionregistrationV1NamedRuleWithOperations{"k8s.io.api.admissionregistration.v1.NamedRuleWithOperations", kAdmissionregistrationV1NamedRuleWithOperationsFields, /*atomic=*/true};
 
 constexpr FieldSpec kAdmissionregistrationV1ExpressionWarningFields[] = {
     {2, "fieldRef", K::kString, C::kSingular, 0, nullptr},

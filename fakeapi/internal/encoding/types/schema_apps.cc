@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kAppsV1DeploymentFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -44,9 +45,9 @@ constinit const MessageSpec kAppsV1ControllerRevision{"k8s.io.api.apps.v1.Contro
 
 constexpr FieldSpec kAppsV1DeploymentSpecFields[] = {
     {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},
+    {2, "selector", K::kMessage, C::kSingular, kPointer | kAtomic, &kMetaV1LabelSelector},
     {3, "template", K::kMessage, C::kSingular, 0, &kCoreV1PodTemplateSpec},
-    {4, "strategy", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1DeploymentStrategy},
+    {4, "strategy", K::kMessage, C::kSingular, kOmitEmpty | kPatchRetainKeys, &kAppsV1DeploymentStrategy},
     {5, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {6, "revisionHistoryLimit", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {7, "paused", K::kBool, C::kSingular, kOmitEmpty, nullptr},
@@ -60,7 +61,7 @@ constexpr FieldSpec kAppsV1DeploymentStatusFields[] = {
     {3, "updatedReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {4, "availableReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {5, "unavailableReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAppsV1DeploymentCondition},
+    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAppsV1DeploymentCondition, L::kMap, "type", "type"},
     {7, "readyReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {8, "collisionCount", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {9, "terminatingReplicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -69,7 +70,7 @@ constinit const MessageSpec kAppsV1DeploymentStatus{"k8s.io.api.apps.v1.Deployme
 
 constexpr FieldSpec kAppsV1ReplicaSetSpecFields[] = {
     {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},
+    {2, "selector", K::kMessage, C::kSingular, kPointer | kAtomic, &kMetaV1LabelSelector},
     {3, "template", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1PodTemplateSpec},
     {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
 };
@@ -81,16 +82,16 @@ constexpr FieldSpec kAppsV1ReplicaSetStatusFields[] = {
     {3, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
     {4, "readyReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {5, "availableReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAppsV1ReplicaSetCondition},
+    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAppsV1ReplicaSetCondition, L::kMap, "type", "type"},
     {7, "terminatingReplicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kAppsV1ReplicaSetStatus{"k8s.io.api.apps.v1.ReplicaSetStatus", kAppsV1ReplicaSetStatusFields};
 
 constexpr FieldSpec kAppsV1StatefulSetSpecFields[] = {
     {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},
+    {2, "selector", K::kMessage, C::kSingular, kPointer | kAtomic, &kMetaV1LabelSelector},
     {3, "template", K::kMessage, C::kSingular, 0, &kCoreV1PodTemplateSpec},
-    {4, "volumeClaimTemplates", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PersistentVolumeClaim},
+    {4, "volumeClaimTemplates", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PersistentVolumeClaim, L::kAtomic},
     {5, "serviceName", K::kString, C::kSingular, 0, nullptr},
     {6, "podManagementPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {7, "updateStrategy", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1StatefulSetUpdateStrategy},
@@ -110,13 +111,13 @@ constexpr FieldSpec kAppsV1StatefulSetStatusFields[] = {
     {6, "currentRevision", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {7, "updateRevision", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {9, "collisionCount", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {10, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAppsV1StatefulSetCondition},
+    {10, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAppsV1StatefulSetCondition, L::kMap, "type", "type"},
     {11, "availableReplicas", K::kInt32, C::kSingular, 0, nullptr},
 };
 constinit const MessageSpec kAppsV1StatefulSetStatus{"k8s.io.api.apps.v1.StatefulSetStatus", kAppsV1StatefulSetStatusFields};
 
 constexpr FieldSpec kAppsV1DaemonSetSpecFields[] = {
-    {1, "selector", K::kMessage, C::kSingular, kPointer, &kMetaV1LabelSelector},
+    {1, "selector", K::kMessage, C::kSingular, kPointer | kAtomic, &kMetaV1LabelSelector},
     {2, "template", K::kMessage, C::kSingular, 0, &kCoreV1PodTemplateSpec},
     {3, "updateStrategy", K::kMessage, C::kSingular, kOmitEmpty, &kAppsV1DaemonSetUpdateStrategy},
     {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
@@ -134,7 +135,7 @@ constexpr FieldSpec kAppsV1DaemonSetStatusFields[] = {
     {7, "numberAvailable", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {8, "numberUnavailable", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {9, "collisionCount", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {10, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAppsV1DaemonSetCondition},
+    {10, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAppsV1DaemonSetCondition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kAppsV1DaemonSetStatus{"k8s.io.api.apps.v1.DaemonSetStatus", kAppsV1DaemonSetStatusFields};
 

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kAuthenticationV1TokenRequestFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -28,7 +29,7 @@ constexpr FieldSpec kAuthenticationV1SelfSubjectReviewFields[] = {
 constinit const MessageSpec kAuthenticationV1SelfSubjectReview{"k8s.io.api.authentication.v1.SelfSubjectReview", kAuthenticationV1SelfSubjectReviewFields};
 
 constexpr FieldSpec kAuthenticationV1TokenRequestSpecFields[] = {
-    {1, "audiences", K::kString, C::kRepeated, 0, nullptr},
+    {1, "audiences", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {3, "boundObjectRef", K::kMessage, C::kSingular, kPointer, &kAuthenticationV1BoundObjectReference},
     {4, "expirationSeconds", K::kInt64, C::kSingular, kPointer, nullptr},
 };
@@ -42,7 +43,7 @@ constinit const MessageSpec kAuthenticationV1TokenRequestStatus{"k8s.io.api.auth
 
 constexpr FieldSpec kAuthenticationV1TokenReviewSpecFields[] = {
     {1, "token", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "audiences", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "audiences", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kAuthenticationV1TokenReviewSpec{"k8s.io.api.authentication.v1.TokenReviewSpec", kAuthenticationV1TokenReviewSpecFields};
 
@@ -50,7 +51,7 @@ constexpr FieldSpec kAuthenticationV1TokenReviewStatusFields[] = {
     {1, "authenticated", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {2, "user", K::kMessage, C::kSingular, kOmitEmpty, &kAuthenticationV1UserInfo},
     {3, "error", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "audiences", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "audiences", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kAuthenticationV1TokenReviewStatus{"k8s.io.api.authentication.v1.TokenReviewStatus", kAuthenticationV1TokenReviewStatusFields};
 
@@ -70,7 +71,7 @@ constinit const MessageSpec kAuthenticationV1BoundObjectReference{"k8s.io.api.au
 constexpr FieldSpec kAuthenticationV1UserInfoFields[] = {
     {1, "username", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "uid", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "groups", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "groups", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {4, "extra", K::kStringList, C::kMap, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kAuthenticationV1UserInfo{"k8s.io.api.authentication.v1.UserInfo", kAuthenticationV1UserInfoFields};

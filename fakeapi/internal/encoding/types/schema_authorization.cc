@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kAuthorizationV1SubjectAccessReviewFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -39,7 +40,7 @@ constexpr FieldSpec kAuthorizationV1SubjectAccessReviewSpecFields[] = {
     {1, "resourceAttributes", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAuthorizationV1ResourceAttributes},
     {2, "nonResourceAttributes", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAuthorizationV1NonResourceAttributes},
     {3, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "groups", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "groups", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {5, "extra", K::kStringList, C::kMap, kOmitEmpty, nullptr},
     {6, "uid", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
@@ -65,8 +66,8 @@ constexpr FieldSpec kAuthorizationV1SelfSubjectRulesReviewSpecFields[] = {
 constinit const MessageSpec kAuthorizationV1SelfSubjectRulesReviewSpec{"k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec", kAuthorizationV1SelfSubjectRulesReviewSpecFields};
 
 constexpr FieldSpec kAuthorizationV1SubjectRulesReviewStatusFields[] = {
-    {1, "resourceRules", K::kMessage, C::kRepeated, 0, &kAuthorizationV1ResourceRule},
-    {2, "nonResourceRules", K::kMessage, C::kRepeated, 0, &kAuthorizationV1NonResourceRule},
+    {1, "resourceRules", K::kMessage, C::kRepeated, 0, &kAuthorizationV1ResourceRule, L::kAtomic},
+    {2, "nonResourceRules", K::kMessage, C::kRepeated, 0, &kAuthorizationV1NonResourceRule, L::kAtomic},
     {3, "incomplete", K::kBool, C::kSingular, 0, nullptr},
     {4, "evaluationError", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
@@ -92,28 +93,28 @@ constexpr FieldSpec kAuthorizationV1NonResourceAttributesFields[] = {
 constinit const MessageSpec kAuthorizationV1NonResourceAttributes{"k8s.io.api.authorization.v1.NonResourceAttributes", kAuthorizationV1NonResourceAttributesFields};
 
 constexpr FieldSpec kAuthorizationV1ResourceRuleFields[] = {
-    {1, "verbs", K::kString, C::kRepeated, 0, nullptr},
-    {2, "apiGroups", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "resources", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {4, "resourceNames", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "verbs", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
+    {2, "apiGroups", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {3, "resources", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {4, "resourceNames", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kAuthorizationV1ResourceRule{"k8s.io.api.authorization.v1.ResourceRule", kAuthorizationV1ResourceRuleFields};
 
 constexpr FieldSpec kAuthorizationV1NonResourceRuleFields[] = {
-    {1, "verbs", K::kString, C::kRepeated, 0, nullptr},
-    {2, "nonResourceURLs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "verbs", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
+    {2, "nonResourceURLs", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kAuthorizationV1NonResourceRule{"k8s.io.api.authorization.v1.NonResourceRule", kAuthorizationV1NonResourceRuleFields};
 
 constexpr FieldSpec kAuthorizationV1FieldSelectorAttributesFields[] = {
     {1, "rawSelector", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "requirements", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1FieldSelectorRequirement},
+    {2, "requirements", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1FieldSelectorRequirement, L::kAtomic},
 };
 constinit const MessageSpec kAuthorizationV1FieldSelectorAttributes{"k8s.io.api.authorization.v1.FieldSelectorAttributes", kAuthorizationV1FieldSelectorAttributesFields};
 
 constexpr FieldSpec kAuthorizationV1LabelSelectorAttributesFields[] = {
     {1, "rawSelector", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "requirements", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1LabelSelectorRequirement},
+    {2, "requirements", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1LabelSelectorRequirement, L::kAtomic},
 };
 constinit const MessageSpec kAuthorizationV1LabelSelectorAttributes{"k8s.io.api.authorization.v1.LabelSelectorAttributes", kAuthorizationV1LabelSelectorAttributesFields};
 

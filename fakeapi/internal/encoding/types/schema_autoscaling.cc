@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kAutoscalingV1HorizontalPodAutoscalerFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -22,7 +23,7 @@ constexpr FieldSpec kAutoscalingV1ScaleFields[] = {
 constinit const MessageSpec kAutoscalingV1Scale{"k8s.io.api.autoscaling.v1.Scale", kAutoscalingV1ScaleFields};
 
 constexpr FieldSpec kAutoscalingV1HorizontalPodAutoscalerSpecFields[] = {
-    {1, "scaleTargetRef", K::kMessage, C::kSingular, 0, &kAutoscalingV1CrossVersionObjectReference},
+    {1, "scaleTargetRef", K::kMessage, C::kSingular, kAtomic, &kAutoscalingV1CrossVersionObjectReference},
     {2, "minReplicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {3, "maxReplicas", K::kInt32, C::kSingular, 0, nullptr},
     {4, "targetCPUUtilizationPercentage", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -54,6 +55,6 @@ constexpr FieldSpec kAutoscalingV1CrossVersionObjectReferenceFields[] = {
     {2, "name", K::kString, C::kSingular, 0, nullptr},
     {3, "apiVersion", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kAutoscalingV1CrossVersionObjectReference{"k8s.io.api.autoscaling.v1.CrossVersionObjectReference", kAutoscalingV1CrossVersionObjectReferenceFields};
+constinit const MessageSpec kAutoscalingV1CrossVersionObjectReference{"k8s.io.api.autoscaling.v1.CrossVersionObjectReference", kAutoscalingV1CrossVersionObjectReferenceFields, /*atomic=*/true};
 
 }  // namespace kubesim::fakeapi::types

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kAutoscalingV2HorizontalPodAutoscalerFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -18,7 +19,7 @@ constexpr FieldSpec kAutoscalingV2HorizontalPodAutoscalerSpecFields[] = {
     {1, "scaleTargetRef", K::kMessage, C::kSingular, 0, &kAutoscalingV2CrossVersionObjectReference},
     {2, "minReplicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {3, "maxReplicas", K::kInt32, C::kSingular, 0, nullptr},
-    {4, "metrics", K::kMessage, C::kRepeated, kOmitEmpty, &kAutoscalingV2MetricSpec},
+    {4, "metrics", K::kMessage, C::kRepeated, kOmitEmpty, &kAutoscalingV2MetricSpec, L::kAtomic},
     {5, "behavior", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kAutoscalingV2HorizontalPodAutoscalerBehavior},
 };
 constinit const MessageSpec kAutoscalingV2HorizontalPodAutoscalerSpec{"k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec", kAutoscalingV2HorizontalPodAutoscalerSpecFields};
@@ -28,8 +29,8 @@ constexpr FieldSpec kAutoscalingV2HorizontalPodAutoscalerStatusFields[] = {
     {2, "lastScaleTime", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {3, "currentReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {4, "desiredReplicas", K::kInt32, C::kSingular, 0, nullptr},
-    {5, "currentMetrics", K::kMessage, C::kRepeated, 0, &kAutoscalingV2MetricStatus},
-    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kAutoscalingV2HorizontalPodAutoscalerCondition},
+    {5, "currentMetrics", K::kMessage, C::kRepeated, 0, &kAutoscalingV2MetricStatus, L::kAtomic},
+    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kAutoscalingV2HorizontalPodAutoscalerCondition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kAutoscalingV2HorizontalPodAutoscalerStatus{"k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus", kAutoscalingV2HorizontalPodAutoscalerStatusFields};
 
@@ -109,7 +110,7 @@ constinit const MessageSpec kAutoscalingV2ContainerResourceMetricSource{"k8s.io.
 
 constexpr FieldSpec kAutoscalingV2HPAScalingRulesFields[] = {
     {1, "selectPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "policies", K::kMessage, C::kRepeated, kOmitEmpty, &kAutoscalingV2HPAScalingPolicy},
+    {2, "policies", K::kMessage, C::kRepeated, kOmitEmpty, &kAutoscalingV2HPAScalingPolicy, L::kAtomic},
     {3, "stabilizationWindowSeconds", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {4, "tolerance", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
@@ -157,7 +158,7 @@ constinit const MessageSpec kAutoscalingV2MetricTarget{"k8s.io.api.autoscaling.v
 
 constexpr FieldSpec kAutoscalingV2MetricIdentifierFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {2, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
 };
 constinit const MessageSpec kAutoscalingV2MetricIdentifier{"k8s.io.api.autoscaling.v2.MetricIdentifier", kAutoscalingV2MetricIdentifierFields};
 

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kBatchV1JobFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -25,7 +26,7 @@ constexpr FieldSpec kBatchV1JobSpecFields[] = {
     {1, "parallelism", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {2, "completions", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {3, "activeDeadlineSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {4, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {5, "manualSelector", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {6, "template", K::kMessage, C::kSingular, 0, &kCoreV1PodTemplateSpec},
     {7, "backoffLimit", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -42,7 +43,7 @@ constexpr FieldSpec kBatchV1JobSpecFields[] = {
 constinit const MessageSpec kBatchV1JobSpec{"k8s.io.api.batch.v1.JobSpec", kBatchV1JobSpecFields};
 
 constexpr FieldSpec kBatchV1JobStatusFields[] = {
-    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kBatchV1JobCondition},
+    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kBatchV1JobCondition, L::kAtomic, {}, "type"},
     {2, "startTime", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {3, "completionTime", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {4, "active", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
@@ -69,19 +70,19 @@ constexpr FieldSpec kBatchV1CronJobSpecFields[] = {
 constinit const MessageSpec kBatchV1CronJobSpec{"k8s.io.api.batch.v1.CronJobSpec", kBatchV1CronJobSpecFields};
 
 constexpr FieldSpec kBatchV1CronJobStatusFields[] = {
-    {1, "active", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ObjectReference},
+    {1, "active", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ObjectReference, L::kAtomic},
     {4, "lastScheduleTime", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {5, "lastSuccessfulTime", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kBatchV1CronJobStatus{"k8s.io.api.batch.v1.CronJobStatus", kBatchV1CronJobStatusFields};
 
 constexpr FieldSpec kBatchV1PodFailurePolicyFields[] = {
-    {1, "rules", K::kMessage, C::kRepeated, 0, &kBatchV1PodFailurePolicyRule},
+    {1, "rules", K::kMessage, C::kRepeated, 0, &kBatchV1PodFailurePolicyRule, L::kAtomic},
 };
 constinit const MessageSpec kBatchV1PodFailurePolicy{"k8s.io.api.batch.v1.PodFailurePolicy", kBatchV1PodFailurePolicyFields};
 
 constexpr FieldSpec kBatchV1SuccessPolicyFields[] = {
-    {1, "rules", K::kMessage, C::kRepeated, 0, &kBatchV1SuccessPolicyRule},
+    {1, "rules", K::kMessage, C::kRepeated, 0, &kBatchV1SuccessPolicyRule, L::kAtomic},
 };
 constinit const MessageSpec kBatchV1SuccessPolicy{"k8s.io.api.batch.v1.SuccessPolicy", kBatchV1SuccessPolicyFields};
 
@@ -96,8 +97,8 @@ constexpr FieldSpec kBatchV1JobConditionFields[] = {
 constinit const MessageSpec kBatchV1JobCondition{"k8s.io.api.batch.v1.JobCondition", kBatchV1JobConditionFields};
 
 constexpr FieldSpec kBatchV1UncountedTerminatedPodsFields[] = {
-    {1, "succeeded", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "failed", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "succeeded", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kSet},
+    {2, "failed", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kSet},
 };
 constinit const MessageSpec kBatchV1UncountedTerminatedPods{"k8s.io.api.batch.v1.UncountedTerminatedPods", kBatchV1UncountedTerminatedPodsFields};
 
@@ -110,7 +111,7 @@ constinit const MessageSpec kBatchV1JobTemplateSpec{"k8s.io.api.batch.v1.JobTemp
 constexpr FieldSpec kBatchV1PodFailurePolicyRuleFields[] = {
     {1, "action", K::kString, C::kSingular, 0, nullptr},
     {2, "onExitCodes", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kBatchV1PodFailurePolicyOnExitCodesRequirement},
-    {3, "onPodConditions", K::kMessage, C::kRepeated, kOmitEmpty, &kBatchV1PodFailurePolicyOnPodConditionsPattern},
+    {3, "onPodConditions", K::kMessage, C::kRepeated, kOmitEmpty, &kBatchV1PodFailurePolicyOnPodConditionsPattern, L::kAtomic},
 };
 constinit const MessageSpec kBatchV1PodFailurePolicyRule{"k8s.io.api.batch.v1.PodFailurePolicyRule", kBatchV1PodFailurePolicyRuleFields};
 
@@ -123,7 +124,7 @@ constinit const MessageSpec kBatchV1SuccessPolicyRule{"k8s.io.api.batch.v1.Succe
 constexpr FieldSpec kBatchV1PodFailurePolicyOnExitCodesRequirementFields[] = {
     {1, "containerName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {2, "operator", K::kString, C::kSingular, 0, nullptr},
-    {3, "values", K::kInt32, C::kRepeated, 0, nullptr},
+    {3, "values", K::kInt32, C::kRepeated, 0, nullptr, L::kSet},
 };
 constinit const MessageSpec kBatchV1PodFailurePolicyOnExitCodesRequirement{"k8s.io.api.batch.v1.PodFailurePolicyOnExitCodesRequirement", kBatchV1PodFailurePolicyOnExitCodesRequirementFields};
 

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kCertificatesV1CertificateSigningRequestFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -18,8 +19,8 @@ constexpr FieldSpec kCertificatesV1CertificateSigningRequestSpecFields[] = {
     {1, "request", K::kBytes, C::kSingular, 0, nullptr},
     {2, "username", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "uid", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "groups", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {5, "usages", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "groups", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {5, "usages", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {6, "extra", K::kStringList, C::kMap, kOmitEmpty, nullptr},
     {7, "signerName", K::kString, C::kSingular, 0, nullptr},
     {8, "expirationSeconds", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -27,7 +28,7 @@ constexpr FieldSpec kCertificatesV1CertificateSigningRequestSpecFields[] = {
 constinit const MessageSpec kCertificatesV1CertificateSigningRequestSpec{"k8s.io.api.certificates.v1.CertificateSigningRequestSpec", kCertificatesV1CertificateSigningRequestSpecFields};
 
 constexpr FieldSpec kCertificatesV1CertificateSigningRequestStatusFields[] = {
-    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCertificatesV1CertificateSigningRequestCondition},
+    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCertificatesV1CertificateSigningRequestCondition, L::kMap, "type"},
     {2, "certificate", K::kBytes, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCertificatesV1CertificateSigningRequestStatus{"k8s.io.api.certificates.v1.CertificateSigningRequestStatus", kCertificatesV1CertificateSigningRequestStatusFields};

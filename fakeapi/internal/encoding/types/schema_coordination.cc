@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kCoordinationV1LeaseFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},

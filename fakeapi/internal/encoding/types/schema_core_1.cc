@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kCoreV1NamespaceFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -33,8 +34,8 @@ constinit const MessageSpec kCoreV1Secret{"k8s.io.api.core.v1.Secret", kCoreV1Se
 
 constexpr FieldSpec kCoreV1ServiceAccountFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "secrets", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ObjectReference},
-    {3, "imagePullSecrets", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1LocalObjectReference},
+    {2, "secrets", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1ObjectReference, L::kMap, "name", "name"},
+    {3, "imagePullSecrets", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1LocalObjectReference, L::kAtomic},
     {4, "automountServiceAccountToken", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ServiceAccount{"k8s.io.api.core.v1.ServiceAccount", kCoreV1ServiceAccountFields};
@@ -62,13 +63,13 @@ constinit const MessageSpec kCoreV1Pod{"k8s.io.api.core.v1.Pod", kCoreV1PodField
 
 constexpr FieldSpec kCoreV1EndpointsFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "subsets", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointSubset},
+    {2, "subsets", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointSubset, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1Endpoints{"k8s.io.api.core.v1.Endpoints", kCoreV1EndpointsFields};
 
 constexpr FieldSpec kCoreV1EventFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, 0, &kMetaV1ObjectMeta},
-    {2, "involvedObject", K::kMessage, C::kSingular, 0, &kCoreV1ObjectReference},
+    {2, "involvedObject", K::kMessage, C::kSingular, kAtomic, &kCoreV1ObjectReference},
     {3, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {5, "source", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1EventSource},
@@ -79,7 +80,7 @@ constexpr FieldSpec kCoreV1EventFields[] = {
     {10, "eventTime", K::kMicroTime, C::kSingular, kOmitEmpty, nullptr},
     {11, "series", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1EventSeries},
     {12, "action", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {13, "related", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
+    {13, "related", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ObjectReference},
     {14, "reportingComponent", K::kString, C::kSingular, 0, nullptr},
     {15, "reportingInstance", K::kString, C::kSingular, 0, nullptr},
 };
@@ -127,24 +128,24 @@ constinit const MessageSpec kCoreV1PodTemplate{"k8s.io.api.core.v1.PodTemplate",
 
 constexpr FieldSpec kCoreV1ComponentStatusFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ComponentCondition},
+    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1ComponentCondition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kCoreV1ComponentStatus{"k8s.io.api.core.v1.ComponentStatus", kCoreV1ComponentStatusFields};
 
 constexpr FieldSpec kCoreV1BindingFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "target", K::kMessage, C::kSingular, 0, &kCoreV1ObjectReference},
+    {2, "target", K::kMessage, C::kSingular, kAtomic, &kCoreV1ObjectReference},
 };
 constinit const MessageSpec kCoreV1Binding{"k8s.io.api.core.v1.Binding", kCoreV1BindingFields};
 
 constexpr FieldSpec kCoreV1NamespaceSpecFields[] = {
-    {1, "finalizers", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "finalizers", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1NamespaceSpec{"k8s.io.api.core.v1.NamespaceSpec", kCoreV1NamespaceSpecFields};
 
 constexpr FieldSpec kCoreV1NamespaceStatusFields[] = {
     {1, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NamespaceCondition},
+    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1NamespaceCondition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kCoreV1NamespaceStatus{"k8s.io.api.core.v1.NamespaceStatus", kCoreV1NamespaceStatusFields};
 
@@ -157,30 +158,30 @@ constexpr FieldSpec kCoreV1ObjectReferenceFields[] = {
     {6, "resourceVersion", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {7, "fieldPath", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ObjectReference{"k8s.io.api.core.v1.ObjectReference", kCoreV1ObjectReferenceFields};
+constinit const MessageSpec kCoreV1ObjectReference{"k8s.io.api.core.v1.ObjectReference", kCoreV1ObjectReferenceFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1LocalObjectReferenceFields[] = {
-    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"\""},
 };
-constinit const MessageSpec kCoreV1LocalObjectReference{"k8s.io.api.core.v1.LocalObjectReference", kCoreV1LocalObjectReferenceFields};
+constinit const MessageSpec kCoreV1LocalObjectReference{"k8s.io.api.core.v1.LocalObjectReference", kCoreV1LocalObjectReferenceFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1ServiceSpecFields[] = {
-    {1, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ServicePort},
-    {2, "selector", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {1, "ports", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1ServicePort, L::kMap, "port,protocol", "port"},
+    {2, "selector", K::kString, C::kMap, kOmitEmpty | kAtomic, nullptr},
     {3, "clusterIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "type", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "externalIPs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {5, "externalIPs", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {7, "sessionAffinity", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {8, "loadBalancerIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {9, "loadBalancerSourceRanges", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {9, "loadBalancerSourceRanges", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {10, "externalName", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {11, "externalTrafficPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {12, "healthCheckNodePort", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {13, "publishNotReadyAddresses", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {14, "sessionAffinityConfig", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SessionAffinityConfig},
     {17, "ipFamilyPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {18, "clusterIPs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {19, "ipFamilies", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {18, "clusterIPs", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {19, "ipFamilies", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {20, "allocateLoadBalancerNodePorts", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {21, "loadBalancerClass", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {22, "internalTrafficPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -190,14 +191,14 @@ constinit const MessageSpec kCoreV1ServiceSpec{"k8s.io.api.core.v1.ServiceSpec",
 
 constexpr FieldSpec kCoreV1ServiceStatusFields[] = {
     {1, "loadBalancer", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1LoadBalancerStatus},
-    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1Condition},
+    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kMetaV1Condition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kCoreV1ServiceStatus{"k8s.io.api.core.v1.ServiceStatus", kCoreV1ServiceStatusFields};
 
 constexpr FieldSpec kCoreV1ResourceQuotaSpecFields[] = {
     {1, "hard", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-    {2, "scopes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "scopeSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ScopeSelector},
+    {2, "scopes", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {3, "scopeSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ScopeSelector},
 };
 constinit const MessageSpec kCoreV1ResourceQuotaSpec{"k8s.io.api.core.v1.ResourceQuotaSpec", kCoreV1ResourceQuotaSpecFields};
 
@@ -208,13 +209,13 @@ constexpr FieldSpec kCoreV1ResourceQuotaStatusFields[] = {
 constinit const MessageSpec kCoreV1ResourceQuotaStatus{"k8s.io.api.core.v1.ResourceQuotaStatus", kCoreV1ResourceQuotaStatusFields};
 
 constexpr FieldSpec kCoreV1PodSpecFields[] = {
-    {1, "volumes", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Volume},
-    {2, "containers", K::kMessage, C::kRepeated, 0, &kCoreV1Container},
+    {1, "volumes", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge | kPatchRetainKeys, &kCoreV1Volume, L::kMap, "name", "name"},
+    {2, "containers", K::kMessage, C::kRepeated, kPatchMerge, &kCoreV1Container, L::kMap, "name", "name"},
     {3, "restartPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "terminationGracePeriodSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {5, "activeDeadlineSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {6, "dnsPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "nodeSelector", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {7, "nodeSelector", K::kString, C::kMap, kOmitEmpty | kAtomic, nullptr},
     {8, "serviceAccountName", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {9, "serviceAccount", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {10, "nodeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
@@ -222,60 +223,60 @@ constexpr FieldSpec kCoreV1PodSpecFields[] = {
     {12, "hostPID", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {13, "hostIPC", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {14, "securityContext", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodSecurityContext},
-    {15, "imagePullSecrets", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1LocalObjectReference},
+    {15, "imagePullSecrets", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1LocalObjectReference, L::kMap, "name", "name"},
     {16, "hostname", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {17, "subdomain", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {18, "affinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Affinity},
     {19, "schedulerName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {20, "initContainers", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Container},
+    {20, "initContainers", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1Container, L::kMap, "name", "name"},
     {21, "automountServiceAccountToken", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {22, "tolerations", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Toleration},
-    {23, "hostAliases", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1HostAlias},
+    {22, "tolerations", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Toleration, L::kAtomic},
+    {23, "hostAliases", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1HostAlias, L::kMap, "ip", "ip"},
     {24, "priorityClassName", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {25, "priority", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {26, "dnsConfig", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodDNSConfig},
     {27, "shareProcessNamespace", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {28, "readinessGates", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodReadinessGate},
+    {28, "readinessGates", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodReadinessGate, L::kAtomic},
     {29, "runtimeClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {30, "enableServiceLinks", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {31, "preemptionPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {32, "overhead", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-    {33, "topologySpreadConstraints", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1TopologySpreadConstraint},
-    {34, "ephemeralContainers", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EphemeralContainer},
+    {33, "topologySpreadConstraints", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1TopologySpreadConstraint, L::kMap, "topologyKey,whenUnsatisfiable", "topologyKey"},
+    {34, "ephemeralContainers", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1EphemeralContainer, L::kMap, "name", "name"},
     {35, "setHostnameAsFQDN", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {36, "os", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodOS},
     {37, "hostUsers", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {38, "schedulingGates", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodSchedulingGate},
-    {39, "resourceClaims", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodResourceClaim},
+    {38, "schedulingGates", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1PodSchedulingGate, L::kMap, "name", "name"},
+    {39, "resourceClaims", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge | kPatchRetainKeys, &kCoreV1PodResourceClaim, L::kMap, "name", "name"},
     {40, "resources", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceRequirements},
 };
 constinit const MessageSpec kCoreV1PodSpec{"k8s.io.api.core.v1.PodSpec", kCoreV1PodSpecFields};
 
 constexpr FieldSpec kCoreV1PodStatusFields[] = {
     {1, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodCondition},
+    {2, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1PodCondition, L::kMap, "type", "type"},
     {3, "message", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {5, "hostIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {6, "podIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {7, "startTime", K::kTime, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {8, "containerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus},
+    {8, "containerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus, L::kAtomic},
     {9, "qosClass", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {10, "initContainerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus},
+    {10, "initContainerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus, L::kAtomic},
     {11, "nominatedNodeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {12, "podIPs", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodIP},
-    {13, "ephemeralContainerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus},
+    {12, "podIPs", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1PodIP, L::kMap, "ip", "ip"},
+    {13, "ephemeralContainerStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerStatus, L::kAtomic},
     {14, "resize", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {15, "resourceClaimStatuses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodResourceClaimStatus},
-    {16, "hostIPs", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1HostIP},
+    {15, "resourceClaimStatuses", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge | kPatchRetainKeys, &kCoreV1PodResourceClaimStatus, L::kMap, "name", "name"},
+    {16, "hostIPs", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1HostIP, L::kAtomic, {}, "ip"},
     {17, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1PodStatus{"k8s.io.api.core.v1.PodStatus", kCoreV1PodStatusFields};
 
 constexpr FieldSpec kCoreV1EndpointSubsetFields[] = {
-    {1, "addresses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointAddress},
-    {2, "notReadyAddresses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointAddress},
-    {3, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointPort},
+    {1, "addresses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointAddress, L::kAtomic},
+    {2, "notReadyAddresses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointAddress, L::kAtomic},
+    {3, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EndpointPort, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1EndpointSubset{"k8s.io.api.core.v1.EndpointSubset", kCoreV1EndpointSubsetFields};
 
@@ -296,9 +297,9 @@ constexpr FieldSpec kCoreV1NodeSpecFields[] = {
     {2, "externalID", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "providerID", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "unschedulable", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "taints", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Taint},
+    {5, "taints", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Taint, L::kAtomic},
     {6, "configSource", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigSource},
-    {7, "podCIDRs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {7, "podCIDRs", K::kString, C::kRepeated, kOmitEmpty | kPatchMerge, nullptr, L::kSet},
 };
 constinit const MessageSpec kCoreV1NodeSpec{"k8s.io.api.core.v1.NodeSpec", kCoreV1NodeSpecFields};
 
@@ -306,27 +307,27 @@ constexpr FieldSpec kCoreV1NodeStatusFields[] = {
     {1, "capacity", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
     {2, "allocatable", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
     {3, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeCondition},
-    {5, "addresses", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeAddress},
+    {4, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1NodeCondition, L::kMap, "type", "type"},
+    {5, "addresses", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1NodeAddress, L::kMap, "type", "type"},
     {6, "daemonEndpoints", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1NodeDaemonEndpoints},
     {7, "nodeInfo", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1NodeSystemInfo},
-    {8, "images", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerImage},
-    {9, "volumesInUse", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {10, "volumesAttached", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1AttachedVolume},
+    {8, "images", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerImage, L::kAtomic},
+    {9, "volumesInUse", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {10, "volumesAttached", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1AttachedVolume, L::kAtomic},
     {11, "config", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeConfigStatus},
-    {12, "runtimeHandlers", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeRuntimeHandler},
+    {12, "runtimeHandlers", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeRuntimeHandler, L::kAtomic},
     {13, "features", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeFeatures},
 };
 constinit const MessageSpec kCoreV1NodeStatus{"k8s.io.api.core.v1.NodeStatus", kCoreV1NodeStatusFields};
 
 constexpr FieldSpec kCoreV1PersistentVolumeClaimSpecFields[] = {
-    {1, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {2, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1VolumeResourceRequirements},
     {3, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {4, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {5, "storageClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {6, "volumeMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {7, "dataSource", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TypedLocalObjectReference},
+    {7, "dataSource", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1TypedLocalObjectReference},
     {8, "dataSourceRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TypedObjectReference},
     {9, "volumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };

@@ -6,12 +6,13 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kCoreV1PersistentVolumeClaimStatusFields[] = {
     {1, "phase", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {3, "capacity", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-    {4, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PersistentVolumeClaimCondition},
+    {4, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1PersistentVolumeClaimCondition, L::kMap, "type", "type"},
     {5, "allocatedResources", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
     {7, "allocatedResourceStatuses", K::kString, C::kMap, kOmitEmpty, nullptr},
     {8, "currentVolumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -22,11 +23,11 @@ constinit const MessageSpec kCoreV1PersistentVolumeClaimStatus{"k8s.io.api.core.
 constexpr FieldSpec kCoreV1PersistentVolumeSpecFields[] = {
     {1, "capacity", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
     {2, "persistentVolumeSource", K::kMessage, C::kSingular, kInline, &kCoreV1PersistentVolumeSource},
-    {3, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "accessModes", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {4, "claimRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
     {5, "persistentVolumeReclaimPolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {6, "storageClassName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "mountOptions", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {7, "mountOptions", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {8, "volumeMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {9, "nodeAffinity", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1VolumeNodeAffinity},
     {10, "volumeAttributesClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -42,10 +43,10 @@ constexpr FieldSpec kCoreV1PersistentVolumeStatusFields[] = {
 constinit const MessageSpec kCoreV1PersistentVolumeStatus{"k8s.io.api.core.v1.PersistentVolumeStatus", kCoreV1PersistentVolumeStatusFields};
 
 constexpr FieldSpec kCoreV1ReplicationControllerSpecFields[] = {
-    {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "selector", K::kString, C::kMap, kOmitEmpty, nullptr},
+    {1, "replicas", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr, L::kNone, {}, {}, "1"},
+    {2, "selector", K::kString, C::kMap, kOmitEmpty | kAtomic, nullptr},
     {3, "template", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1PodTemplateSpec},
-    {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
+    {4, "minReadySeconds", K::kInt32, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "0"},
 };
 constinit const MessageSpec kCoreV1ReplicationControllerSpec{"k8s.io.api.core.v1.ReplicationControllerSpec", kCoreV1ReplicationControllerSpecFields};
 
@@ -55,12 +56,12 @@ constexpr FieldSpec kCoreV1ReplicationControllerStatusFields[] = {
     {3, "observedGeneration", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
     {4, "readyReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {5, "availableReplicas", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
-    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ReplicationControllerCondition},
+    {6, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1ReplicationControllerCondition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kCoreV1ReplicationControllerStatus{"k8s.io.api.core.v1.ReplicationControllerStatus", kCoreV1ReplicationControllerStatusFields};
 
 constexpr FieldSpec kCoreV1LimitRangeSpecFields[] = {
-    {1, "limits", K::kMessage, C::kRepeated, 0, &kCoreV1LimitRangeItem},
+    {1, "limits", K::kMessage, C::kRepeated, 0, &kCoreV1LimitRangeItem, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1LimitRangeSpec{"k8s.io.api.core.v1.LimitRangeSpec", kCoreV1LimitRangeSpecFields};
 
@@ -79,9 +80,9 @@ constexpr FieldSpec kCoreV1ComponentConditionFields[] = {
 constinit const MessageSpec kCoreV1ComponentCondition{"k8s.io.api.core.v1.ComponentCondition", kCoreV1ComponentConditionFields};
 
 constexpr FieldSpec kCoreV1TopologySelectorTermFields[] = {
-    {1, "matchLabelExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1TopologySelectorLabelRequirement},
+    {1, "matchLabelExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1TopologySelectorLabelRequirement, L::kAtomic},
 };
-constinit const MessageSpec kCoreV1TopologySelectorTerm{"k8s.io.api.core.v1.TopologySelectorTerm", kCoreV1TopologySelectorTermFields};
+constinit const MessageSpec kCoreV1TopologySelectorTerm{"k8s.io.api.core.v1.TopologySelectorTerm", kCoreV1TopologySelectorTermFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1NamespaceConditionFields[] = {
     {1, "type", K::kString, C::kSingular, 0, nullptr},
@@ -94,7 +95,7 @@ constinit const MessageSpec kCoreV1NamespaceCondition{"k8s.io.api.core.v1.Namesp
 
 constexpr FieldSpec kCoreV1ServicePortFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {2, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"TCP\""},
     {3, "port", K::kInt32, C::kSingular, 0, nullptr},
     {4, "targetPort", K::kIntOrString, C::kSingular, kOmitEmpty, nullptr},
     {5, "nodePort", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
@@ -108,14 +109,14 @@ constexpr FieldSpec kCoreV1SessionAffinityConfigFields[] = {
 constinit const MessageSpec kCoreV1SessionAffinityConfig{"k8s.io.api.core.v1.SessionAffinityConfig", kCoreV1SessionAffinityConfigFields};
 
 constexpr FieldSpec kCoreV1LoadBalancerStatusFields[] = {
-    {1, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1LoadBalancerIngress},
+    {1, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1LoadBalancerIngress, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1LoadBalancerStatus{"k8s.io.api.core.v1.LoadBalancerStatus", kCoreV1LoadBalancerStatusFields};
 
 constexpr FieldSpec kCoreV1ScopeSelectorFields[] = {
-    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ScopedResourceSelectorRequirement},
+    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ScopedResourceSelectorRequirement, L::kAtomic},
 };
-constinit const MessageSpec kCoreV1ScopeSelector{"k8s.io.api.core.v1.ScopeSelector", kCoreV1ScopeSelectorFields};
+constinit const MessageSpec kCoreV1ScopeSelector{"k8s.io.api.core.v1.ScopeSelector", kCoreV1ScopeSelectorFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1VolumeFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
@@ -126,13 +127,13 @@ constinit const MessageSpec kCoreV1Volume{"k8s.io.api.core.v1.Volume", kCoreV1Vo
 constexpr FieldSpec kCoreV1ContainerFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
     {2, "image", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {5, "workingDir", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerPort},
-    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvVar},
+    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1ContainerPort, L::kMap, "containerPort,protocol", "containerPort"},
+    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1EnvVar, L::kMap, "name", "name"},
     {8, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ResourceRequirements},
-    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMount},
+    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1VolumeMount, L::kMap, "mountPath", "mountPath"},
     {10, "livenessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
     {11, "readinessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
     {12, "lifecycle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Lifecycle},
@@ -142,11 +143,11 @@ constexpr FieldSpec kCoreV1ContainerFields[] = {
     {16, "stdin", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {17, "stdinOnce", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {18, "tty", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource},
+    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource, L::kAtomic},
     {20, "terminationMessagePolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeDevice},
+    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1VolumeDevice, L::kMap, "devicePath", "devicePath"},
     {22, "startupProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy},
+    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy, L::kAtomic},
     {24, "restartPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1Container{"k8s.io.api.core.v1.Container", kCoreV1ContainerFields};
@@ -155,10 +156,10 @@ constexpr FieldSpec kCoreV1PodSecurityContextFields[] = {
     {1, "seLinuxOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SELinuxOptions},
     {2, "runAsUser", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {3, "runAsNonRoot", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "supplementalGroups", K::kInt64, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "supplementalGroups", K::kInt64, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {5, "fsGroup", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {6, "runAsGroup", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {7, "sysctls", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Sysctl},
+    {7, "sysctls", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Sysctl, L::kAtomic},
     {8, "windowsOptions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1WindowsSecurityContextOptions},
     {9, "fsGroupChangePolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {10, "seccompProfile", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SeccompProfile},
@@ -186,14 +187,14 @@ constinit const MessageSpec kCoreV1Toleration{"k8s.io.api.core.v1.Toleration", k
 
 constexpr FieldSpec kCoreV1HostAliasFields[] = {
     {1, "ip", K::kString, C::kSingular, 0, nullptr},
-    {2, "hostnames", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "hostnames", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1HostAlias{"k8s.io.api.core.v1.HostAlias", kCoreV1HostAliasFields};
 
 constexpr FieldSpec kCoreV1PodDNSConfigFields[] = {
-    {1, "nameservers", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "searches", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "options", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodDNSConfigOption},
+    {1, "nameservers", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {2, "searches", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {3, "options", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodDNSConfigOption, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1PodDNSConfig{"k8s.io.api.core.v1.PodDNSConfig", kCoreV1PodDNSConfigFields};
 
@@ -206,11 +207,11 @@ constexpr FieldSpec kCoreV1TopologySpreadConstraintFields[] = {
     {1, "maxSkew", K::kInt32, C::kSingular, 0, nullptr},
     {2, "topologyKey", K::kString, C::kSingular, 0, nullptr},
     {3, "whenUnsatisfiable", K::kString, C::kSingular, 0, nullptr},
-    {4, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {4, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {5, "minDomains", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {6, "nodeAffinityPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {7, "nodeTaintsPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {8, "matchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {8, "matchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1TopologySpreadConstraint{"k8s.io.api.core.v1.TopologySpreadConstraint", kCoreV1TopologySpreadConstraintFields};
 
@@ -240,7 +241,7 @@ constinit const MessageSpec kCoreV1PodResourceClaim{"k8s.io.api.core.v1.PodResou
 constexpr FieldSpec kCoreV1ResourceRequirementsFields[] = {
     {1, "limits", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
     {2, "requests", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
-    {3, "claims", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceClaim},
+    {3, "claims", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceClaim, L::kMap, "name"},
 };
 constinit const MessageSpec kCoreV1ResourceRequirements{"k8s.io.api.core.v1.ResourceRequirements", kCoreV1ResourceRequirementsFields};
 
@@ -267,9 +268,9 @@ constexpr FieldSpec kCoreV1ContainerStatusFields[] = {
     {9, "started", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {10, "allocatedResources", K::kQuantity, C::kMap, kOmitEmpty, nullptr},
     {11, "resources", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceRequirements},
-    {12, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMountStatus},
+    {12, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1VolumeMountStatus, L::kMap, "mountPath", "mountPath"},
     {13, "user", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ContainerUser},
-    {14, "allocatedResourcesStatus", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceStatus},
+    {14, "allocatedResourcesStatus", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1ResourceStatus, L::kMap, "name", "name"},
     {15, "stopSignal", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ContainerStatus{"k8s.io.api.core.v1.ContainerStatus", kCoreV1ContainerStatusFields};
@@ -292,11 +293,11 @@ constinit const MessageSpec kCoreV1HostIP{"k8s.io.api.core.v1.HostIP", kCoreV1Ho
 
 constexpr FieldSpec kCoreV1EndpointAddressFields[] = {
     {1, "ip", K::kString, C::kSingular, 0, nullptr},
-    {2, "targetRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
+    {2, "targetRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ObjectReference},
     {3, "hostname", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "nodeName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1EndpointAddress{"k8s.io.api.core.v1.EndpointAddress", kCoreV1EndpointAddressFields};
+constinit const MessageSpec kCoreV1EndpointAddress{"k8s.io.api.core.v1.EndpointAddress", kCoreV1EndpointAddressFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1EndpointPortFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
@@ -304,7 +305,7 @@ constexpr FieldSpec kCoreV1EndpointPortFields[] = {
     {3, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "appProtocol", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1EndpointPort{"k8s.io.api.core.v1.EndpointPort", kCoreV1EndpointPortFields};
+constinit const MessageSpec kCoreV1EndpointPort{"k8s.io.api.core.v1.EndpointPort", kCoreV1EndpointPortFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1TaintFields[] = {
     {1, "key", K::kString, C::kSingular, 0, nullptr},

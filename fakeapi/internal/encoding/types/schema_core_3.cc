@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kCoreV1NodeDaemonEndpointsFields[] = {
     {1, "kubeletEndpoint", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1DaemonEndpoint},
@@ -28,7 +29,7 @@ constexpr FieldSpec kCoreV1NodeSystemInfoFields[] = {
 constinit const MessageSpec kCoreV1NodeSystemInfo{"k8s.io.api.core.v1.NodeSystemInfo", kCoreV1NodeSystemInfoFields};
 
 constexpr FieldSpec kCoreV1ContainerImageFields[] = {
-    {1, "names", K::kString, C::kRepeated, 0, nullptr},
+    {1, "names", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {2, "sizeBytes", K::kInt64, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ContainerImage{"k8s.io.api.core.v1.ContainerImage", kCoreV1ContainerImageFields};
@@ -69,7 +70,7 @@ constexpr FieldSpec kCoreV1TypedLocalObjectReferenceFields[] = {
     {2, "kind", K::kString, C::kSingular, 0, nullptr},
     {3, "name", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kCoreV1TypedLocalObjectReference{"k8s.io.api.core.v1.TypedLocalObjectReference", kCoreV1TypedLocalObjectReferenceFields};
+constinit const MessageSpec kCoreV1TypedLocalObjectReference{"k8s.io.api.core.v1.TypedLocalObjectReference", kCoreV1TypedLocalObjectReferenceFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1TypedObjectReferenceFields[] = {
     {1, "apiGroup", K::kString, C::kSingular, kPointer, nullptr},
@@ -122,7 +123,7 @@ constexpr FieldSpec kCoreV1PersistentVolumeSourceFields[] = {
 constinit const MessageSpec kCoreV1PersistentVolumeSource{"k8s.io.api.core.v1.PersistentVolumeSource", kCoreV1PersistentVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1VolumeNodeAffinityFields[] = {
-    {1, "required", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeSelector},
+    {1, "required", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1NodeSelector},
 };
 constinit const MessageSpec kCoreV1VolumeNodeAffinity{"k8s.io.api.core.v1.VolumeNodeAffinity", kCoreV1VolumeNodeAffinityFields};
 
@@ -147,7 +148,7 @@ constinit const MessageSpec kCoreV1LimitRangeItem{"k8s.io.api.core.v1.LimitRange
 
 constexpr FieldSpec kCoreV1TopologySelectorLabelRequirementFields[] = {
     {1, "key", K::kString, C::kSingular, 0, nullptr},
-    {2, "values", K::kString, C::kRepeated, 0, nullptr},
+    {2, "values", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1TopologySelectorLabelRequirement{"k8s.io.api.core.v1.TopologySelectorLabelRequirement", kCoreV1TopologySelectorLabelRequirementFields};
 
@@ -160,14 +161,14 @@ constexpr FieldSpec kCoreV1LoadBalancerIngressFields[] = {
     {1, "ip", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "hostname", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "ipMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PortStatus},
+    {4, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PortStatus, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1LoadBalancerIngress{"k8s.io.api.core.v1.LoadBalancerIngress", kCoreV1LoadBalancerIngressFields};
 
 constexpr FieldSpec kCoreV1ScopedResourceSelectorRequirementFields[] = {
     {1, "scopeName", K::kString, C::kSingular, 0, nullptr},
     {2, "operator", K::kString, C::kSingular, 0, nullptr},
-    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1ScopedResourceSelectorRequirement{"k8s.io.api.core.v1.ScopedResourceSelectorRequirement", kCoreV1ScopedResourceSelectorRequirementFields};
 
@@ -209,7 +210,7 @@ constexpr FieldSpec kCoreV1ContainerPortFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "hostPort", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
     {3, "containerPort", K::kInt32, C::kSingular, 0, nullptr},
-    {4, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "protocol", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"TCP\""},
     {5, "hostIP", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ContainerPort{"k8s.io.api.core.v1.ContainerPort", kCoreV1ContainerPortFields};
@@ -320,20 +321,20 @@ constexpr FieldSpec kCoreV1AppArmorProfileFields[] = {
 constinit const MessageSpec kCoreV1AppArmorProfile{"k8s.io.api.core.v1.AppArmorProfile", kCoreV1AppArmorProfileFields};
 
 constexpr FieldSpec kCoreV1NodeAffinityFields[] = {
-    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1NodeSelector},
-    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PreferredSchedulingTerm},
+    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1NodeSelector},
+    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PreferredSchedulingTerm, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1NodeAffinity{"k8s.io.api.core.v1.NodeAffinity", kCoreV1NodeAffinityFields};
 
 constexpr FieldSpec kCoreV1PodAffinityFields[] = {
-    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodAffinityTerm},
-    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm},
+    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodAffinityTerm, L::kAtomic},
+    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1PodAffinity{"k8s.io.api.core.v1.PodAffinity", kCoreV1PodAffinityFields};
 
 constexpr FieldSpec kCoreV1PodAntiAffinityFields[] = {
-    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodAffinityTerm},
-    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm},
+    {1, "requiredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1PodAffinityTerm, L::kAtomic},
+    {2, "preferredDuringSchedulingIgnoredDuringExecution", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1WeightedPodAffinityTerm, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1PodAntiAffinity{"k8s.io.api.core.v1.PodAntiAffinity", kCoreV1PodAntiAffinityFields};
 

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kCoreV1PodDNSConfigOptionFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
@@ -16,13 +17,13 @@ constinit const MessageSpec kCoreV1PodDNSConfigOption{"k8s.io.api.core.v1.PodDNS
 constexpr FieldSpec kCoreV1EphemeralContainerCommonFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
     {2, "image", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {4, "args", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {5, "workingDir", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerPort},
-    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvVar},
+    {6, "ports", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1ContainerPort, L::kMap, "containerPort,protocol", "containerPort"},
+    {7, "env", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1EnvVar, L::kMap, "name", "name"},
     {8, "resources", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ResourceRequirements},
-    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeMount},
+    {9, "volumeMounts", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1VolumeMount, L::kMap, "mountPath", "mountPath"},
     {10, "livenessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
     {11, "readinessProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
     {12, "lifecycle", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Lifecycle},
@@ -32,11 +33,11 @@ constexpr FieldSpec kCoreV1EphemeralContainerCommonFields[] = {
     {16, "stdin", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {17, "stdinOnce", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {18, "tty", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource},
+    {19, "envFrom", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1EnvFromSource, L::kAtomic},
     {20, "terminationMessagePolicy", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1VolumeDevice},
+    {21, "volumeDevices", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kCoreV1VolumeDevice, L::kMap, "devicePath", "devicePath"},
     {22, "startupProbe", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1Probe},
-    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy},
+    {23, "resizePolicy", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ContainerResizePolicy, L::kAtomic},
     {24, "restartPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1EphemeralContainerCommon{"k8s.io.api.core.v1.EphemeralContainerCommon", kCoreV1EphemeralContainerCommonFields};
@@ -69,7 +70,7 @@ constinit const MessageSpec kCoreV1ContainerUser{"k8s.io.api.core.v1.ContainerUs
 
 constexpr FieldSpec kCoreV1ResourceStatusFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "resources", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceHealth},
+    {2, "resources", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1ResourceHealth, L::kMap, "resourceID"},
 };
 constinit const MessageSpec kCoreV1ResourceStatus{"k8s.io.api.core.v1.ResourceStatus", kCoreV1ResourceStatusFields};
 
@@ -136,13 +137,13 @@ constexpr FieldSpec kCoreV1NFSVolumeSourceFields[] = {
 constinit const MessageSpec kCoreV1NFSVolumeSource{"k8s.io.api.core.v1.NFSVolumeSource", kCoreV1NFSVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1RBDPersistentVolumeSourceFields[] = {
-    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {2, "image", K::kString, C::kSingular, 0, nullptr},
     {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"rbd\""},
+    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"admin\""},
+    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"/etc/ceph/keyring\""},
+    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
     {8, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1RBDPersistentVolumeSource{"k8s.io.api.core.v1.RBDPersistentVolumeSource", kCoreV1RBDPersistentVolumeSourceFields};
@@ -151,12 +152,12 @@ constexpr FieldSpec kCoreV1ISCSIPersistentVolumeSourceFields[] = {
     {1, "targetPortal", K::kString, C::kSingular, 0, nullptr},
     {2, "iqn", K::kString, C::kSingular, 0, nullptr},
     {3, "lun", K::kInt32, C::kSingular, 0, nullptr},
-    {4, "iscsiInterface", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "iscsiInterface", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"default\""},
     {5, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {7, "portals", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {7, "portals", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {8, "chapAuthDiscovery", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
     {11, "chapAuthSession", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {12, "initiatorName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
@@ -166,26 +167,26 @@ constexpr FieldSpec kCoreV1CinderPersistentVolumeSourceFields[] = {
     {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
     {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
 };
 constinit const MessageSpec kCoreV1CinderPersistentVolumeSource{"k8s.io.api.core.v1.CinderPersistentVolumeSource", kCoreV1CinderPersistentVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1CephFSPersistentVolumeSourceFields[] = {
-    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {2, "path", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "secretFile", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
     {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1CephFSPersistentVolumeSource{"k8s.io.api.core.v1.CephFSPersistentVolumeSource", kCoreV1CephFSPersistentVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1FCVolumeSourceFields[] = {
-    {1, "targetWWNs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "targetWWNs", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {2, "lun", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "wwids", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {5, "wwids", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1FCVolumeSource{"k8s.io.api.core.v1.FCVolumeSource", kCoreV1FCVolumeSourceFields};
 
@@ -198,7 +199,7 @@ constinit const MessageSpec kCoreV1FlockerVolumeSource{"k8s.io.api.core.v1.Flock
 constexpr FieldSpec kCoreV1FlexPersistentVolumeSourceFields[] = {
     {1, "driver", K::kString, C::kSingular, 0, nullptr},
     {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
     {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {5, "options", K::kString, C::kMap, kOmitEmpty, nullptr},
 };
@@ -233,10 +234,10 @@ constinit const MessageSpec kCoreV1QuobyteVolumeSource{"k8s.io.api.core.v1.Quoby
 constexpr FieldSpec kCoreV1AzureDiskVolumeSourceFields[] = {
     {1, "diskName", K::kString, C::kSingular, 0, nullptr},
     {2, "diskURI", K::kString, C::kSingular, 0, nullptr},
-    {3, "cachingMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {6, "kind", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
+    {3, "cachingMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr, L::kNone, {}, {}, "\"ReadWrite\""},
+    {4, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr, L::kNone, {}, {}, "\"ext4\""},
+    {5, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr, L::kNone, {}, {}, "false"},
+    {6, "kind", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr, L::kNone, {}, {}, "\"Shared\""},
 };
 constinit const MessageSpec kCoreV1AzureDiskVolumeSource{"k8s.io.api.core.v1.AzureDiskVolumeSource", kCoreV1AzureDiskVolumeSourceFields};
 
@@ -256,13 +257,13 @@ constinit const MessageSpec kCoreV1PortworxVolumeSource{"k8s.io.api.core.v1.Port
 constexpr FieldSpec kCoreV1ScaleIOPersistentVolumeSourceFields[] = {
     {1, "gateway", K::kString, C::kSingular, 0, nullptr},
     {2, "system", K::kString, C::kSingular, 0, nullptr},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer, &kCoreV1SecretReference},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kAtomic, &kCoreV1SecretReference},
     {4, "sslEnabled", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {5, "protectionDomain", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {6, "storagePool", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "storageMode", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "storageMode", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"ThinProvisioned\""},
     {8, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {9, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {9, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"xfs\""},
     {10, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ScaleIOPersistentVolumeSource{"k8s.io.api.core.v1.ScaleIOPersistentVolumeSource", kCoreV1ScaleIOPersistentVolumeSourceFields};
@@ -278,7 +279,7 @@ constexpr FieldSpec kCoreV1StorageOSPersistentVolumeSourceFields[] = {
     {2, "volumeNamespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ObjectReference},
 };
 constinit const MessageSpec kCoreV1StorageOSPersistentVolumeSource{"k8s.io.api.core.v1.StorageOSPersistentVolumeSource", kCoreV1StorageOSPersistentVolumeSourceFields};
 
@@ -288,18 +289,18 @@ constexpr FieldSpec kCoreV1CSIPersistentVolumeSourceFields[] = {
     {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {4, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {5, "volumeAttributes", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {6, "controllerPublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
-    {7, "nodeStageSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
-    {8, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
-    {9, "controllerExpandSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
-    {10, "nodeExpandSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretReference},
+    {6, "controllerPublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
+    {7, "nodeStageSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
+    {8, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
+    {9, "controllerExpandSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
+    {10, "nodeExpandSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretReference},
 };
 constinit const MessageSpec kCoreV1CSIPersistentVolumeSource{"k8s.io.api.core.v1.CSIPersistentVolumeSource", kCoreV1CSIPersistentVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1NodeSelectorFields[] = {
-    {1, "nodeSelectorTerms", K::kMessage, C::kRepeated, 0, &kCoreV1NodeSelectorTerm},
+    {1, "nodeSelectorTerms", K::kMessage, C::kRepeated, 0, &kCoreV1NodeSelectorTerm, L::kAtomic},
 };
-constinit const MessageSpec kCoreV1NodeSelector{"k8s.io.api.core.v1.NodeSelector", kCoreV1NodeSelectorFields};
+constinit const MessageSpec kCoreV1NodeSelector{"k8s.io.api.core.v1.NodeSelector", kCoreV1NodeSelectorFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1PortStatusFields[] = {
     {1, "port", K::kInt32, C::kSingular, 0, nullptr},
@@ -323,7 +324,7 @@ constinit const MessageSpec kCoreV1GitRepoVolumeSource{"k8s.io.api.core.v1.GitRe
 
 constexpr FieldSpec kCoreV1SecretVolumeSourceFields[] = {
     {1, "secretName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
+    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath, L::kAtomic},
     {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };

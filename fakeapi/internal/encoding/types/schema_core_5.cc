@@ -6,17 +6,18 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kCoreV1ISCSIVolumeSourceFields[] = {
     {1, "targetPortal", K::kString, C::kSingular, 0, nullptr},
     {2, "iqn", K::kString, C::kSingular, 0, nullptr},
     {3, "lun", K::kInt32, C::kSingular, 0, nullptr},
-    {4, "iscsiInterface", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {4, "iscsiInterface", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"default\""},
     {5, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {7, "portals", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {7, "portals", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {8, "chapAuthDiscovery", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {10, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1LocalObjectReference},
     {11, "chapAuthSession", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {12, "initiatorName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
@@ -36,13 +37,13 @@ constexpr FieldSpec kCoreV1PersistentVolumeClaimVolumeSourceFields[] = {
 constinit const MessageSpec kCoreV1PersistentVolumeClaimVolumeSource{"k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource", kCoreV1PersistentVolumeClaimVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1RBDVolumeSourceFields[] = {
-    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {2, "image", K::kString, C::kSingular, 0, nullptr},
     {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {4, "pool", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"rbd\""},
+    {5, "user", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"admin\""},
+    {6, "keyring", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"/etc/ceph/keyring\""},
+    {7, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1LocalObjectReference},
     {8, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1RBDVolumeSource{"k8s.io.api.core.v1.RBDVolumeSource", kCoreV1RBDVolumeSourceFields};
@@ -50,7 +51,7 @@ constinit const MessageSpec kCoreV1RBDVolumeSource{"k8s.io.api.core.v1.RBDVolume
 constexpr FieldSpec kCoreV1FlexVolumeSourceFields[] = {
     {1, "driver", K::kString, C::kSingular, 0, nullptr},
     {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1LocalObjectReference},
     {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {5, "options", K::kString, C::kMap, kOmitEmpty, nullptr},
 };
@@ -60,22 +61,22 @@ constexpr FieldSpec kCoreV1CinderVolumeSourceFields[] = {
     {1, "volumeID", K::kString, C::kSingular, 0, nullptr},
     {2, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {4, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1LocalObjectReference},
 };
 constinit const MessageSpec kCoreV1CinderVolumeSource{"k8s.io.api.core.v1.CinderVolumeSource", kCoreV1CinderVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1CephFSVolumeSourceFields[] = {
-    {1, "monitors", K::kString, C::kRepeated, 0, nullptr},
+    {1, "monitors", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {2, "path", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "user", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "secretFile", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1LocalObjectReference},
     {6, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1CephFSVolumeSource{"k8s.io.api.core.v1.CephFSVolumeSource", kCoreV1CephFSVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1DownwardAPIVolumeSourceFields[] = {
-    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile},
+    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile, L::kAtomic},
     {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1DownwardAPIVolumeSource{"k8s.io.api.core.v1.DownwardAPIVolumeSource", kCoreV1DownwardAPIVolumeSourceFields};
@@ -88,8 +89,8 @@ constexpr FieldSpec kCoreV1AzureFileVolumeSourceFields[] = {
 constinit const MessageSpec kCoreV1AzureFileVolumeSource{"k8s.io.api.core.v1.AzureFileVolumeSource", kCoreV1AzureFileVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1ConfigMapVolumeSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline | kAtomic, &kCoreV1LocalObjectReference},
+    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath, L::kAtomic},
     {3, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
@@ -98,19 +99,19 @@ constinit const MessageSpec kCoreV1ConfigMapVolumeSource{"k8s.io.api.core.v1.Con
 constexpr FieldSpec kCoreV1ScaleIOVolumeSourceFields[] = {
     {1, "gateway", K::kString, C::kSingular, 0, nullptr},
     {2, "system", K::kString, C::kSingular, 0, nullptr},
-    {3, "secretRef", K::kMessage, C::kSingular, kPointer, &kCoreV1LocalObjectReference},
+    {3, "secretRef", K::kMessage, C::kSingular, kPointer | kAtomic, &kCoreV1LocalObjectReference},
     {4, "sslEnabled", K::kBool, C::kSingular, kOmitEmpty, nullptr},
     {5, "protectionDomain", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {6, "storagePool", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {7, "storageMode", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {7, "storageMode", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"ThinProvisioned\""},
     {8, "volumeName", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {9, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
+    {9, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr, L::kNone, {}, {}, "\"xfs\""},
     {10, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ScaleIOVolumeSource{"k8s.io.api.core.v1.ScaleIOVolumeSource", kCoreV1ScaleIOVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1ProjectedVolumeSourceFields[] = {
-    {1, "sources", K::kMessage, C::kRepeated, 0, &kCoreV1VolumeProjection},
+    {1, "sources", K::kMessage, C::kRepeated, 0, &kCoreV1VolumeProjection, L::kAtomic},
     {2, "defaultMode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ProjectedVolumeSource{"k8s.io.api.core.v1.ProjectedVolumeSource", kCoreV1ProjectedVolumeSourceFields};
@@ -120,7 +121,7 @@ constexpr FieldSpec kCoreV1StorageOSVolumeSourceFields[] = {
     {2, "volumeNamespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {3, "fsType", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "readOnly", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {5, "secretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1LocalObjectReference},
 };
 constinit const MessageSpec kCoreV1StorageOSVolumeSource{"k8s.io.api.core.v1.StorageOSVolumeSource", kCoreV1StorageOSVolumeSourceFields};
 
@@ -129,7 +130,7 @@ constexpr FieldSpec kCoreV1CSIVolumeSourceFields[] = {
     {2, "readOnly", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {3, "fsType", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {4, "volumeAttributes", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {5, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1LocalObjectReference},
+    {5, "nodePublishSecretRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1LocalObjectReference},
 };
 constinit const MessageSpec kCoreV1CSIVolumeSource{"k8s.io.api.core.v1.CSIVolumeSource", kCoreV1CSIVolumeSourceFields};
 
@@ -145,10 +146,10 @@ constexpr FieldSpec kCoreV1ImageVolumeSourceFields[] = {
 constinit const MessageSpec kCoreV1ImageVolumeSource{"k8s.io.api.core.v1.ImageVolumeSource", kCoreV1ImageVolumeSourceFields};
 
 constexpr FieldSpec kCoreV1EnvVarSourceFields[] = {
-    {1, "fieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectFieldSelector},
-    {2, "resourceFieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceFieldSelector},
-    {3, "configMapKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ConfigMapKeySelector},
-    {4, "secretKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1SecretKeySelector},
+    {1, "fieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ObjectFieldSelector},
+    {2, "resourceFieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ResourceFieldSelector},
+    {3, "configMapKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ConfigMapKeySelector},
+    {4, "secretKeyRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1SecretKeySelector},
 };
 constinit const MessageSpec kCoreV1EnvVarSource{"k8s.io.api.core.v1.EnvVarSource", kCoreV1EnvVarSourceFields};
 
@@ -169,36 +170,36 @@ constexpr FieldSpec kCoreV1LifecycleHandlerFields[] = {
 constinit const MessageSpec kCoreV1LifecycleHandler{"k8s.io.api.core.v1.LifecycleHandler", kCoreV1LifecycleHandlerFields};
 
 constexpr FieldSpec kCoreV1CapabilitiesFields[] = {
-    {1, "add", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {2, "drop", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "add", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {2, "drop", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1Capabilities{"k8s.io.api.core.v1.Capabilities", kCoreV1CapabilitiesFields};
 
 constexpr FieldSpec kCoreV1ConfigMapEnvSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline | kAtomic, &kCoreV1LocalObjectReference},
     {2, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ConfigMapEnvSource{"k8s.io.api.core.v1.ConfigMapEnvSource", kCoreV1ConfigMapEnvSourceFields};
 
 constexpr FieldSpec kCoreV1SecretEnvSourceFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline | kAtomic, &kCoreV1LocalObjectReference},
     {2, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1SecretEnvSource{"k8s.io.api.core.v1.SecretEnvSource", kCoreV1SecretEnvSourceFields};
 
 constexpr FieldSpec kCoreV1PreferredSchedulingTermFields[] = {
     {1, "weight", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "preference", K::kMessage, C::kSingular, 0, &kCoreV1NodeSelectorTerm},
+    {2, "preference", K::kMessage, C::kSingular, kAtomic, &kCoreV1NodeSelectorTerm},
 };
 constinit const MessageSpec kCoreV1PreferredSchedulingTerm{"k8s.io.api.core.v1.PreferredSchedulingTerm", kCoreV1PreferredSchedulingTermFields};
 
 constexpr FieldSpec kCoreV1PodAffinityTermFields[] = {
-    {1, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {2, "namespaces", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
+    {2, "namespaces", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {3, "topologyKey", K::kString, C::kSingular, 0, nullptr},
-    {4, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {5, "matchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {6, "mismatchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {4, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
+    {5, "matchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {6, "mismatchLabelKeys", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1PodAffinityTerm{"k8s.io.api.core.v1.PodAffinityTerm", kCoreV1PodAffinityTermFields};
 
@@ -233,7 +234,7 @@ constinit const MessageSpec kCoreV1ContainerStateTerminated{"k8s.io.api.core.v1.
 constexpr FieldSpec kCoreV1LinuxContainerUserFields[] = {
     {1, "uid", K::kInt64, C::kSingular, 0, nullptr},
     {2, "gid", K::kInt64, C::kSingular, 0, nullptr},
-    {3, "supplementalGroups", K::kInt64, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "supplementalGroups", K::kInt64, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1LinuxContainerUser{"k8s.io.api.core.v1.LinuxContainerUser", kCoreV1LinuxContainerUserFields};
 
@@ -247,13 +248,13 @@ constexpr FieldSpec kCoreV1SecretReferenceFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "namespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1SecretReference{"k8s.io.api.core.v1.SecretReference", kCoreV1SecretReferenceFields};
+constinit const MessageSpec kCoreV1SecretReference{"k8s.io.api.core.v1.SecretReference", kCoreV1SecretReferenceFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1NodeSelectorTermFields[] = {
-    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement},
-    {2, "matchFields", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement},
+    {1, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement, L::kAtomic},
+    {2, "matchFields", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1NodeSelectorRequirement, L::kAtomic},
 };
-constinit const MessageSpec kCoreV1NodeSelectorTerm{"k8s.io.api.core.v1.NodeSelectorTerm", kCoreV1NodeSelectorTermFields};
+constinit const MessageSpec kCoreV1NodeSelectorTerm{"k8s.io.api.core.v1.NodeSelectorTerm", kCoreV1NodeSelectorTermFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1KeyToPathFields[] = {
     {1, "key", K::kString, C::kSingular, 0, nullptr},
@@ -264,8 +265,8 @@ constinit const MessageSpec kCoreV1KeyToPath{"k8s.io.api.core.v1.KeyToPath", kCo
 
 constexpr FieldSpec kCoreV1DownwardAPIVolumeFileFields[] = {
     {1, "path", K::kString, C::kSingular, 0, nullptr},
-    {2, "fieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectFieldSelector},
-    {3, "resourceFieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ResourceFieldSelector},
+    {2, "fieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ObjectFieldSelector},
+    {3, "resourceFieldRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ResourceFieldSelector},
     {4, "mode", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1DownwardAPIVolumeFile{"k8s.io.api.core.v1.DownwardAPIVolumeFile", kCoreV1DownwardAPIVolumeFileFields};
@@ -289,31 +290,31 @@ constexpr FieldSpec kCoreV1ObjectFieldSelectorFields[] = {
     {1, "apiVersion", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "fieldPath", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kCoreV1ObjectFieldSelector{"k8s.io.api.core.v1.ObjectFieldSelector", kCoreV1ObjectFieldSelectorFields};
+constinit const MessageSpec kCoreV1ObjectFieldSelector{"k8s.io.api.core.v1.ObjectFieldSelector", kCoreV1ObjectFieldSelectorFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1ResourceFieldSelectorFields[] = {
     {1, "containerName", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "resource", K::kString, C::kSingular, 0, nullptr},
     {3, "divisor", K::kQuantity, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ResourceFieldSelector{"k8s.io.api.core.v1.ResourceFieldSelector", kCoreV1ResourceFieldSelectorFields};
+constinit const MessageSpec kCoreV1ResourceFieldSelector{"k8s.io.api.core.v1.ResourceFieldSelector", kCoreV1ResourceFieldSelectorFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1ConfigMapKeySelectorFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline | kAtomic, &kCoreV1LocalObjectReference},
     {2, "key", K::kString, C::kSingular, 0, nullptr},
     {3, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1ConfigMapKeySelector{"k8s.io.api.core.v1.ConfigMapKeySelector", kCoreV1ConfigMapKeySelectorFields};
+constinit const MessageSpec kCoreV1ConfigMapKeySelector{"k8s.io.api.core.v1.ConfigMapKeySelector", kCoreV1ConfigMapKeySelectorFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1SecretKeySelectorFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline | kAtomic, &kCoreV1LocalObjectReference},
     {2, "key", K::kString, C::kSingular, 0, nullptr},
     {3, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kCoreV1SecretKeySelector{"k8s.io.api.core.v1.SecretKeySelector", kCoreV1SecretKeySelectorFields};
+constinit const MessageSpec kCoreV1SecretKeySelector{"k8s.io.api.core.v1.SecretKeySelector", kCoreV1SecretKeySelectorFields, /*atomic=*/true};
 
 constexpr FieldSpec kCoreV1ExecActionFields[] = {
-    {1, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "command", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1ExecAction{"k8s.io.api.core.v1.ExecAction", kCoreV1ExecActionFields};
 
@@ -322,7 +323,7 @@ constexpr FieldSpec kCoreV1HTTPGetActionFields[] = {
     {2, "port", K::kIntOrString, C::kSingular, 0, nullptr},
     {3, "host", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {4, "scheme", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {5, "httpHeaders", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1HTTPHeader},
+    {5, "httpHeaders", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1HTTPHeader, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1HTTPGetAction{"k8s.io.api.core.v1.HTTPGetAction", kCoreV1HTTPGetActionFields};
 

@@ -6,10 +6,11 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kCoreV1GRPCActionFields[] = {
     {1, "port", K::kInt32, C::kSingular, 0, nullptr},
-    {2, "service", K::kString, C::kSingular, kPointer, nullptr},
+    {2, "service", K::kString, C::kSingular, kPointer, nullptr, L::kNone, {}, {}, "\"\""},
 };
 constinit const MessageSpec kCoreV1GRPCAction{"k8s.io.api.core.v1.GRPCAction", kCoreV1GRPCActionFields};
 
@@ -21,25 +22,25 @@ constinit const MessageSpec kCoreV1SleepAction{"k8s.io.api.core.v1.SleepAction",
 constexpr FieldSpec kCoreV1NodeSelectorRequirementFields[] = {
     {1, "key", K::kString, C::kSingular, 0, nullptr},
     {2, "operator", K::kString, C::kSingular, 0, nullptr},
-    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1NodeSelectorRequirement{"k8s.io.api.core.v1.NodeSelectorRequirement", kCoreV1NodeSelectorRequirementFields};
 
 constexpr FieldSpec kCoreV1SecretProjectionFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline | kAtomic, &kCoreV1LocalObjectReference},
+    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath, L::kAtomic},
     {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1SecretProjection{"k8s.io.api.core.v1.SecretProjection", kCoreV1SecretProjectionFields};
 
 constexpr FieldSpec kCoreV1DownwardAPIProjectionFields[] = {
-    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile},
+    {1, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1DownwardAPIVolumeFile, L::kAtomic},
 };
 constinit const MessageSpec kCoreV1DownwardAPIProjection{"k8s.io.api.core.v1.DownwardAPIProjection", kCoreV1DownwardAPIProjectionFields};
 
 constexpr FieldSpec kCoreV1ConfigMapProjectionFields[] = {
-    {1, "localObjectReference", K::kMessage, C::kSingular, kInline, &kCoreV1LocalObjectReference},
-    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath},
+    {1, "localObjectReference", K::kMessage, C::kSingular, kInline | kAtomic, &kCoreV1LocalObjectReference},
+    {2, "items", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1KeyToPath, L::kAtomic},
     {4, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kCoreV1ConfigMapProjection{"k8s.io.api.core.v1.ConfigMapProjection", kCoreV1ConfigMapProjectionFields};
@@ -54,7 +55,7 @@ constinit const MessageSpec kCoreV1ServiceAccountTokenProjection{"k8s.io.api.cor
 constexpr FieldSpec kCoreV1ClusterTrustBundleProjectionFields[] = {
     {1, "name", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {2, "signerName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {3, "labelSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {4, "path", K::kString, C::kSingular, 0, nullptr},
     {5, "optional", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };

@@ -6,20 +6,21 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kDiscoveryV1EndpointSliceFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "endpoints", K::kMessage, C::kRepeated, 0, &kDiscoveryV1Endpoint},
-    {3, "ports", K::kMessage, C::kRepeated, 0, &kDiscoveryV1EndpointPort},
+    {2, "endpoints", K::kMessage, C::kRepeated, 0, &kDiscoveryV1Endpoint, L::kAtomic},
+    {3, "ports", K::kMessage, C::kRepeated, 0, &kDiscoveryV1EndpointPort, L::kAtomic},
     {4, "addressType", K::kString, C::kSingular, 0, nullptr},
 };
 constinit const MessageSpec kDiscoveryV1EndpointSlice{"k8s.io.api.discovery.v1.EndpointSlice", kDiscoveryV1EndpointSliceFields};
 
 constexpr FieldSpec kDiscoveryV1EndpointFields[] = {
-    {1, "addresses", K::kString, C::kRepeated, 0, nullptr},
+    {1, "addresses", K::kString, C::kRepeated, 0, nullptr, L::kSet},
     {2, "conditions", K::kMessage, C::kSingular, kOmitEmpty, &kDiscoveryV1EndpointConditions},
     {3, "hostname", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {4, "targetRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
+    {4, "targetRef", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ObjectReference},
     {5, "deprecatedTopology", K::kString, C::kMap, kOmitEmpty, nullptr},
     {6, "nodeName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {7, "zone", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -33,7 +34,7 @@ constexpr FieldSpec kDiscoveryV1EndpointPortFields[] = {
     {3, "port", K::kInt32, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {4, "appProtocol", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kDiscoveryV1EndpointPort{"k8s.io.api.discovery.v1.EndpointPort", kDiscoveryV1EndpointPortFields};
+constinit const MessageSpec kDiscoveryV1EndpointPort{"k8s.io.api.discovery.v1.EndpointPort", kDiscoveryV1EndpointPortFields, /*atomic=*/true};
 
 constexpr FieldSpec kDiscoveryV1EndpointConditionsFields[] = {
     {1, "ready", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -43,8 +44,8 @@ constexpr FieldSpec kDiscoveryV1EndpointConditionsFields[] = {
 constinit const MessageSpec kDiscoveryV1EndpointConditions{"k8s.io.api.discovery.v1.EndpointConditions", kDiscoveryV1EndpointConditionsFields};
 
 constexpr FieldSpec kDiscoveryV1EndpointHintsFields[] = {
-    {1, "forZones", K::kMessage, C::kRepeated, kOmitEmpty, &kDiscoveryV1ForZone},
-    {2, "forNodes", K::kMessage, C::kRepeated, kOmitEmpty, &kDiscoveryV1ForNode},
+    {1, "forZones", K::kMessage, C::kRepeated, kOmitEmpty, &kDiscoveryV1ForZone, L::kAtomic},
+    {2, "forNodes", K::kMessage, C::kRepeated, kOmitEmpty, &kDiscoveryV1ForNode, L::kAtomic},
 };
 constinit const MessageSpec kDiscoveryV1EndpointHints{"k8s.io.api.discovery.v1.EndpointHints", kDiscoveryV1EndpointHintsFields};
 

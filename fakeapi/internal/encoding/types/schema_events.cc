@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kEventsV1EventFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, 0, &kMetaV1ObjectMeta},
@@ -15,8 +16,8 @@ constexpr FieldSpec kEventsV1EventFields[] = {
     {5, "reportingInstance", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {6, "action", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {7, "reason", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {8, "regarding", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1ObjectReference},
-    {9, "related", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1ObjectReference},
+    {8, "regarding", K::kMessage, C::kSingular, kOmitEmpty | kAtomic, &kCoreV1ObjectReference},
+    {9, "related", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1ObjectReference},
     {10, "note", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {11, "type", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {12, "deprecatedSource", K::kMessage, C::kSingular, kOmitEmpty, &kCoreV1EventSource},

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kFlowcontrolV1FlowSchemaFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -25,12 +26,12 @@ constexpr FieldSpec kFlowcontrolV1FlowSchemaSpecFields[] = {
     {1, "priorityLevelConfiguration", K::kMessage, C::kSingular, 0, &kFlowcontrolV1PriorityLevelConfigurationReference},
     {2, "matchingPrecedence", K::kInt32, C::kSingular, 0, nullptr},
     {3, "distinguisherMethod", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kFlowcontrolV1FlowDistinguisherMethod},
-    {4, "rules", K::kMessage, C::kRepeated, kOmitEmpty, &kFlowcontrolV1PolicyRulesWithSubjects},
+    {4, "rules", K::kMessage, C::kRepeated, kOmitEmpty, &kFlowcontrolV1PolicyRulesWithSubjects, L::kAtomic},
 };
 constinit const MessageSpec kFlowcontrolV1FlowSchemaSpec{"k8s.io.api.flowcontrol.v1.FlowSchemaSpec", kFlowcontrolV1FlowSchemaSpecFields};
 
 constexpr FieldSpec kFlowcontrolV1FlowSchemaStatusFields[] = {
-    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kFlowcontrolV1FlowSchemaCondition},
+    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kFlowcontrolV1FlowSchemaCondition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kFlowcontrolV1FlowSchemaStatus{"k8s.io.api.flowcontrol.v1.FlowSchemaStatus", kFlowcontrolV1FlowSchemaStatusFields};
 
@@ -42,7 +43,7 @@ constexpr FieldSpec kFlowcontrolV1PriorityLevelConfigurationSpecFields[] = {
 constinit const MessageSpec kFlowcontrolV1PriorityLevelConfigurationSpec{"k8s.io.api.flowcontrol.v1.PriorityLevelConfigurationSpec", kFlowcontrolV1PriorityLevelConfigurationSpecFields};
 
 constexpr FieldSpec kFlowcontrolV1PriorityLevelConfigurationStatusFields[] = {
-    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kFlowcontrolV1PriorityLevelConfigurationCondition},
+    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kFlowcontrolV1PriorityLevelConfigurationCondition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kFlowcontrolV1PriorityLevelConfigurationStatus{"k8s.io.api.flowcontrol.v1.PriorityLevelConfigurationStatus", kFlowcontrolV1PriorityLevelConfigurationStatusFields};
 
@@ -57,9 +58,9 @@ constexpr FieldSpec kFlowcontrolV1FlowDistinguisherMethodFields[] = {
 constinit const MessageSpec kFlowcontrolV1FlowDistinguisherMethod{"k8s.io.api.flowcontrol.v1.FlowDistinguisherMethod", kFlowcontrolV1FlowDistinguisherMethodFields};
 
 constexpr FieldSpec kFlowcontrolV1PolicyRulesWithSubjectsFields[] = {
-    {1, "subjects", K::kMessage, C::kRepeated, 0, &kFlowcontrolV1Subject},
-    {2, "resourceRules", K::kMessage, C::kRepeated, kOmitEmpty, &kFlowcontrolV1ResourcePolicyRule},
-    {3, "nonResourceRules", K::kMessage, C::kRepeated, kOmitEmpty, &kFlowcontrolV1NonResourcePolicyRule},
+    {1, "subjects", K::kMessage, C::kRepeated, 0, &kFlowcontrolV1Subject, L::kAtomic},
+    {2, "resourceRules", K::kMessage, C::kRepeated, kOmitEmpty, &kFlowcontrolV1ResourcePolicyRule, L::kAtomic},
+    {3, "nonResourceRules", K::kMessage, C::kRepeated, kOmitEmpty, &kFlowcontrolV1NonResourcePolicyRule, L::kAtomic},
 };
 constinit const MessageSpec kFlowcontrolV1PolicyRulesWithSubjects{"k8s.io.api.flowcontrol.v1.PolicyRulesWithSubjects", kFlowcontrolV1PolicyRulesWithSubjectsFields};
 
@@ -104,17 +105,17 @@ constexpr FieldSpec kFlowcontrolV1SubjectFields[] = {
 constinit const MessageSpec kFlowcontrolV1Subject{"k8s.io.api.flowcontrol.v1.Subject", kFlowcontrolV1SubjectFields};
 
 constexpr FieldSpec kFlowcontrolV1ResourcePolicyRuleFields[] = {
-    {1, "verbs", K::kString, C::kRepeated, 0, nullptr},
-    {2, "apiGroups", K::kString, C::kRepeated, 0, nullptr},
-    {3, "resources", K::kString, C::kRepeated, 0, nullptr},
+    {1, "verbs", K::kString, C::kRepeated, 0, nullptr, L::kSet},
+    {2, "apiGroups", K::kString, C::kRepeated, 0, nullptr, L::kSet},
+    {3, "resources", K::kString, C::kRepeated, 0, nullptr, L::kSet},
     {4, "clusterScope", K::kBool, C::kSingular, kOmitEmpty, nullptr},
-    {5, "namespaces", K::kString, C::kRepeated, 0, nullptr},
+    {5, "namespaces", K::kString, C::kRepeated, 0, nullptr, L::kSet},
 };
 constinit const MessageSpec kFlowcontrolV1ResourcePolicyRule{"k8s.io.api.flowcontrol.v1.ResourcePolicyRule", kFlowcontrolV1ResourcePolicyRuleFields};
 
 constexpr FieldSpec kFlowcontrolV1NonResourcePolicyRuleFields[] = {
-    {1, "verbs", K::kString, C::kRepeated, 0, nullptr},
-    {6, "nonResourceURLs", K::kString, C::kRepeated, 0, nullptr},
+    {1, "verbs", K::kString, C::kRepeated, 0, nullptr, L::kSet},
+    {6, "nonResourceURLs", K::kString, C::kRepeated, 0, nullptr, L::kSet},
 };
 constinit const MessageSpec kFlowcontrolV1NonResourcePolicyRule{"k8s.io.api.flowcontrol.v1.NonResourcePolicyRule", kFlowcontrolV1NonResourcePolicyRuleFields};
 

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kMetaV1ObjectMetaFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
@@ -20,9 +21,9 @@ constexpr FieldSpec kMetaV1ObjectMetaFields[] = {
     {10, "deletionGracePeriodSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {11, "labels", K::kString, C::kMap, kOmitEmpty, nullptr},
     {12, "annotations", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {13, "ownerReferences", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1OwnerReference},
-    {14, "finalizers", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {17, "managedFields", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1ManagedFieldsEntry},
+    {13, "ownerReferences", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kMetaV1OwnerReference, L::kMap, "uid", "uid"},
+    {14, "finalizers", K::kString, C::kRepeated, kOmitEmpty | kPatchMerge, nullptr, L::kSet},
+    {17, "managedFields", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1ManagedFieldsEntry, L::kAtomic},
 };
 constinit const MessageSpec kMetaV1ObjectMeta{"k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta", kMetaV1ObjectMetaFields};
 
@@ -31,16 +32,16 @@ constexpr FieldSpec kMetaV1DeleteOptionsFields[] = {
     {2, "preconditions", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1Preconditions},
     {3, "orphanDependents", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {4, "propagationPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "dryRun", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {5, "dryRun", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {6, "ignoreStoreReadErrorWithClusterBreakingPotential", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kMetaV1DeleteOptions{"k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions", kMetaV1DeleteOptionsFields};
 
 constexpr FieldSpec kMetaV1LabelSelectorFields[] = {
     {1, "matchLabels", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {2, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1LabelSelectorRequirement},
+    {2, "matchExpressions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1LabelSelectorRequirement, L::kAtomic},
 };
-constinit const MessageSpec kMetaV1LabelSelector{"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector", kMetaV1LabelSelectorFields};
+constinit const MessageSpec kMetaV1LabelSelector{"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector", kMetaV1LabelSelectorFields, /*atomic=*/true};
 
 constexpr FieldSpec kMetaV1OwnerReferenceFields[] = {
     {1, "kind", K::kString, C::kSingular, 0, nullptr},
@@ -50,7 +51,7 @@ constexpr FieldSpec kMetaV1OwnerReferenceFields[] = {
     {6, "controller", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {7, "blockOwnerDeletion", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kMetaV1OwnerReference{"k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference", kMetaV1OwnerReferenceFields};
+constinit const MessageSpec kMetaV1OwnerReference{"k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference", kMetaV1OwnerReferenceFields, /*atomic=*/true};
 
 constexpr FieldSpec kMetaV1ManagedFieldsEntryFields[] = {
     {1, "manager", K::kString, C::kSingular, kOmitEmpty, nullptr},
@@ -82,14 +83,14 @@ constinit const MessageSpec kMetaV1Preconditions{"k8s.io.apimachinery.pkg.apis.m
 constexpr FieldSpec kMetaV1LabelSelectorRequirementFields[] = {
     {1, "key", K::kString, C::kSingular, 0, nullptr},
     {2, "operator", K::kString, C::kSingular, 0, nullptr},
-    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kMetaV1LabelSelectorRequirement{"k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement", kMetaV1LabelSelectorRequirementFields};
 
 constexpr FieldSpec kMetaV1FieldSelectorRequirementFields[] = {
     {1, "key", K::kString, C::kSingular, 0, nullptr},
     {2, "operator", K::kString, C::kSingular, 0, nullptr},
-    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "values", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kMetaV1FieldSelectorRequirement{"k8s.io.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement", kMetaV1FieldSelectorRequirementFields};
 

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kNetworkingV1IngressFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -41,8 +42,8 @@ constinit const MessageSpec kNetworkingV1ServiceCIDR{"k8s.io.api.networking.v1.S
 
 constexpr FieldSpec kNetworkingV1IngressSpecFields[] = {
     {1, "defaultBackend", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kNetworkingV1IngressBackend},
-    {2, "tls", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressTLS},
-    {3, "rules", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressRule},
+    {2, "tls", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressTLS, L::kAtomic},
+    {3, "rules", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressRule, L::kAtomic},
     {4, "ingressClassName", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kNetworkingV1IngressSpec{"k8s.io.api.networking.v1.IngressSpec", kNetworkingV1IngressSpecFields};
@@ -59,10 +60,10 @@ constexpr FieldSpec kNetworkingV1IngressClassSpecFields[] = {
 constinit const MessageSpec kNetworkingV1IngressClassSpec{"k8s.io.api.networking.v1.IngressClassSpec", kNetworkingV1IngressClassSpecFields};
 
 constexpr FieldSpec kNetworkingV1NetworkPolicySpecFields[] = {
-    {1, "podSelector", K::kMessage, C::kSingular, 0, &kMetaV1LabelSelector},
-    {2, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyIngressRule},
-    {3, "egress", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyEgressRule},
-    {4, "policyTypes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "podSelector", K::kMessage, C::kSingular, kAtomic, &kMetaV1LabelSelector},
+    {2, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyIngressRule, L::kAtomic},
+    {3, "egress", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyEgressRule, L::kAtomic},
+    {4, "policyTypes", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kNetworkingV1NetworkPolicySpec{"k8s.io.api.networking.v1.NetworkPolicySpec", kNetworkingV1NetworkPolicySpecFields};
 
@@ -72,23 +73,23 @@ constexpr FieldSpec kNetworkingV1IPAddressSpecFields[] = {
 constinit const MessageSpec kNetworkingV1IPAddressSpec{"k8s.io.api.networking.v1.IPAddressSpec", kNetworkingV1IPAddressSpecFields};
 
 constexpr FieldSpec kNetworkingV1ServiceCIDRSpecFields[] = {
-    {1, "cidrs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "cidrs", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kNetworkingV1ServiceCIDRSpec{"k8s.io.api.networking.v1.ServiceCIDRSpec", kNetworkingV1ServiceCIDRSpecFields};
 
 constexpr FieldSpec kNetworkingV1ServiceCIDRStatusFields[] = {
-    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1Condition},
+    {1, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kMetaV1Condition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kNetworkingV1ServiceCIDRStatus{"k8s.io.api.networking.v1.ServiceCIDRStatus", kNetworkingV1ServiceCIDRStatusFields};
 
 constexpr FieldSpec kNetworkingV1IngressBackendFields[] = {
-    {3, "resource", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kCoreV1TypedLocalObjectReference},
+    {3, "resource", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kCoreV1TypedLocalObjectReference},
     {4, "service", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kNetworkingV1IngressServiceBackend},
 };
 constinit const MessageSpec kNetworkingV1IngressBackend{"k8s.io.api.networking.v1.IngressBackend", kNetworkingV1IngressBackendFields};
 
 constexpr FieldSpec kNetworkingV1IngressTLSFields[] = {
-    {1, "hosts", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "hosts", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {2, "secretName", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
 constinit const MessageSpec kNetworkingV1IngressTLS{"k8s.io.api.networking.v1.IngressTLS", kNetworkingV1IngressTLSFields};
@@ -100,7 +101,7 @@ constexpr FieldSpec kNetworkingV1IngressRuleFields[] = {
 constinit const MessageSpec kNetworkingV1IngressRule{"k8s.io.api.networking.v1.IngressRule", kNetworkingV1IngressRuleFields};
 
 constexpr FieldSpec kNetworkingV1IngressLoadBalancerStatusFields[] = {
-    {1, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressLoadBalancerIngress},
+    {1, "ingress", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressLoadBalancerIngress, L::kAtomic},
 };
 constinit const MessageSpec kNetworkingV1IngressLoadBalancerStatus{"k8s.io.api.networking.v1.IngressLoadBalancerStatus", kNetworkingV1IngressLoadBalancerStatusFields};
 
@@ -114,14 +115,14 @@ constexpr FieldSpec kNetworkingV1IngressClassParametersReferenceFields[] = {
 constinit const MessageSpec kNetworkingV1IngressClassParametersReference{"k8s.io.api.networking.v1.IngressClassParametersReference", kNetworkingV1IngressClassParametersReferenceFields};
 
 constexpr FieldSpec kNetworkingV1NetworkPolicyIngressRuleFields[] = {
-    {1, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPort},
-    {2, "from", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPeer},
+    {1, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPort, L::kAtomic},
+    {2, "from", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPeer, L::kAtomic},
 };
 constinit const MessageSpec kNetworkingV1NetworkPolicyIngressRule{"k8s.io.api.networking.v1.NetworkPolicyIngressRule", kNetworkingV1NetworkPolicyIngressRuleFields};
 
 constexpr FieldSpec kNetworkingV1NetworkPolicyEgressRuleFields[] = {
-    {1, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPort},
-    {2, "to", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPeer},
+    {1, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPort, L::kAtomic},
+    {2, "to", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1NetworkPolicyPeer, L::kAtomic},
 };
 constinit const MessageSpec kNetworkingV1NetworkPolicyEgressRule{"k8s.io.api.networking.v1.NetworkPolicyEgressRule", kNetworkingV1NetworkPolicyEgressRuleFields};
 
@@ -135,7 +136,7 @@ constinit const MessageSpec kNetworkingV1ParentReference{"k8s.io.api.networking.
 
 constexpr FieldSpec kNetworkingV1IngressServiceBackendFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
-    {2, "port", K::kMessage, C::kSingular, kOmitEmpty, &kNetworkingV1ServiceBackendPort},
+    {2, "port", K::kMessage, C::kSingular, kOmitEmpty | kAtomic, &kNetworkingV1ServiceBackendPort},
 };
 constinit const MessageSpec kNetworkingV1IngressServiceBackend{"k8s.io.api.networking.v1.IngressServiceBackend", kNetworkingV1IngressServiceBackendFields};
 
@@ -147,7 +148,7 @@ constinit const MessageSpec kNetworkingV1IngressRuleValue{"k8s.io.api.networking
 constexpr FieldSpec kNetworkingV1IngressLoadBalancerIngressFields[] = {
     {1, "ip", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "hostname", K::kString, C::kSingular, kOmitEmpty, nullptr},
-    {4, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressPortStatus},
+    {4, "ports", K::kMessage, C::kRepeated, kOmitEmpty, &kNetworkingV1IngressPortStatus, L::kAtomic},
 };
 constinit const MessageSpec kNetworkingV1IngressLoadBalancerIngress{"k8s.io.api.networking.v1.IngressLoadBalancerIngress", kNetworkingV1IngressLoadBalancerIngressFields};
 
@@ -159,8 +160,8 @@ constexpr FieldSpec kNetworkingV1NetworkPolicyPortFields[] = {
 constinit const MessageSpec kNetworkingV1NetworkPolicyPort{"k8s.io.api.networking.v1.NetworkPolicyPort", kNetworkingV1NetworkPolicyPortFields};
 
 constexpr FieldSpec kNetworkingV1NetworkPolicyPeerFields[] = {
-    {1, "podSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
-    {2, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {1, "podSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
+    {2, "namespaceSelector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {3, "ipBlock", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kNetworkingV1IPBlock},
 };
 constinit const MessageSpec kNetworkingV1NetworkPolicyPeer{"k8s.io.api.networking.v1.NetworkPolicyPeer", kNetworkingV1NetworkPolicyPeerFields};
@@ -169,10 +170,10 @@ constexpr FieldSpec kNetworkingV1ServiceBackendPortFields[] = {
     {1, "name", K::kString, C::kSingular, kOmitEmpty, nullptr},
     {2, "number", K::kInt32, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kNetworkingV1ServiceBackendPort{"k8s.io.api.networking.v1.ServiceBackendPort", kNetworkingV1ServiceBackendPortFields};
+constinit const MessageSpec kNetworkingV1ServiceBackendPort{"k8s.io.api.networking.v1.ServiceBackendPort", kNetworkingV1ServiceBackendPortFields, /*atomic=*/true};
 
 constexpr FieldSpec kNetworkingV1HTTPIngressRuleValueFields[] = {
-    {1, "paths", K::kMessage, C::kRepeated, 0, &kNetworkingV1HTTPIngressPath},
+    {1, "paths", K::kMessage, C::kRepeated, 0, &kNetworkingV1HTTPIngressPath, L::kAtomic},
 };
 constinit const MessageSpec kNetworkingV1HTTPIngressRuleValue{"k8s.io.api.networking.v1.HTTPIngressRuleValue", kNetworkingV1HTTPIngressRuleValueFields};
 
@@ -185,7 +186,7 @@ constinit const MessageSpec kNetworkingV1IngressPortStatus{"k8s.io.api.networkin
 
 constexpr FieldSpec kNetworkingV1IPBlockFields[] = {
     {1, "cidr", K::kString, C::kSingular, 0, nullptr},
-    {2, "except", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {2, "except", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kNetworkingV1IPBlock{"k8s.io.api.networking.v1.IPBlock", kNetworkingV1IPBlockFields};
 

@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kNodeV1RuntimeClassFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -21,8 +22,8 @@ constexpr FieldSpec kNodeV1OverheadFields[] = {
 constinit const MessageSpec kNodeV1Overhead{"k8s.io.api.node.v1.Overhead", kNodeV1OverheadFields};
 
 constexpr FieldSpec kNodeV1SchedulingFields[] = {
-    {1, "nodeSelector", K::kString, C::kMap, kOmitEmpty, nullptr},
-    {2, "tolerations", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Toleration},
+    {1, "nodeSelector", K::kString, C::kMap, kOmitEmpty | kAtomic, nullptr},
+    {2, "tolerations", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1Toleration, L::kAtomic},
 };
 constinit const MessageSpec kNodeV1Scheduling{"k8s.io.api.node.v1.Scheduling", kNodeV1SchedulingFields};
 

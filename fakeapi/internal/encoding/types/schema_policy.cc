@@ -6,6 +6,7 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kPolicyV1PodDisruptionBudgetFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
@@ -22,7 +23,7 @@ constinit const MessageSpec kPolicyV1Eviction{"k8s.io.api.policy.v1.Eviction", k
 
 constexpr FieldSpec kPolicyV1PodDisruptionBudgetSpecFields[] = {
     {1, "minAvailable", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {2, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {2, "selector", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {3, "maxUnavailable", K::kIntOrString, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {4, "unhealthyPodEvictionPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
 };
@@ -35,7 +36,7 @@ constexpr FieldSpec kPolicyV1PodDisruptionBudgetStatusFields[] = {
     {4, "currentHealthy", K::kInt32, C::kSingular, 0, nullptr},
     {5, "desiredHealthy", K::kInt32, C::kSingular, 0, nullptr},
     {6, "expectedPods", K::kInt32, C::kSingular, 0, nullptr},
-    {7, "conditions", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1Condition},
+    {7, "conditions", K::kMessage, C::kRepeated, kOmitEmpty | kPatchMerge, &kMetaV1Condition, L::kMap, "type", "type"},
 };
 constinit const MessageSpec kPolicyV1PodDisruptionBudgetStatus{"k8s.io.api.policy.v1.PodDisruptionBudgetStatus", kPolicyV1PodDisruptionBudgetStatusFields};
 

@@ -6,45 +6,46 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kRbacV1RoleFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "rules", K::kMessage, C::kRepeated, 0, &kRbacV1PolicyRule},
+    {2, "rules", K::kMessage, C::kRepeated, 0, &kRbacV1PolicyRule, L::kAtomic},
 };
 constinit const MessageSpec kRbacV1Role{"k8s.io.api.rbac.v1.Role", kRbacV1RoleFields};
 
 constexpr FieldSpec kRbacV1ClusterRoleFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "rules", K::kMessage, C::kRepeated, 0, &kRbacV1PolicyRule},
+    {2, "rules", K::kMessage, C::kRepeated, 0, &kRbacV1PolicyRule, L::kAtomic},
     {3, "aggregationRule", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kRbacV1AggregationRule},
 };
 constinit const MessageSpec kRbacV1ClusterRole{"k8s.io.api.rbac.v1.ClusterRole", kRbacV1ClusterRoleFields};
 
 constexpr FieldSpec kRbacV1RoleBindingFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "subjects", K::kMessage, C::kRepeated, kOmitEmpty, &kRbacV1Subject},
-    {3, "roleRef", K::kMessage, C::kSingular, 0, &kRbacV1RoleRef},
+    {2, "subjects", K::kMessage, C::kRepeated, kOmitEmpty, &kRbacV1Subject, L::kAtomic},
+    {3, "roleRef", K::kMessage, C::kSingular, kAtomic, &kRbacV1RoleRef},
 };
 constinit const MessageSpec kRbacV1RoleBinding{"k8s.io.api.rbac.v1.RoleBinding", kRbacV1RoleBindingFields};
 
 constexpr FieldSpec kRbacV1ClusterRoleBindingFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "subjects", K::kMessage, C::kRepeated, kOmitEmpty, &kRbacV1Subject},
-    {3, "roleRef", K::kMessage, C::kSingular, 0, &kRbacV1RoleRef},
+    {2, "subjects", K::kMessage, C::kRepeated, kOmitEmpty, &kRbacV1Subject, L::kAtomic},
+    {3, "roleRef", K::kMessage, C::kSingular, kAtomic, &kRbacV1RoleRef},
 };
 constinit const MessageSpec kRbacV1ClusterRoleBinding{"k8s.io.api.rbac.v1.ClusterRoleBinding", kRbacV1ClusterRoleBindingFields};
 
 constexpr FieldSpec kRbacV1PolicyRuleFields[] = {
-    {1, "verbs", K::kString, C::kRepeated, 0, nullptr},
-    {2, "apiGroups", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {3, "resources", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {4, "resourceNames", K::kString, C::kRepeated, kOmitEmpty, nullptr},
-    {5, "nonResourceURLs", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {1, "verbs", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
+    {2, "apiGroups", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {3, "resources", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {4, "resourceNames", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
+    {5, "nonResourceURLs", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
 };
 constinit const MessageSpec kRbacV1PolicyRule{"k8s.io.api.rbac.v1.PolicyRule", kRbacV1PolicyRuleFields};
 
 constexpr FieldSpec kRbacV1AggregationRuleFields[] = {
-    {1, "clusterRoleSelectors", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1LabelSelector},
+    {1, "clusterRoleSelectors", K::kMessage, C::kRepeated, kOmitEmpty, &kMetaV1LabelSelector, L::kAtomic},
 };
 constinit const MessageSpec kRbacV1AggregationRule{"k8s.io.api.rbac.v1.AggregationRule", kRbacV1AggregationRuleFields};
 
@@ -54,13 +55,13 @@ constexpr FieldSpec kRbacV1SubjectFields[] = {
     {3, "name", K::kString, C::kSingular, 0, nullptr},
     {4, "namespace", K::kString, C::kSingular, kOmitEmpty, nullptr},
 };
-constinit const MessageSpec kRbacV1Subject{"k8s.io.api.rbac.v1.Subject", kRbacV1SubjectFields};
+constinit const MessageSpec kRbacV1Subject{"k8s.io.api.rbac.v1.Subject", kRbacV1SubjectFields, /*atomic=*/true};
 
 constexpr FieldSpec kRbacV1RoleRefFields[] = {
     {1, "apiGroup", K::kString, C::kSingular, 0, nullptr},
     {2, "kind", K::kString, C::kSingular, 0, nullptr},
     {3, "name", K::kString, C::kSingular, 0, nullptr},
 };
-constinit const MessageSpec kRbacV1RoleRef{"k8s.io.api.rbac.v1.RoleRef", kRbacV1RoleRefFields};
+constinit const MessageSpec kRbacV1RoleRef{"k8s.io.api.rbac.v1.RoleRef", kRbacV1RoleRefFields, /*atomic=*/true};
 
 }  // namespace kubesim::fakeapi::types

@@ -6,16 +6,17 @@ namespace kubesim::fakeapi::types {
 
 using K = ValueKind;
 using C = Cardinality;
+using L = ListType;
 
 constexpr FieldSpec kStorageV1StorageClassFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
     {2, "provisioner", K::kString, C::kSingular, 0, nullptr},
     {3, "parameters", K::kString, C::kMap, kOmitEmpty, nullptr},
     {4, "reclaimPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {5, "mountOptions", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {5, "mountOptions", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kAtomic},
     {6, "allowVolumeExpansion", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {7, "volumeBindingMode", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {8, "allowedTopologies", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1TopologySelectorTerm},
+    {8, "allowedTopologies", K::kMessage, C::kRepeated, kOmitEmpty, &kCoreV1TopologySelectorTerm, L::kAtomic},
 };
 constinit const MessageSpec kStorageV1StorageClass{"k8s.io.api.storage.v1.StorageClass", kStorageV1StorageClassFields};
 
@@ -33,7 +34,7 @@ constinit const MessageSpec kStorageV1CSINode{"k8s.io.api.storage.v1.CSINode", k
 
 constexpr FieldSpec kStorageV1CSIStorageCapacityFields[] = {
     {1, "metadata", K::kMessage, C::kSingular, kOmitEmpty, &kMetaV1ObjectMeta},
-    {2, "nodeTopology", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kMetaV1LabelSelector},
+    {2, "nodeTopology", K::kMessage, C::kSingular, kPointer | kOmitEmpty | kAtomic, &kMetaV1LabelSelector},
     {3, "storageClassName", K::kString, C::kSingular, 0, nullptr},
     {4, "capacity", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {5, "maximumVolumeSize", K::kQuantity, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -50,10 +51,10 @@ constinit const MessageSpec kStorageV1VolumeAttachment{"k8s.io.api.storage.v1.Vo
 constexpr FieldSpec kStorageV1CSIDriverSpecFields[] = {
     {1, "attachRequired", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {2, "podInfoOnMount", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {3, "volumeLifecycleModes", K::kString, C::kRepeated, kOmitEmpty, nullptr},
+    {3, "volumeLifecycleModes", K::kString, C::kRepeated, kOmitEmpty, nullptr, L::kSet},
     {4, "storageCapacity", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {5, "fsGroupPolicy", K::kString, C::kSingular, kPointer | kOmitEmpty, nullptr},
-    {6, "tokenRequests", K::kMessage, C::kRepeated, kOmitEmpty, &kStorageV1TokenRequest},
+    {6, "tokenRequests", K::kMessage, C::kRepeated, kOmitEmpty, &kStorageV1TokenRequest, L::kAtomic},
     {7, "requiresRepublish", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {8, "seLinuxMount", K::kBool, C::kSingular, kPointer | kOmitEmpty, nullptr},
     {9, "nodeAllocatableUpdatePeriodSeconds", K::kInt64, C::kSingular, kPointer | kOmitEmpty, nullptr},
@@ -61,7 +62,7 @@ constexpr FieldSpec kStorageV1CSIDriverSpecFields[] = {
 constinit const MessageSpec kStorageV1CSIDriverSpec{"k8s.io.api.storage.v1.CSIDriverSpec", kStorageV1CSIDriverSpecFields};
 
 constexpr FieldSpec kStorageV1CSINodeSpecFields[] = {
-    {1, "drivers", K::kMessage, C::kRepeated, 0, &kStorageV1CSINodeDriver},
+    {1, "drivers", K::kMessage, C::kRepeated, kPatchMerge, &kStorageV1CSINodeDriver, L::kMap, "name", "name"},
 };
 constinit const MessageSpec kStorageV1CSINodeSpec{"k8s.io.api.storage.v1.CSINodeSpec", kStorageV1CSINodeSpecFields};
 
@@ -89,7 +90,7 @@ constinit const MessageSpec kStorageV1TokenRequest{"k8s.io.api.storage.v1.TokenR
 constexpr FieldSpec kStorageV1CSINodeDriverFields[] = {
     {1, "name", K::kString, C::kSingular, 0, nullptr},
     {2, "nodeID", K::kString, C::kSingular, 0, nullptr},
-    {3, "topologyKeys", K::kString, C::kRepeated, 0, nullptr},
+    {3, "topologyKeys", K::kString, C::kRepeated, 0, nullptr, L::kAtomic},
     {4, "allocatable", K::kMessage, C::kSingular, kPointer | kOmitEmpty, &kStorageV1VolumeNodeResources},
 };
 constinit const MessageSpec kStorageV1CSINodeDriver{"k8s.io.api.storage.v1.CSINodeDriver", kStorageV1CSINodeDriverFields};
