@@ -3,6 +3,7 @@
 
 #include "fakeapi/internal/crd/crd.h"
 #include "fakeapi/internal/crd/schema_defaults.h"
+#include "fakeapi/internal/defaulting/walker.h"
 #include "fakeapi/internal/encoding/types/go_encoding.h"
 #include "fakeapi/internal/fastpath/object_text.h"
 #include "fakeapi/internal/fastpath/text_create.h"
@@ -64,6 +65,12 @@ bool generation_changes(const ResourceInfo& info, const api::Object& stored,
     if (!after.contains(key)) return true;
   }
   return false;
+}
+
+// Whether the built-in kind has defaults: kube-apiserver defaults every decoded object before
+// validation (defaulting/walker.h). The text fast paths take only kinds without.
+bool has_defaults(const ResourceInfo& info) {
+  return !info.custom && info.go_type != nullptr && defaulting::has_defaults(*info.go_type);
 }
 
 bool empty_finalizers(const nlohmann::json& obj) {
@@ -278,10 +285,11 @@ api::Result<api::ObjectPtr> ApiServer::create_object(const Request& request,
   auto r = resolve(request.resource, ns, false);
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
+  const bool defaults = has_defaults(info);
   // Writes whose fields are tracked (a named manager, managedFields) take the general path.
   const bool tracked =
       !options.field_manager.empty() || !object->metadata_field("managedFields").is_null();
-  if (!options.dry_run && !tracked && fast_paths_) {
+  if (!options.dry_run && !tracked && fast_paths_ && !defaults) {
     if (const auto plan = internal::plan_text_create(info, *object, ns)) {
       // Stored as sent, with the server's fields, when nothing stands in the way; else the
       // general path finds what does.
@@ -307,6 +315,7 @@ api::Result<api::ObjectPtr> ApiServer::create_object(const Request& request,
     }
   }
   nlohmann::json j = object->to_json();
+  if (defaults) defaulting::apply_defaults(*info.go_type, j);
   auto named = name_and_check(*r, object, options, j, warnings);
   if (!named) return std::move(named).status();
   const std::string& key = named.value().key;
@@ -425,10 +434,11 @@ api::Result<api::ObjectPtr> ApiServer::update_object(const Request& request,
     }
     return api::new_not_found(info.group_resource(), object->name());
   }
+  const bool defaults = has_defaults(info);
   const bool tracked = !options.field_manager.empty() ||
                        !current->metadata_field("managedFields").is_null() ||
                        !object->metadata_field("managedFields").is_null();
-  if (!status && !options.dry_run && !tracked && fast_paths_) {
+  if (!status && !options.dry_run && !tracked && fast_paths_ && !defaults) {
     const std::string next_rv = std::to_string(store_.next_revision());
     internal::TextUpdate fast = internal::text_update(info, *current, *object, next_rv);
     if (fast.outcome == internal::TextUpdate::Outcome::kUnchanged) return current;
@@ -440,7 +450,13 @@ api::Result<api::ObjectPtr> ApiServer::update_object(const Request& request,
   }
   // kube-apiserver's order: the handler's decode and name checks (400), the uid precondition,
   // the resourceVersion, and only then the validation of the new object (422).
-  auto bad = validate_update(info, *current, object->json(), ns, object->name(), status,
+  nlohmann::json defaulted;
+  if (defaults) {
+    defaulted = object->to_json();
+    defaulting::apply_defaults(*info.go_type, defaulted);
+  }
+  const nlohmann::json& desired = defaults ? defaulted : object->json();
+  auto bad = validate_update(info, *current, desired, ns, object->name(), status,
                              options.field_validation, /*patched=*/false, warnings);
   if (bad && bad->code == 400) return *bad;
   if (!object->uid().empty() && object->uid() != current->uid()) {
@@ -455,7 +471,7 @@ api::Result<api::ObjectPtr> ApiServer::update_object(const Request& request,
     return api::new_conflict(info.group_resource(), object->name(), api::kOptimisticLockErrorMsg);
   }
   if (bad) return *bad;
-  return write_update(*r, current, object->json(),
+  return write_update(*r, current, defaults ? std::move(defaulted) : object->json(),
                       {request.process, subresource, options.dry_run, options.field_validation,
                        true, options.field_manager});
 }
@@ -485,6 +501,7 @@ api::Result<api::ObjectPtr> ApiServer::patch_object(const Request& request,
                              : apply_patch(old, type, body,
                                            builtin_patch_schema(info.gvr.group, info.kind));
   if (!patched) return patched.status();
+  if (has_defaults(info)) defaulting::apply_defaults(*info.go_type, patched.value());
   // As for update: name checks (400), then the resourceVersion, then validation (422).
   auto bad = validate_update(info, old, patched.value(), ns, name, status,
                              options.field_validation, /*patched=*/true, warnings);

@@ -151,9 +151,16 @@ inline void check_deployment(const api::ObjectPtr& got, const std::string& name,
   RC_ASSERT(got->generation() == want.generation);
   const json& j = got->json();
   RC_ASSERT(j["spec"]["replicas"] == want.replicas);
-  // Stored as the Go type renders: each container's resources struct appears, empty.
+  // Stored as the Go type renders, defaulted (SetDefaults_Container): each container's resources
+  // struct appears, empty, with the pull policy of an untagged image and the termination message
+  // defaults.
   json containers = containers_json(want.containers);
-  for (json& c : containers) c["resources"] = json::object();
+  for (json& c : containers) {
+    c["resources"] = json::object();
+    c["imagePullPolicy"] = "Always";
+    c["terminationMessagePath"] = "/dev/termination-log";
+    c["terminationMessagePolicy"] = "File";
+  }
   RC_ASSERT(j["spec"]["template"]["spec"]["containers"] == containers);
   const json status = j.value("status", json::object());
   RC_ASSERT(std::make_pair(status.value("replicas", 0), status.value("readyReplicas", 0)) == want.status);
