@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real kubectl binaries against `kubesim serve`: discovery, create/apply/get/patch/replace/delete,
-# watch, a CRD then an object of it, client-certificate and token authentication, 401s.
+# watch, a CRD then an object of it, server-side apply, client-certificate and token authentication, 401s.
 # Usage: kubectl_test.sh KUBESIM_BINARY [KUBECTL...]   (default: the oldest and newest kubectl.1.NN
 # under /usr/lib/google-cloud-sdk/bin). Exits 77 (skipped) when no kubectl is installed.
 set -euo pipefail
@@ -50,6 +50,15 @@ spec:
     schema:
       openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
 YAML
+cat >"$tmp/ssa.yaml" <<'YAML'
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ssa
+data:
+  a: "1"
+  b: "2"
+YAML
 cat >"$tmp/widget.yaml" <<'YAML'
 apiVersion: example.com/v1
 kind: Widget
@@ -97,6 +106,20 @@ for kubectl in "${kubectls[@]}"; do
   [ "$(k -n "$ns" get wd w1 -o jsonpath='{.spec.size}')" = 4 ] || fail "$v CR patch"
   k -n "$ns" delete wd w1 >/dev/null
   k delete crd widgets.example.com >/dev/null
+  # Server-side apply: it creates, records its manager, conflicts with another manager's change
+  # until --force-conflicts, and drops what it no longer applies.
+  k -n "$ns" apply --server-side -f "$tmp/ssa.yaml" | matches serverside-applied || fail "$v apply --server-side"
+  [ "$(k -n "$ns" get cm ssa -o jsonpath='{.metadata.managedFields[0].manager}/{.metadata.managedFields[0].operation}')" = kubectl/Apply ] ||
+    fail "$v apply --server-side: managedFields"
+  k -n "$ns" patch cm ssa --type merge -p '{"data":{"a":"other"}}' --field-manager=intruder >/dev/null
+  expect_fail 'conflict with "intruder" using v1: .data.a' k -n "$ns" apply --server-side -f "$tmp/ssa.yaml"
+  k -n "$ns" apply --server-side --force-conflicts -f "$tmp/ssa.yaml" | matches serverside-applied ||
+    fail "$v apply --force-conflicts"
+  [ "$(k -n "$ns" get cm ssa -o jsonpath='{.data.a}')" = 1 ] || fail "$v apply --force-conflicts: data"
+  sed '/b: "2"/d' "$tmp/ssa.yaml" >"$tmp/ssa-less.yaml"
+  k -n "$ns" apply --server-side -f "$tmp/ssa-less.yaml" >/dev/null || fail "$v apply --server-side again"
+  [ "$(k -n "$ns" get cm ssa -o jsonpath='{.data.a}/{.data.b}')" = 1/ ] || fail "$v apply: dropped key"
+  k -n "$ns" delete cm ssa >/dev/null
   # Imperative generators: kubectl >= 1.32 sends protobuf bodies, older ones JSON.
   out=$(k -n "$ns" create configmap imperative --from-literal=x=y 2>&1) || fail "$v create configmap: $out"
   [ "$(k -n "$ns" get cm imperative -o jsonpath='{.data.x}')" = y ] || fail "$v create configmap: data"

@@ -6,8 +6,8 @@ with --kubeconfig-out and talks to it through the client exactly as an applicati
 paginated list (limit/continue), watches from a resourceVersion (replayed history, then live
 events; 410 when the version is compacted), a strategic merge patch from a dict body, the
 read-modify-replace round trip (the client re-serialises creationTimestamp as +00:00) and the 409
-Conflict of a stale replace, a 404 whose body is a JSON Status, and a Lease whose MicroTime comes
-from a datetime.
+Conflict of a stale replace, a 404 whose body is a JSON Status, a Lease whose MicroTime comes
+from a datetime, and server-side apply through the dynamic client (conflicts, force).
 Exits 77 (skipped) when the kubernetes module is not installed.
 """
 import json
@@ -168,6 +168,32 @@ class PythonClientTest(unittest.TestCase):
         self.assertEqual(raised.exception.status, 400)
         self.assertIn('cannot parse "+00:00" as ".000000"',
                       json.loads(raised.exception.body)["message"])
+
+    def test_server_side_apply(self):
+        """The dynamic client's server_side_apply: it creates, another manager's change to a
+        field it applied is a 409 naming that manager, and force_conflicts takes the field."""
+        from kubernetes import dynamic
+        dyn = dynamic.DynamicClient(self.api_client)
+        cms = dyn.resources.get(api_version="v1", kind="ConfigMap")
+        # The client sends a dict only as JSON content types; an apply body goes as text.
+        body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap",
+                           "metadata": {"name": "ssa", "namespace": NS}, "data": {"k": "1"}})
+        applied = dyn.server_side_apply(cms, body=body, name="ssa", namespace=NS, field_manager="py")
+        self.assertEqual(applied.data.k, "1")
+        managed = applied.to_dict()["metadata"]["managedFields"]
+        self.assertEqual([(m["manager"], m["operation"]) for m in managed], [("py", "Apply")])
+        self.assertEqual(managed[0]["fieldsV1"], {"f:data": {"f:k": {}}})
+        self.core.patch_namespaced_config_map("ssa", NS, {"data": {"k": "2"}}, field_manager="other")
+        with self.assertRaises(ApiException) as raised:
+            dyn.server_side_apply(cms, body=body, name="ssa", namespace=NS, field_manager="py")
+        self.assertEqual(raised.exception.status, 409)
+        status = json.loads(raised.exception.body)
+        self.assertEqual(status["message"],
+                         'Apply failed with 1 conflict: conflict with "other" using v1: .data.k')
+        self.assertEqual(status["details"]["causes"][0]["field"], ".data.k")
+        forced = dyn.server_side_apply(cms, body=body, name="ssa", namespace=NS, field_manager="py",
+                                       force_conflicts=True)
+        self.assertEqual(forced.data.k, "1")
 
     def test_not_found_is_a_json_status(self):
         with self.assertRaises(ApiException) as raised:
