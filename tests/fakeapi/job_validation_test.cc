@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "kubesim/fakeapi/validation.h"
+
+#include "fakeapi/internal/defaulting/walker.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
 #include "tests/fakeapi/validation_test_util.h"
 
 namespace kubesim::fakeapi {
@@ -289,8 +292,11 @@ TEST(JobValidationTest, ManagedBy) {
   });
 }
 
-// The update of `old` to `now`; "" when valid.
-std::string update(const Json& old, const Json& now, bool status = false) {
+// The update of `old` to `now`; "" when valid. Both are defaulted, as the server stores `old`
+// and defaults `now` before it validates it.
+std::string update(Json old, Json now, bool status = false) {
+  defaulting::apply_defaults(*types::go_type_of("batch", "Job"), old);
+  defaulting::apply_defaults(*types::go_type_of("batch", "Job"), now);
   auto s = validate_update(builtin("jobs", "batch"), old, now, "default", "j", status);
   return s ? s->message : "";
 }
@@ -301,8 +307,11 @@ TEST(JobValidationTest, UpdateOfCompletions) {
             kInvalid + "spec.completions: Invalid value: 3: field is immutable");
   EXPECT_EQ(update(job(), job({{"/spec/completions", 1}, {"/spec/parallelism", 1}})), "")
       << "the defaults are 1 and 1";
-  EXPECT_EQ(update(job(), job({{"/spec/parallelism", 3}})), "")
-      << "a patch keeps the completions (1) the stored Job was given";
+  EXPECT_EQ(update(job(), job({{"/spec/completions", 1}, {"/spec/parallelism", 3}})), "")
+      << "a patch of parallelism keeps the completions (1) the stored Job was given";
+  EXPECT_EQ(update(job(), job({{"/spec/parallelism", 3}})),
+            kInvalid + "spec.completions: Invalid value: null: field is immutable")
+      << "an update that leaves completions out unsets them: parallelism is set";
   EXPECT_EQ(update(job({{"/spec/parallelism", 2}}), job({{"/spec/parallelism", 1}})), "")
       << "completions stays unset when parallelism is set";
   EXPECT_EQ(update(two, job()), kInvalid + "spec.completions: Invalid value: 1: field is immutable")

@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "kubesim/fakeapi/validation.h"
+
+#include "fakeapi/internal/defaulting/walker.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
 #include "tests/fakeapi/validation_test_util.h"
 
 namespace kubesim::fakeapi {
@@ -292,7 +295,10 @@ TEST(ValidationJobTest, CreateAndUpdate) {
   ASSERT_TRUE(s.has_value());
   EXPECT_THAT(s->message, ::testing::StartsWith(invalid + "spec.template: Invalid value: {"));
   EXPECT_THAT(s->message, ::testing::EndsWith("}: field is immutable"));
-  EXPECT_TRUE(is_valid(validate_update(jobs, job, set(job, "/spec/parallelism"_json_pointer, 3),
+  // The stored Job is defaulted (completions 1); a patch of parallelism keeps its completions.
+  Json stored = job;
+  defaulting::apply_defaults(*types::go_type_of("batch", "Job"), stored);
+  EXPECT_TRUE(is_valid(validate_update(jobs, stored, set(stored, "/spec/parallelism"_json_pointer, 3),
                                        "default", "j", false)));
 }
 

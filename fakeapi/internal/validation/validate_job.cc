@@ -4,14 +4,15 @@
 // ValidateJob and then ValidateJobUpdate, as the registry's strategy does, so a spec error is a
 // cause twice but listed once in the message.
 //
-// kube-apiserver validates the Job SetDefaults_Job has filled in; this server stores what it is
-// sent, so the rules read the defaulted values through job_defaults() — an Indexed Job that sets
-// neither completions nor parallelism has completions 1, and an old Job without completionMode is
-// NonIndexed, as the stored object would say there. The selector rules apply to a manual selector
+// kube-apiserver validates the Job SetDefaults_Job has filled in, as this server does (its writes
+// are defaulted first); the rules read the values through job_defaults(), which defaults a Job
+// passed to them as sent the same way. The selector rules apply to a manual selector
 // only: this server does not generate one.
 #include <set>
 
 #include "kubesim/api/validation.h"
+#include "fakeapi/internal/defaulting/walker.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
 #include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
@@ -139,7 +140,7 @@ void validate_indexed_pod_names(const Subject& s, const JobDefaults& job, FieldE
 }
 
 void validate_job(const Subject& s, FieldErrors& errs) {
-  const JobDefaults job = job_defaults(s.spec(), s.old_spec());
+  const JobDefaults job = job_defaults(s.spec());
   validate_meta_create(s, errs);
   validate_job_spec(s.spec(), job, errs);
   validate_indexed_pod_names(s, job, errs);
@@ -224,7 +225,7 @@ void validate_immutable_fields(const Subject& s, const JobDefaults& now, FieldEr
 }
 
 void update_job(const Subject& s, FieldErrors& errs) {
-  const JobDefaults now = job_defaults(s.spec(), s.old_spec());
+  const JobDefaults now = job_defaults(s.spec());
   validate_job(s, errs);
   validate_meta_update(s, errs);
   validate_job_spec(s.spec(), now, errs);
@@ -266,22 +267,16 @@ void update_job_status(const Subject& s, FieldErrors& errs) {
 }  // namespace
 
 JobDefaults job_defaults(const Json& spec) {
+  // SetDefaults_Job's values, from the generated rules (fakeapi/internal/defaulting): the server
+  // validates defaulted Jobs; the rules' other callers may pass them as sent.
+  Json job = {{"spec", spec.is_object() ? spec : Json::object()}};
+  defaulting::apply_defaults(*types::go_type_of("batch", "Job"), job);
+  const Json& defaulted = job["spec"];
   JobDefaults d;
-  d.completions = as_int(member(spec, "completions"));
-  const std::optional<std::int64_t> parallelism = as_int(member(spec, "parallelism"));
-  if (!d.completions && !parallelism) d.completions = 1;
-  d.parallelism = parallelism.value_or(1);
-  const Json& mode = member(spec, "completionMode");
+  d.completions = as_int(member(defaulted, "completions"));
+  d.parallelism = as_int(member(defaulted, "parallelism")).value_or(1);
+  const Json& mode = member(defaulted, "completionMode");
   if (mode.is_string()) d.completion_mode = mode.get<std::string>();
-  return d;
-}
-
-JobDefaults job_defaults(const Json& spec, const Json& stored) {
-  JobDefaults d = job_defaults(spec);
-  if (stored.is_object() && !present(member(spec, "completions")) &&
-      !present(member(stored, "completions"))) {
-    d.completions = job_defaults(stored).completions;
-  }
   return d;
 }
 

@@ -2,11 +2,12 @@
 // validateOnlyAddedTolerations, validateOnlyDeletedSchedulingGates). Only container images,
 // activeDeadlineSeconds (lowered), tolerations (added), scheduling gates (removed), a negative
 // terminationGracePeriodSeconds (raised to 1) and, for gated pods, nodeSelector additions may
-// change. Stored pods here are not defaulted, so both specs get kube-apiserver's pod defaults
-// before they are compared.
+// change. Both specs are compared as defaulted.
 #include <algorithm>
 #include <map>
 
+#include "fakeapi/internal/defaulting/walker.h"
+#include "fakeapi/internal/encoding/types/go_encoding.h"
 #include "fakeapi/internal/validation/validation_rules.h"
 
 namespace kubesim::fakeapi::internal::validation {
@@ -102,53 +103,13 @@ void validate_only_deleted_gates(const Json& now, const Json& before, FieldError
   }
 }
 
-std::string default_pull_policy(const std::string& image) {
-  if (image.find('@') != std::string::npos) return "IfNotPresent";
-  const std::size_t slash = image.rfind('/');
-  const std::size_t colon = image.rfind(':');
-  const bool tagged = colon != std::string::npos && (slash == std::string::npos || colon > slash);
-  return !tagged || image.substr(colon + 1) == "latest" ? "Always" : "IfNotPresent";
-}
-
-void default_containers(Json& containers, bool host_network) {
-  if (!containers.is_array()) return;
-  for (Json& c : containers) {
-    if (!c.is_object()) continue;
-    if (!c.contains("terminationMessagePath")) c["terminationMessagePath"] = "/dev/termination-log";
-    if (!c.contains("terminationMessagePolicy")) c["terminationMessagePolicy"] = "File";
-    if (!c.contains("imagePullPolicy")) {
-      c["imagePullPolicy"] = default_pull_policy(string_member(c, "image"));
-    }
-    Json& ports = c["ports"];
-    if (!ports.is_array()) continue;
-    for (Json& p : ports) {
-      if (!p.is_object()) continue;
-      if (!p.contains("protocol")) p["protocol"] = "TCP";
-      if (host_network && as_int(member(p, "hostPort")).value_or(0) == 0) {
-        p["hostPort"] = member(p, "containerPort");
-      }
-    }
-  }
-}
-
-// The PodSpec as kube-apiserver stores it after defaulting, in canonical form.
-Json defaulted(Json spec) {
-  if (!spec.is_object()) spec = Json::object();
-  const Json defaults = {{"restartPolicy", "Always"},
-                         {"dnsPolicy", "ClusterFirst"},
-                         {"terminationGracePeriodSeconds", 30},
-                         {"schedulerName", "default-scheduler"},
-                         {"enableServiceLinks", true}};
-  for (const auto& [k, v] : defaults.items()) {
-    if (!present(member(spec, k))) spec[k] = v;
-  }
-  if (!present(member(spec, "serviceAccount")) && present(member(spec, "serviceAccountName"))) {
-    spec["serviceAccount"] = spec["serviceAccountName"];
-  }
-  const bool host_network = member(spec, "hostNetwork") == Json(true);
-  default_containers(spec["containers"], host_network);
-  default_containers(spec["initContainers"], host_network);
-  return canonical(spec);
+// The PodSpec as kube-apiserver stores it after defaulting (SetDefaults_Pod and what it reaches,
+// from the generated rules of fakeapi/internal/defaulting), in canonical form. The server
+// defaults every write before it validates it; this keeps the rule right for callers that do not.
+Json defaulted(const Json& spec) {
+  Json pod = {{"spec", spec.is_object() ? spec : Json::object()}};
+  defaulting::apply_defaults(*types::go_type_of("", "Pod"), pod);
+  return canonical(pod["spec"]);
 }
 
 Json munged(const Json& spec, const Json& old) {

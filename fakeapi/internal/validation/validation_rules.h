@@ -162,18 +162,14 @@ void update_replica_set_status(const Subject& s, FieldErrors& errs);
 
 // --- validate_job.cc, validate_job_policies.cc ------------------------------------------------
 
-// A Job's spec as SetDefaults_Job leaves it. kube-apiserver validates the defaulted Job; this
-// server stores what it is sent, so the Job rules read these values instead of the raw members.
+// The values of a Job's spec the Job rules read, as SetDefaults_Job leaves them (job_defaults
+// runs the generated defaulting of fakeapi/internal/defaulting on the spec it is given).
 struct JobDefaults {
   std::optional<std::int64_t> completions;  // 1 when neither completions nor parallelism is set
   std::int64_t parallelism = 1;
   std::string completion_mode = "NonIndexed";  // as given when set, whatever it says
 };
 JobDefaults job_defaults(const Json& spec);
-// The same for the spec of an update of `stored` (null on creates). kube-apiserver stores the
-// defaulted Job, so an update built from it (a patch, an apply) keeps the completions the stored
-// Job was given; a spec that leaves completions out of a Job stored without them is read so.
-JobDefaults job_defaults(const Json& spec, const Json& stored);
 // validateJobSpec's podFailurePolicy, successPolicy and podReplacementPolicy rules.
 void validate_job_policies(const Json& spec, const JobDefaults& job, FieldErrors& errs);
 // spec.managedBy: a domain-prefixed path ("example.com/controller") of at most 63 bytes.
