@@ -1,73 +1,92 @@
 #include "kubesim/fakeapi/registry.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "kubesim/api/validation.h"
+#include "fakeapi/internal/builtin_resources.h"
 #include "fakeapi/internal/encoding/types/go_encoding.h"
 
 namespace kubesim::fakeapi {
 namespace {
 
-struct Builtin {
-  const char* group;
-  const char* version;
-  const char* resource;
-  const char* kind;
-  const char* singular;
-  std::vector<std::string> short_names;
-  bool namespaced;
-  bool has_status;
-  bool tracks_generation;
-  api::NameRule name_rule;
-  std::vector<std::string> fields;
-  bool in_all;
-};
-
-// The built-in types, with scope, subresources and field selectors as kube-apiserver has them.
-std::vector<Builtin> builtins() {
-  const auto sub = api::NameRule::kDns1123Subdomain;
-  return {
-      {"", "v1", "namespaces", "Namespace", "namespace", {"ns"}, false, true, false,
-       api::NameRule::kDns1123Label, {"status.phase"}, false},
-      {"", "v1", "configmaps", "ConfigMap", "configmap", {"cm"}, true, false, false, sub, {}, false},
-      {"", "v1", "secrets", "Secret", "secret", {}, true, false, false, sub, {"type"}, false},
-      {"", "v1", "pods", "Pod", "pod", {"po"}, true, true, false, sub,
-       {"spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
-        "spec.hostNetwork", "status.phase", "status.podIP", "status.podIPs",
-        "status.nominatedNodeName"},
-       true},
-      {"", "v1", "services", "Service", "service", {"svc"}, true, true, false,
-       api::NameRule::kDns1035Label, {}, true},
-      {"", "v1", "endpoints", "Endpoints", "endpoints", {"ep"}, true, false, false, sub, {}, false},
-      {"", "v1", "events", "Event", "event", {"ev"}, true, false, false, sub,
-       {"involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
-        "involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
-        "involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"},
-       false},
-      {"", "v1", "serviceaccounts", "ServiceAccount", "serviceaccount", {"sa"}, true, false, false,
-       sub, {}, false},
-      {"", "v1", "nodes", "Node", "node", {"no"}, false, true, false, sub, {"spec.unschedulable"},
-       false},
-      {"", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", "persistentvolumeclaim",
-       {"pvc"}, true, true, false, sub, {}, false},
-      {"", "v1", "replicationcontrollers", "ReplicationController", "replicationcontroller",
-       {"rc"}, true, true, true, sub, {"status.replicas"}, true},
-      {"apps", "v1", "deployments", "Deployment", "deployment", {"deploy"}, true, true, true, sub, {},
-       true},
-      {"apps", "v1", "replicasets", "ReplicaSet", "replicaset", {"rs"}, true, true, true, sub,
-       {"status.replicas"}, true},
-      // ValidateStatefulSetName is NameIsDNSLabel: the set's pods are named after it.
-      {"apps", "v1", "statefulsets", "StatefulSet", "statefulset", {"sts"}, true, true, true,
-       api::NameRule::kDns1123Label, {}, true},
-      {"apps", "v1", "daemonsets", "DaemonSet", "daemonset", {"ds"}, true, true, true, sub, {}, true},
-      {"batch", "v1", "jobs", "Job", "job", {}, true, true, true, sub, {"status.successful"}, true},
-      {"batch", "v1", "cronjobs", "CronJob", "cronjob", {"cj"}, true, true, true, sub, {}, true},
-      {"coordination.k8s.io", "v1", "leases", "Lease", "lease", {}, true, false, false, sub, {},
-       false},
-      {"apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition",
-       "customresourcedefinition", {"crd", "crds"}, false, true, true, sub, {}, false},
-  };
+std::vector<std::string> split(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const std::size_t at = text.find(sep);
+    out.emplace_back(text.substr(0, at));
+    text = at == std::string_view::npos ? std::string_view() : text.substr(at + 1);
+  }
+  return out;
 }
+
+std::vector<std::string> verbs_of(internal::VerbSet set) {
+  switch (set) {
+    case internal::VerbSet::kAll:
+      return {"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"};
+    case internal::VerbSet::kAllButCollection:
+      return {"create", "delete", "get", "list", "patch", "update", "watch"};
+    case internal::VerbSet::kCreate:
+      return {"create"};
+    case internal::VerbSet::kGetList:
+      return {"get", "list"};
+  }
+  return {};
+}
+
+ResourceInfo builtin_info(const internal::BuiltinResource& b) {
+  ResourceInfo info;
+  info.gvr = {std::string(b.group), std::string(b.version), std::string(b.resource)};
+  info.kind = b.kind;
+  info.list_kind = std::string(b.kind) + "List";
+  info.singular = b.singular;
+  info.short_names = split(b.short_names, ',');
+  info.categories = split(b.categories, ',');
+  info.namespaced = b.namespaced;
+  info.set_verbs(verbs_of(b.verbs));
+  for (const std::string& name : split(b.subresources, ',')) {
+    const internal::BuiltinSubresource* sub = internal::builtin_subresource(name, b.kind);
+    assert(sub != nullptr);
+    SubresourceInfo s;
+    s.name = name;
+    s.kind = sub->kind.empty() ? info.gvk()
+                               : api::GroupVersionKind{std::string(sub->group),
+                                                       std::string(sub->version),
+                                                       std::string(sub->kind)};
+    s.verbs = split(sub->verbs, ' ');
+    info.subresources.push_back(std::move(s));
+  }
+  info.has_status = info.subresource("status") != nullptr;
+  info.tracks_generation = b.tracks_generation;
+  info.name_rule = b.name_rule;
+  info.field_selectors = split(b.field_selectors, ',');
+  info.storage = b.storage;
+  info.go_type = types::go_type_of(info.gvr.group, info.kind);
+  return info;
+}
+
+}  // namespace
+
+bool SubresourceInfo::supports(api::Verb verb) const {
+  return std::find(verbs.begin(), verbs.end(), api::to_string(verb)) != verbs.end();
+}
+
+const SubresourceInfo* ResourceInfo::subresource(std::string_view name) const {
+  for (const SubresourceInfo& s : subresources) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+void ResourceInfo::set_verbs(std::vector<std::string> sorted) {
+  verbs = std::move(sorted);
+  verb_mask = 0;
+  for (const std::string& v : verbs) {
+    if (auto verb = api::parse_verb(v)) verb_mask |= static_cast<std::uint16_t>(1u << static_cast<unsigned>(*verb));
+  }
+}
+
+namespace {
 
 api::StatusCause invalid(std::string field, std::string message) {
   return api::StatusCause{"FieldValueInvalid", std::move(message), std::move(field)};
@@ -101,22 +120,7 @@ bool ResourceInfo::supports_field(std::string_view path) const {
 }
 
 Registry::Registry() {
-  for (auto& b : builtins()) {
-    ResourceInfo info;
-    info.gvr = {b.group, b.version, b.resource};
-    info.kind = b.kind;
-    info.list_kind = std::string(b.kind) + "List";
-    info.singular = b.singular;
-    info.short_names = std::move(b.short_names);
-    if (b.in_all) info.categories = {"all"};
-    info.namespaced = b.namespaced;
-    info.has_status = b.has_status;
-    info.tracks_generation = b.tracks_generation;
-    info.name_rule = b.name_rule;
-    info.field_selectors = std::move(b.fields);
-    info.go_type = types::go_type_of(b.group, b.kind);
-    add(std::move(info));
-  }
+  for (const internal::BuiltinResource& b : internal::builtin_resources()) add(builtin_info(b));
 }
 
 void Registry::add(ResourceInfo info) {
@@ -213,8 +217,21 @@ api::Result<std::vector<ResourceInfo>> Registry::parse_crd(const nlohmann::json&
       info.short_names = strings_at(names, "shortNames");
       info.categories = strings_at(names, "categories");
       info.namespaced = scope == "Namespaced";
-      info.has_status = v.contains("subresources") && v["subresources"].is_object() &&
-                        v["subresources"].contains("status");
+      info.set_verbs(verbs_of(internal::VerbSet::kAll));
+      const nlohmann::json& subresources =
+          v.contains("subresources") && v["subresources"].is_object() ? v["subresources"] : empty;
+      if (subresources.contains("scale") && subresources["scale"].is_object()) {
+        const nlohmann::json& scale = subresources["scale"];
+        info.scale.spec_replicas = string_at(scale, "specReplicasPath");
+        info.scale.status_replicas = string_at(scale, "statusReplicasPath");
+        info.scale.label_selector = string_at(scale, "labelSelectorPath");
+        info.subresources.push_back(
+            {"scale", {"autoscaling", "v1", "Scale"}, {"get", "patch", "update"}});
+      }
+      if (subresources.contains("status")) {
+        info.subresources.push_back({"status", info.gvk(), {"get", "patch", "update"}});
+        info.has_status = true;
+      }
       info.tracks_generation = true;
       info.custom = true;
       info.crd_name = name;

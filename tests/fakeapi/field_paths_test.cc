@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 using Verdict = FieldLookup::Verdict;
 
-const ResourceInfo& builtin(const api::GroupVersionResource& gvr) {
+const ResourceInfo& served(const api::GroupVersionResource& gvr) {
   static const Registry registry;
   const ResourceInfo* info = registry.find(gvr);
   EXPECT_NE(info, nullptr) << gvr.resource;
@@ -23,7 +23,7 @@ const ResourceInfo& builtin(const api::GroupVersionResource& gvr) {
 }
 
 TEST(FieldPathsTest, BuiltInKindsAnswerFromTheirGoTypes) {
-  const ResourceInfo& deployments = builtin(api::kDeployments);
+  const ResourceInfo& deployments = served(api::kDeployments);
   EXPECT_EQ(lookup_field(deployments, "spec.replicas").verdict, Verdict::kKnown);
   EXPECT_EQ(lookup_field(deployments, "spec.replicas").type, FieldType::kInteger);
   EXPECT_EQ(lookup_field(deployments, "status.readyReplicas").type, FieldType::kInteger);
@@ -49,7 +49,7 @@ TEST(FieldPathsTest, BuiltInKindsAnswerFromTheirGoTypes) {
 }
 
 TEST(FieldPathsTest, MapsTakeAnyKey) {
-  const ResourceInfo& config_maps = builtin(api::kConfigMaps);
+  const ResourceInfo& config_maps = served(api::kConfigMaps);
   EXPECT_EQ(lookup_field(config_maps, "data").type, FieldType::kMap);
   EXPECT_EQ(lookup_field(config_maps, "data.anything").type, FieldType::kString);
   EXPECT_EQ(lookup_field(config_maps, "data.k.deeper").problem, "ConfigMap's data.k has no field \"deeper\" (data.k is a string)");

@@ -14,7 +14,7 @@
 namespace kubesim::fakeapi {
 namespace {
 
-const api::GroupResource kConfigMaps = api::kConfigMaps.group_resource();
+const api::GroupResource kConfigMapsResource = api::kConfigMaps.group_resource();
 const api::GroupResource kSecrets = api::kSecrets.group_resource();
 
 // The ConfigMap stored under `key` at revision `rev`, with data {k: value}.
@@ -44,17 +44,17 @@ std::vector<Revision> log_revisions(const Store& store, Revision after) {
 
 TEST(StoreTest, TablesAreCreatedOnceAndNeverReused) {
   Store store;
-  const TableId a = store.table(kConfigMaps);
+  const TableId a = store.table(kConfigMapsResource);
   const TableId b = store.table(kSecrets);
   EXPECT_NE(a, b);
-  EXPECT_EQ(store.table(kConfigMaps), a);
+  EXPECT_EQ(store.table(kConfigMapsResource), a);
   EXPECT_EQ(store.table_resource(b), kSecrets);
   EXPECT_EQ(store.size(a), 0u);
 }
 
 TEST(StoreTest, EveryWriteBumpsTheGlobalRevision) {
   Store store;
-  const TableId cms = store.table(kConfigMaps);
+  const TableId cms = store.table(kConfigMapsResource);
   const TableId secrets = store.table(kSecrets);
   EXPECT_EQ(store.revision(), 0);
   EXPECT_EQ(store.next_revision(), 1);
@@ -75,7 +75,7 @@ TEST(StoreTest, EveryWriteBumpsTheGlobalRevision) {
 
 TEST(StoreTest, RemoveRecordsTheLastStateWithTheDeletionRevision) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   store.put(t, "ns/a", object_at("ns/a", 1));
   const Change& del = store.remove(t, "ns/a", object_at("ns/a", 2));
   EXPECT_EQ(del.type, ChangeType::kDeleted);
@@ -92,7 +92,7 @@ TEST(StoreTest, RemoveRecordsTheLastStateWithTheDeletionRevision) {
 
 TEST(StoreTest, GetAtServesEveryRetainedRevision) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   store.put(t, "ns/a", object_at("ns/a", 1, "one"));
   store.put(t, "ns/b", object_at("ns/b", 2));
   store.put(t, "ns/a", object_at("ns/a", 3, "three"));
@@ -123,7 +123,7 @@ TEST(StoreTest, GetAtServesEveryRetainedRevision) {
 
 TEST(StoreTest, ScanVisitsKeysInOrderAtARevisionWithPrefixAndStart) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   store.put(t, "b/x", object_at("b/x", 1));
   store.put(t, "a/y", object_at("a/y", 2));
   store.put(t, "a/x", object_at("a/x", 3));
@@ -145,7 +145,7 @@ TEST(StoreTest, ScanVisitsKeysInOrderAtARevisionWithPrefixAndStart) {
 
 TEST(StoreTest, ChangesAfterReplaysTheLogInRevisionOrder) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   for (int i = 1; i <= 5; ++i) store.put(t, "ns/a", object_at("ns/a", i));
   EXPECT_EQ(log_revisions(store, 0), (std::vector<Revision>{1, 2, 3, 4, 5}));
   EXPECT_EQ(log_revisions(store, 3), (std::vector<Revision>{4, 5}));
@@ -154,7 +154,7 @@ TEST(StoreTest, ChangesAfterReplaysTheLogInRevisionOrder) {
 
 TEST(StoreTest, CompactionKeepsTheStateAtTheCompactedRevisionAndEverythingAfter) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   store.put(t, "ns/a", object_at("ns/a", 1, "one"));
   store.put(t, "ns/a", object_at("ns/a", 2, "two"));
   store.put(t, "ns/b", object_at("ns/b", 3));
@@ -183,7 +183,7 @@ TEST(StoreTest, CompactionKeepsTheStateAtTheCompactedRevisionAndEverythingAfter)
 
 TEST(StoreTest, CompactionForgetsDeletedKeysAndTheyCanComeBack) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   store.put(t, "ns/a", object_at("ns/a", 1));
   store.remove(t, "ns/a", object_at("ns/a", 2));
   store.compact(2);
@@ -199,7 +199,7 @@ TEST(StoreTest, CompactionForgetsDeletedKeysAndTheyCanComeBack) {
 
 TEST(StoreTest, TheListenerSeesEveryCommittedChange) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   std::vector<std::pair<Revision, ChangeType>> seen;
   store.set_listener([&](const Change& c) {
     EXPECT_EQ(store.revision(), c.revision);  // committed before the listener runs
@@ -214,7 +214,7 @@ TEST(StoreTest, TheListenerSeesEveryCommittedChange) {
 
 TEST(StoreTest, KeysErasedByCompactionComeBackOnceInKeyOrder) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   // Enough keys that one erased key is not swept from the key order at once.
   std::vector<std::string> keys;
   for (int i = 10; i < 30; ++i) keys.push_back("ns/k" + std::to_string(i));
@@ -243,7 +243,7 @@ TEST(StoreTest, KeysErasedByCompactionComeBackOnceInKeyOrder) {
 
 TEST(StoreTest, ManyKeysStayFindableAsTheIndexGrowsAndHalfOfThemAreErased) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   constexpr int kKeys = 5000;
   const auto key = [](int i) { return "ns-" + std::to_string(i % 7) + "/cm-" + std::to_string(i); };
   std::map<std::string, Revision> model;
@@ -280,7 +280,7 @@ TEST(StoreTest, ManyKeysStayFindableAsTheIndexGrowsAndHalfOfThemAreErased) {
 
 TEST(StoreTest, CompactionReleasesTheObjectsOfErasedKeys) {
   Store store;
-  const TableId t = store.table(kConfigMaps);
+  const TableId t = store.table(kConfigMapsResource);
   std::vector<std::weak_ptr<const api::Object>> objects;
   for (int i = 0; i < 16; ++i) {
     const std::string key = "ns/k" + std::to_string(i);

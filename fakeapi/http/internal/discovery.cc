@@ -42,17 +42,28 @@ json group_object(const Registry& registry, const std::string& group) {
 }
 
 json resource_object(const ResourceInfo& info) {
-  json verbs = info.gvr.resource == "namespaces"
-                   ? json{"create", "delete", "get", "list", "patch", "update", "watch"}
-                   : json{"create", "delete", "deletecollection", "get", "list", "patch",
-                          "update", "watch"};
   json r = {{"name", info.gvr.resource},
             {"singularName", info.singular},
             {"namespaced", info.namespaced},
             {"kind", info.kind},
-            {"verbs", verbs}};
+            {"verbs", info.verbs}};
   if (!info.short_names.empty()) r["shortNames"] = info.short_names;
   if (!info.categories.empty()) r["categories"] = info.categories;
+  return r;
+}
+
+// A subresource's entry; its group and version are named when they are not its parent's
+// (pods/eviction is policy/v1 Eviction, deployments/scale autoscaling/v1 Scale).
+json subresource_object(const ResourceInfo& info, const SubresourceInfo& sub) {
+  json r = {{"name", info.gvr.resource + "/" + sub.name},
+            {"singularName", ""},
+            {"namespaced", info.namespaced},
+            {"kind", sub.kind.kind},
+            {"verbs", sub.verbs}};
+  if (sub.kind.group != info.gvr.group || sub.kind.version != info.gvr.version) {
+    r["group"] = sub.kind.group;
+    r["version"] = sub.kind.version;
+  }
   return r;
 }
 
@@ -90,12 +101,8 @@ std::optional<std::string> resource_list_json(const Registry& registry, const st
   for (const ResourceInfo* info : registry.all()) {
     if (info->gvr.group != group || info->gvr.version != version) continue;
     resources.push_back(resource_object(*info));
-    if (info->has_status) {
-      resources.push_back({{"name", info->gvr.resource + "/status"},
-                           {"singularName", ""},
-                           {"namespaced", info->namespaced},
-                           {"kind", info->kind},
-                           {"verbs", {"get", "patch", "update"}}});
+    for (const SubresourceInfo& sub : info->subresources) {
+      resources.push_back(subresource_object(*info, sub));
     }
   }
   if (resources.empty()) return std::nullopt;

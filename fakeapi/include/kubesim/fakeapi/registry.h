@@ -1,21 +1,25 @@
 // Registry: the resource types the fake API server serves.
 //
 // Each ResourceInfo says how kube-apiserver treats one resource: its kind and list kind, scope,
-// whether it has a /status subresource, whether metadata.generation is maintained, the name rule,
-// and the field selectors it supports. The built-in types are there from the start; creating a
-// CustomResourceDefinition adds one ResourceInfo per served version, and deleting it removes them.
-// Lookups return pointers that stay valid until the resource is removed.
+// verbs and subresources (as discovery lists them), whether metadata.generation is maintained,
+// the name rule, and the field selectors it supports. The built-in resources are every resource
+// kube-apiserver 1.33 serves with default feature gates (docs/resources.md lists them); creating
+// a CustomResourceDefinition adds one ResourceInfo per served version, and deleting it removes
+// them. Lookups return pointers that stay valid until the resource is removed.
 #ifndef KUBESIM_FAKEAPI_REGISTRY_H_
 #define KUBESIM_FAKEAPI_REGISTRY_H_
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "kubesim/api/gvk.h"
+#include "kubesim/api/request.h"
 #include "kubesim/api/result.h"
 #include "kubesim/api/status.h"
 #include "kubesim/api/validation.h"
@@ -26,6 +30,26 @@ namespace types {
 struct MessageSpec;
 }  // namespace types
 
+// A subresource as discovery lists it: "status", "scale", "binding", ...
+struct SubresourceInfo {
+  std::string name;
+  // The kind it takes and answers (the parent's own for status and the like; autoscaling/v1
+  // Scale for scale, policy/v1 Eviction for eviction, ...).
+  api::GroupVersionKind kind;
+  // Sorted, as discovery lists them ("get", "patch", "update").
+  std::vector<std::string> verbs;
+
+  bool supports(api::Verb verb) const;
+};
+
+// Where a custom resource's /scale subresource reads and writes (its CRD's
+// subresources.scale); empty paths for kinds without one.
+struct ScalePaths {
+  std::string spec_replicas;    // ".spec.replicas"
+  std::string status_replicas;  // ".status.replicas"
+  std::string label_selector;   // ".status.selector" (optional)
+};
+
 struct ResourceInfo {
   api::GroupVersionResource gvr;
   std::string kind;
@@ -34,7 +58,13 @@ struct ResourceInfo {
   std::vector<std::string> short_names;
   std::vector<std::string> categories;
   bool namespaced = true;
+  // The verbs of the resource itself, sorted as discovery lists them; its subresources, sorted
+  // by name. has_status says whether "status" is one of them.
+  std::vector<std::string> verbs;
+  std::vector<SubresourceInfo> subresources;
   bool has_status = false;
+  // For custom resources with a scale subresource.
+  ScalePaths scale;
   bool tracks_generation = false;
   api::NameRule name_rule = api::NameRule::kDns1123Subdomain;
   // Field selector paths beyond metadata.name and metadata.namespace.
@@ -55,6 +85,15 @@ struct ResourceInfo {
   api::GroupResource group_resource() const { return gvr.group_resource(); }
   std::string api_version() const { return gvr.group_version().to_string(); }
   bool supports_field(std::string_view path) const;
+  // Whether the resource itself answers `verb` (a create-only review kind answers no get).
+  bool supports(api::Verb verb) const { return (verb_mask & (1u << static_cast<unsigned>(verb))) != 0; }
+  // The subresource `name`, or nullptr.
+  const SubresourceInfo* subresource(std::string_view name) const;
+  // Sets `verbs` (and the mask supports() reads).
+  void set_verbs(std::vector<std::string> sorted);
+
+ private:
+  std::uint16_t verb_mask = 0;
 };
 
 class Registry {
