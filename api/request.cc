@@ -12,7 +12,21 @@ constexpr std::pair<Verb, std::string_view> kVerbs[] = {
 };
 
 constexpr std::pair<Subresource, std::string_view> kSubresources[] = {
-    {Subresource::kNone, ""}, {Subresource::kStatus, "status"}, {Subresource::kScale, "scale"}};
+    {Subresource::kNone, ""},
+    {Subresource::kStatus, "status"},
+    {Subresource::kScale, "scale"},
+    {Subresource::kFinalize, "finalize"},
+    {Subresource::kBinding, "binding"},
+    {Subresource::kEviction, "eviction"},
+    {Subresource::kEphemeralContainers, "ephemeralcontainers"},
+    {Subresource::kResize, "resize"},
+    {Subresource::kToken, "token"},
+    {Subresource::kApproval, "approval"},
+    {Subresource::kLog, "log"},
+    {Subresource::kExec, "exec"},
+    {Subresource::kAttach, "attach"},
+    {Subresource::kPortForward, "portforward"},
+    {Subresource::kProxy, "proxy"}};
 
 // The options of kind T that `options` holds, else T's defaults.
 template <class T>

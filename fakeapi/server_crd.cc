@@ -79,15 +79,8 @@ std::vector<api::ObjectPtr> ApiServer::crds_of_group(const std::string& group) {
 
 api::ObjectPtr ApiServer::put_crd(const api::ObjectPtr& current, nlohmann::json next,
                                   std::string_view process) {
-  next["metadata"]["resourceVersion"] = current->resource_version();
-  if (current->same_as(next)) return current;
-  next["metadata"]["resourceVersion"] = std::to_string(store_.next_revision());
   auto r = resolve(api::kCustomResourceDefinitions, "", false);
-  auto parsed = stored_object(std::move(next));
-  if (!parsed) return current;
-  trace_write(process, "api.update_status", *r, current->name(), store_.next_revision());
-  const Change& change = store_.put(r->table, std::string(current->name()), parsed.value());
-  return change.object;
+  return put_direct(*r, current, std::move(next), process, "api.update_status");
 }
 
 void ApiServer::sync_crd(const std::string& first, std::string_view process) {

@@ -9,6 +9,7 @@
 
 namespace kubesim::fakeapi {
 
+using internal::object_answer;
 using internal::parse_revision;
 
 void ApiServer::rebuild_chain() {
@@ -74,15 +75,6 @@ sim::Task<Response> ApiServer::serve(sim::Context ctx, std::unique_ptr<Request> 
 
 namespace {
 
-// The answer of a call whose result is an object.
-Response object_answer(api::Result<api::ObjectPtr> result, int code) {
-  if (!result) return Response::failure(std::move(result).status());
-  Response r;
-  r.code = code;
-  r.object = std::move(result).value();
-  return r;
-}
-
 // The result of an operator's call: what the Response holds for T.
 template <class T>
 api::Result<T> result_of(Response response) {
@@ -116,6 +108,14 @@ Response ApiServer::answer(const Request& request) {
   } restore{answering_, outer};
   const Revision before = store_.revision();
   Response response;
+  if (const ResourceInfo* info = registry_.find(request.resource)) {
+    std::optional<Response> routed = route(request, *info);
+    if (routed) {
+      response = std::move(*routed);
+      if (store_.revision() != before) response.revision = store_.revision();
+      return response;
+    }
+  }
   // Of the reads, only get has a subresource (its object); the writes' options carry theirs.
   const bool readable_subresource =
       request.subresource == Subresource::kNone ||
@@ -153,6 +153,22 @@ Response ApiServer::answer(const Request& request) {
   }
   if (store_.revision() != before) response.revision = store_.revision();
   return response;
+}
+
+std::optional<Response> ApiServer::route(const Request& request, const ResourceInfo& info) {
+  if (request.subresource == Subresource::kNone) {
+    if (!info.supports(request.verb)) return Response::failure(internal::method_not_allowed());
+    if (request.verb == Verb::kCreate && !info.supports(Verb::kGet)) {
+      return serve_unstored_create(request, info);
+    }
+    return std::nullopt;
+  }
+  const std::string_view name = api::to_string(request.subresource);
+  const SubresourceInfo* sub = info.subresource(name);
+  if (sub == nullptr) return Response::failure(internal::unknown_resource());
+  if (!sub->supports(request.verb)) return Response::failure(internal::method_not_allowed());
+  if (request.subresource == Subresource::kStatus) return std::nullopt;
+  return serve_subresource(request, info);
 }
 
 Response ApiServer::serve_read(const Request& request, Revision cached) {

@@ -188,4 +188,67 @@ api::Status continue_expired(std::string_view start_key) {
   return expired;
 }
 
+api::Response object_answer(api::Result<api::ObjectPtr> result, int code) {
+  if (!result) return api::Response::failure(std::move(result).status());
+  api::Response r;
+  r.code = code;
+  r.object = std::move(result).value();
+  return r;
+}
+
+std::optional<api::Status> delete_options_from_json(const nlohmann::json& j, api::DeleteOptions& o) {
+  auto bad_body = [](const std::string& what) {
+    return api::new_bad_request("the body of the request could not be decoded: " + what);
+  };
+  if (!j.is_object()) return bad_body("DeleteOptions is not a JSON object");
+  auto field = [&](const char* name) -> const nlohmann::json* {
+    auto it = j.find(name);
+    return it == j.end() || it->is_null() ? nullptr : &*it;
+  };
+  if (const auto* g = field("gracePeriodSeconds")) {
+    if (!g->is_number_integer()) return bad_body("gracePeriodSeconds must be an integer");
+    o.grace_period_seconds = g->get<std::int64_t>();
+  }
+  if (const auto* p = field("propagationPolicy")) {
+    auto policy = p->is_string() ? api::parse_propagation_policy(p->get<std::string>()) : std::nullopt;
+    if (!policy) return bad_body("unsupported propagationPolicy " + p->dump());
+    o.propagation_policy = *policy;
+  } else if (const auto* orphan = field("orphanDependents")) {
+    if (!orphan->is_boolean()) return bad_body("orphanDependents must be a boolean");
+    o.propagation_policy =
+        orphan->get<bool>() ? api::PropagationPolicy::kOrphan : api::PropagationPolicy::kBackground;
+  }
+  if (const auto* pre = field("preconditions")) {
+    if (!pre->is_object()) return bad_body("preconditions must be an object");
+    for (const char* name : {"uid", "resourceVersion"}) {
+      auto it = pre->find(name);
+      if (it == pre->end() || it->is_null()) continue;
+      if (!it->is_string()) return bad_body(std::string("preconditions.") + name + " must be a string");
+      (name[0] == 'u' ? o.preconditions.uid : o.preconditions.resource_version) = it->get<std::string>();
+    }
+  }
+  if (const auto* dry = field("dryRun")) {
+    if (!dry->is_array()) return bad_body("dryRun must be a list");
+    for (const auto& v : *dry) {
+      if (v != "All") {
+        return api::new_invalid(api::GroupKind{"meta.k8s.io", "DeleteOptions"}, "",
+                                {{"FieldValueNotSupported",
+                                  "Unsupported value: " + v.dump() + ": supported values: \"All\"",
+                                  "dryRun"}});
+      }
+      o.dry_run = true;
+    }
+  }
+  return std::nullopt;
+}
+
+api::Status method_not_allowed() {
+  api::Status s;
+  s.code = 405;
+  s.reason = api::StatusReason::kMethodNotAllowed;
+  s.message = "the server does not allow this method on the requested resource";
+  s.details.emplace();
+  return s;
+}
+
 }  // namespace kubesim::fakeapi::internal

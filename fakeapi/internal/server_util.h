@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "kubesim/api/request.h"
+#include "kubesim/api/result.h"
 #include "kubesim/api/status.h"
 #include "kubesim/api/validation.h"
 #include "kubesim/fakeapi/registry.h"
@@ -47,6 +49,19 @@ std::string generated_name(std::string_view prefix, sim::Rng* rng);
 // omitempty drops them; so "finalizers": [] is never stored, and an update that only adds or
 // removes such an empty field changes nothing.
 void drop_empty_metadata(nlohmann::json& metadata);
+
+// The answer of a call whose result is an object: `code` with the object, or the failure.
+api::Response object_answer(api::Result<api::ObjectPtr> result, int code);
+
+// The 501 of a subresource that needs a kubelet on a real node (exec, log, proxy, ...).
+api::Status node_only(const ResourceInfo& info, std::string_view subresource, std::string_view name);
+
+// Reads a metav1.DeleteOptions JSON object (a DELETE's body, an Eviction's deleteOptions) into
+// `o`; a 400 or 422 for what does not decode.
+std::optional<api::Status> delete_options_from_json(const nlohmann::json& j, api::DeleteOptions& o);
+
+// 405 MethodNotAllowed: a verb the resource does not have (a get of a review kind).
+api::Status method_not_allowed();
 
 // A resourceVersion as a revision; nullopt for text that is not a decimal number.
 std::optional<Revision> parse_revision(std::string_view rv);

@@ -8,19 +8,14 @@
 //   POST   /kubesim/v1/restart       cuts every watch (each stream ends cleanly), keeps the state
 //   GET    /kubesim/v1/stats         revision, compaction, objects per resource, watches
 #include "fakeapi/http/internal/loop_side.h"
+#include "fakeapi/internal/server_util.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {
 
 using nlohmann::json;
 
-api::Status method_not_allowed() {
-  api::Status s;
-  s.code = 405;
-  s.reason = api::StatusReason::kMethodNotAllowed;
-  s.message = "the server does not allow this method on the requested resource";
-  return s;
-}
+using fakeapi::internal::method_not_allowed;
 
 api::Status admin_not_found(const std::string& path) {
   api::Status s;

@@ -1,4 +1,5 @@
 // Request bodies: JSON and YAML objects for create and update, patch documents, DeleteOptions.
+#include "fakeapi/internal/server_util.h"
 #include "fakeapi/http/internal/request.h"
 #include "kubesim/api/yaml.h"
 
@@ -56,47 +57,7 @@ std::optional<api::Status> decode_delete_options(ApiCall& call) {
   } else {
     return unknown_format("application/json, application/yaml");
   }
-  if (!j.is_object()) return bad_body("DeleteOptions is not a JSON object");
-  api::DeleteOptions& o = call.del;
-  auto field = [&](const char* name) -> const nlohmann::json* {
-    auto it = j.find(name);
-    return it == j.end() || it->is_null() ? nullptr : &*it;
-  };
-  if (const auto* g = field("gracePeriodSeconds")) {
-    if (!g->is_number_integer()) return bad_body("gracePeriodSeconds must be an integer");
-    o.grace_period_seconds = g->get<std::int64_t>();
-  }
-  if (const auto* p = field("propagationPolicy")) {
-    auto policy = p->is_string() ? api::parse_propagation_policy(p->get<std::string>()) : std::nullopt;
-    if (!policy) return bad_body("unsupported propagationPolicy " + p->dump());
-    o.propagation_policy = *policy;
-  } else if (const auto* orphan = field("orphanDependents")) {
-    if (!orphan->is_boolean()) return bad_body("orphanDependents must be a boolean");
-    o.propagation_policy =
-        orphan->get<bool>() ? api::PropagationPolicy::kOrphan : api::PropagationPolicy::kBackground;
-  }
-  if (const auto* pre = field("preconditions")) {
-    if (!pre->is_object()) return bad_body("preconditions must be an object");
-    for (const char* name : {"uid", "resourceVersion"}) {
-      auto it = pre->find(name);
-      if (it == pre->end() || it->is_null()) continue;
-      if (!it->is_string()) return bad_body(std::string("preconditions.") + name + " must be a string");
-      (name[0] == 'u' ? o.preconditions.uid : o.preconditions.resource_version) = it->get<std::string>();
-    }
-  }
-  if (const auto* dry = field("dryRun")) {
-    if (!dry->is_array()) return bad_body("dryRun must be a list");
-    for (const auto& v : *dry) {
-      if (v != "All") {
-        return api::new_invalid(api::GroupKind{"meta.k8s.io", "DeleteOptions"}, "",
-                                {{"FieldValueNotSupported",
-                                  "Unsupported value: " + v.dump() + ": supported values: \"All\"",
-                                  "dryRun"}});
-      }
-      o.dry_run = true;
-    }
-  }
-  return std::nullopt;
+  return fakeapi::internal::delete_options_from_json(j, call.del);
 }
 
 }  // namespace

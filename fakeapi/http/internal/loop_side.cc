@@ -51,7 +51,10 @@ std::unique_ptr<Request> to_request(ApiCall& call) {
       break;
   }
   req->object = call.object;
-  if (req->verb == Verb::kCreate && req->object) req->name = std::string(req->object->name());
+  // A create names its object in the body; a subresource's create names its parent in the URL.
+  if (req->verb == Verb::kCreate && req->object && req->subresource == Subresource::kNone) {
+    req->name = std::string(req->object->name());
+  }
   if (call.patch_type) req->patch_type = *call.patch_type;
   req->patch_body = std::move(call.body);
   return req;

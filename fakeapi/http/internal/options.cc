@@ -3,20 +3,14 @@
 #include <cstdlib>
 
 #include "fakeapi/http/internal/request.h"
+#include "fakeapi/internal/server_util.h"
 #include "fakeapi/http/internal/utf8.h"
 #include "kubesim/api/yaml.h"
 
 namespace kubesim::fakeapi::http::internal {
 namespace {
 
-api::Status method_not_allowed() {
-  api::Status s;
-  s.code = 405;
-  s.reason = api::StatusReason::kMethodNotAllowed;
-  s.message = "the server does not allow this method on the requested resource";
-  s.details.emplace();
-  return s;
-}
+using fakeapi::internal::method_not_allowed;
 
 // Go's strconv.ParseInt(s, 10, 64) with its error text.
 std::optional<api::Status> parse_int64(const std::string& text, std::int64_t& out) {
@@ -131,7 +125,8 @@ std::optional<api::Status> delete_query_options(ApiCall& call) {
 std::optional<api::Status> parse_verb_and_options(ApiCall& call) {
   const Route& r = call.route;
   const bool named = !r.name.empty();
-  if (!r.subresource.empty() && r.subresource != "status") {
+  // The server answers which resource has which subresource; one no resource has is unknown.
+  if (!r.subresource.empty() && !api::parse_subresource(r.subresource)) {
     return api::new_not_found(api::GroupResource{r.group, r.resource + "/" + r.subresource}, r.name);
   }
   const bool watch_param = call.query.get("watch") != nullptr && query_bool(*call.query.get("watch"));
@@ -147,7 +142,8 @@ std::optional<api::Status> parse_verb_and_options(ApiCall& call) {
       }
       break;
     case Method::kPost:
-      if (named) return method_not_allowed();
+      // A named POST creates a subresource's object (pods/NAME/binding, pods/NAME/eviction).
+      if (named && r.subresource.empty()) return method_not_allowed();
       call.verb = "create";
       break;
     case Method::kPut:
@@ -159,7 +155,7 @@ std::optional<api::Status> parse_verb_and_options(ApiCall& call) {
       call.verb = "patch";
       break;
     case Method::kDelete:
-      if (!r.subresource.empty()) return method_not_allowed();
+      if (!r.subresource.empty() && r.subresource != "proxy") return method_not_allowed();
       call.verb = named ? "delete" : "deletecollection";
       break;
     case Method::kOther:

@@ -148,6 +148,8 @@ api::Result<Route> parse_route(std::string_view path) {
       tail.erase(tail.begin(), tail.begin() + 2);
     }
   }
+  // A proxy subresource carries a path of its own (pods/NAME/proxy/PATH): the call is the proxy's.
+  if (tail.size() > 3 && tail[2] == "proxy") tail.resize(3);
   if (tail.size() > 3) return r;  // kNotFound
   r.kind = Route::Kind::kResource;
   r.resource = tail[0];

@@ -35,10 +35,28 @@ std::optional<Verb> parse_verb(std::string_view text);
 // True for the verbs that may write: create, update, patch, delete, deletecollection.
 bool is_write(Verb verb);
 
-// The part of an object a request addresses: the object itself, or one of its subresources.
-enum class Subresource { kNone, kStatus, kScale };
+// The part of an object a request addresses: the object itself, or one of its subresources
+// (those of kube-apiserver's built-in resources; docs/resources.md says what each does here).
+enum class Subresource {
+  kNone,
+  kStatus,
+  kScale,
+  kFinalize,             // namespaces
+  kBinding,              // pods
+  kEviction,             // pods
+  kEphemeralContainers,  // pods
+  kResize,               // pods
+  kToken,                // serviceaccounts
+  kApproval,             // certificatesigningrequests
+  kLog,                  // pods; with exec, attach, portforward and proxy answered 501: they need
+  kExec,                 // a kubelet on a real node
+  kAttach,
+  kPortForward,
+  kProxy,                // pods, nodes, services
+};
 
-// "", "status", "scale".
+// "", "status", "scale", "finalize", "binding", "eviction", "ephemeralcontainers", "resize",
+// "token", "approval", "log", "exec", "attach", "portforward", "proxy".
 std::string_view to_string(Subresource subresource);
 // The subresource a URL's path segment names; nullopt for one kubesim does not model (the
 // server answers those 404).

@@ -199,6 +199,28 @@ class ApiServer {
   Response serve_write(const Request& request, WritePath path, int code);
   Response serve_delete(const Request& request);
   Response serve_delete_collection(const Request& request);
+  // The answer of a request the resource's verbs or subresources decide (a verb it lacks, a
+  // subresource it does not have or that is not the object's status, a kind that is not
+  // stored); nullopt for the core verbs to answer.
+  std::optional<Response> route(const Request& request, const ResourceInfo& info);
+  // The subresources beyond status (server_subresources.cc, server_eviction.cc): `info` is the
+  // parent resource's and the request's verb is one the subresource has.
+  Response serve_subresource(const Request& request, const ResourceInfo& info);
+  Response serve_scale(const Request& request, const ResourceInfo& info);
+  // The stored object a subresource request addresses (404 when there is none).
+  api::Result<std::pair<Resolved, api::ObjectPtr>> stored_parent(const Request& request,
+                                                                 const ResourceInfo& info);
+  // pods/binding, and a create of the core bindings resource (the pod named by the Binding).
+  Response serve_binding(const Request& request, std::string_view pod_name);
+  Response serve_eviction(const Request& request);
+  // finalize, ephemeralcontainers, resize, approval: the stored object with one part of the new.
+  Response serve_part_update(const Request& request, const ResourceInfo& info);
+  // A create of a kind that is answered, not stored: bindings and the review kinds
+  // (server_reviews.cc).
+  Response serve_unstored_create(const Request& request, const ResourceInfo& info);
+  // Writes `next` over `current` as it is (no strategy, no validation), unless nothing changed.
+  api::ObjectPtr put_direct(const Resolved& r, const api::ObjectPtr& current, nlohmann::json next,
+                            std::string_view process, std::string_view trace_kind);
   // A watch or continued list answered 410 Gone at once (internal::ForcedGone): the watch starts
   // and ends with the 410 ERROR event; the list's 410 carries a token for the rest at the latest
   // revision. Null when the request would not reach the store's answer (it fails a check first,
