@@ -286,9 +286,9 @@ api::Result<api::ObjectPtr> ApiServer::create_object(const Request& request,
   if (!r) return r.status();
   const ResourceInfo& info = *r->info;
   const bool defaults = has_defaults(info);
-  // Writes whose fields are tracked (a named manager, managedFields) take the general path.
-  const bool tracked =
-      !options.field_manager.empty() || !object->metadata_field("managedFields").is_null();
+  // A write that names its manager takes the general path, which records its Update entry; the
+  // text fast paths store managedFields as the client sent them.
+  const bool tracked = !options.field_manager.empty();
   if (!options.dry_run && !tracked && fast_paths_ && !defaults) {
     if (const auto plan = internal::plan_text_create(info, *object, ns)) {
       // Stored as sent, with the server's fields, when nothing stands in the way; else the
@@ -435,9 +435,7 @@ api::Result<api::ObjectPtr> ApiServer::update_object(const Request& request,
     return api::new_not_found(info.group_resource(), object->name());
   }
   const bool defaults = has_defaults(info);
-  const bool tracked = !options.field_manager.empty() ||
-                       !current->metadata_field("managedFields").is_null() ||
-                       !object->metadata_field("managedFields").is_null();
+  const bool tracked = !options.field_manager.empty();  // as in create_object
   if (!status && !options.dry_run && !tracked && fast_paths_ && !defaults) {
     const std::string next_rv = std::to_string(store_.next_revision());
     internal::TextUpdate fast = internal::text_update(info, *current, *object, next_rv);

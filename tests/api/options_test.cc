@@ -33,13 +33,15 @@ TEST(OptionsTest, PatchContentTypes) {
       {"application/strategic-merge-patch+json", PatchType::kStrategicMergePatch},
       {"application/merge-patch+json; charset=utf-8", PatchType::kMergePatch},
       {"application/json", std::nullopt},
-      {"application/apply-patch+yaml", std::nullopt},
+      {"application/apply-patch+yaml", PatchType::kApply},
+      {"application/apply-patch+cbor", PatchType::kApplyCbor},
       {"", std::nullopt},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(patch_type_from_content_type(c.content_type), c.want) << c.content_type;
   }
-  for (auto t : {PatchType::kJsonPatch, PatchType::kMergePatch, PatchType::kStrategicMergePatch}) {
+  for (auto t : {PatchType::kJsonPatch, PatchType::kMergePatch, PatchType::kStrategicMergePatch,
+                 PatchType::kApply, PatchType::kApplyCbor}) {
     EXPECT_EQ(patch_type_from_content_type(content_type(t)), t);
   }
 }

@@ -126,8 +126,18 @@ TEST(HttpCrudTest, PatchesOfEveryTypeAndTheStatusSubresource) {
   Response failed_test = c.request("PATCH", path, R"([{"op":"test","path":"/data/y","value":"9"}])",
                                    {{"content-type", "application/json-patch+json"}});
   EXPECT_EQ(failed_test.code, 422) << failed_test.body;
-  Response apply = c.request("PATCH", path, "data: {}", {{"content-type", "application/apply-patch+yaml"}});
-  EXPECT_EQ(apply.code, 415);
+  // Server-side apply: YAML, a field manager required; CBOR refused.
+  const std::string config = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {w: \"4\"}\n";
+  Response unnamed = c.request("PATCH", path, config, {{"content-type", "application/apply-patch+yaml"}});
+  EXPECT_EQ(unnamed.code, 422) << unnamed.body;
+  Response apply = c.request("PATCH", path + "?fieldManager=t&force=true", config,
+                             {{"content-type", "application/apply-patch+yaml"}});
+  ASSERT_EQ(apply.code, 200) << apply.body;
+  EXPECT_EQ(apply.json()["data"], (json{{"w", "4"}, {"y", "2"}, {"z", "3"}}));
+  EXPECT_EQ(apply.json()["metadata"]["managedFields"][0]["manager"], "t");
+  Response cbor = c.request("PATCH", path + "?fieldManager=t", config,
+                            {{"content-type", "application/apply-patch+cbor"}});
+  EXPECT_EQ(cbor.code, 415) << cbor.body;
 
   // A Deployment's /status takes status only.
   json deploy = json::parse(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},
