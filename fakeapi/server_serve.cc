@@ -108,8 +108,9 @@ Response ApiServer::answer(const Request& request) {
   } restore{answering_, outer};
   const Revision before = store_.revision();
   Response response;
-  if (const ResourceInfo* info = registry_.find(request.resource)) {
-    std::optional<Response> routed = route(request, *info);
+  // resolve() keeps the last resource it found: the core verbs below find it again for free.
+  if (auto served = resolve(request.resource, {}, true)) {
+    std::optional<Response> routed = route(request, *served->info);
     if (routed) {
       response = std::move(*routed);
       if (store_.revision() != before) response.revision = store_.revision();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real kubectl binaries against `kubesim serve`: discovery, create/apply/get/patch/replace/delete,
-# watch, a CRD then an object of it, server-side apply, client-certificate and token authentication, 401s.
+# watch, a CRD then an object of it, server-side apply, RBAC objects, scale, auth can-i, drain
+# through evictions, client-certificate and token authentication, 401s.
 # Usage: kubectl_test.sh KUBESIM_BINARY [KUBECTL...]   (default: the oldest and newest kubectl.1.NN
 # under /usr/lib/google-cloud-sdk/bin). Exits 77 (skipped) when no kubectl is installed.
 set -euo pipefail
@@ -126,6 +127,25 @@ for kubectl in "${kubectls[@]}"; do
   out=$(k -n "$ns" create deployment imp --image=nginx --replicas=2 2>&1) || fail "$v create deployment: $out"
   [ "$(k -n "$ns" get deploy imp -o jsonpath='{.spec.replicas}{.spec.template.spec.containers[0].image}')" = 2nginx ] ||
     fail "$v create deployment: spec"
+  # Every resource of kube-apiserver 1.33: RBAC, budgets, /scale, access reviews, drain through
+  # pods/eviction.
+  n=$(k api-resources --no-headers | wc -l)
+  [ "$n" = 60 ] || fail "$v api-resources lists $n resources, not 60"
+  k -n "$ns" create role reader --verb=get --resource=pods | matches created || fail "$v create role"
+  k -n "$ns" create rolebinding readers --role=reader --user=alice | matches created ||
+    fail "$v create rolebinding"
+  k -n "$ns" scale deploy imp --replicas=3 | matches scaled || fail "$v scale"
+  [ "$(k -n "$ns" get deploy imp -o jsonpath='{.spec.replicas}')" = 3 ] || fail "$v scale: replicas"
+  [ "$(k auth can-i create pods)" = yes ] || fail "$v auth can-i"
+  k -n "$ns" create pdb web --selector=app=web --min-available=1 | matches created || fail "$v create pdb"
+  printf 'apiVersion: v1\nkind: Node\nmetadata: {name: node-%s}\n' "${v//./-}" >"$tmp/node.yaml"
+  printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: web-1, labels: {app: web}}\nspec:\n  nodeName: node-%s\n  containers: [{name: c, image: nginx}]\n' "${v//./-}" >"$tmp/pod.yaml"
+  k create -f "$tmp/node.yaml" >/dev/null || fail "$v create node"
+  k -n "$ns" create -f "$tmp/pod.yaml" >/dev/null || fail "$v create pod"
+  out=$(k drain "node-${v//./-}" --force --timeout=20s 2>&1) || fail "$v drain: $out"
+  matches 'evicting pod' <<<"$out" || fail "$v drain did not evict: $out"
+  expect_fail NotFound k -n "$ns" get pod web-1
+  [ "$(k get node "node-${v//./-}" -o jsonpath='{.spec.unschedulable}')" = true ] || fail "$v cordon"
   # Authentication: the admin client certificate works, no credentials are refused.
   "$kubectl" --kubeconfig /dev/null --cache-dir "$tmp/cache-cert-$v" --server "$server" \
     --certificate-authority "$tmp/certs/ca.crt" --client-certificate "$tmp/certs/admin.crt" \
