@@ -213,8 +213,9 @@ void visit(const Index& idx, const MessageSpec& spec, const Node& node, Json& ob
         visit(idx, *f.message, *child, value);
         if (!value.empty()) object[std::string(f.name)] = std::move(value);
       }
-    } else if (it != object.end() && (it->is_array() || it->is_object())) {
-      for (Json& e : *it) {
+    } else if (it != object.end() &&
+               (f.cardinality == types::Cardinality::kRepeated ? it->is_array() : it->is_object())) {
+      for (Json& e : *it) {  // each element of a list, each value of a map
         if (e.is_object()) visit(idx, *f.message, *child, e);
       }
     }
