@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "fakeapi/internal/apply/managed_fields.h"
+#include "fakeapi/internal/defaulting/walker.h"
 #include "fakeapi/internal/server_util.h"
 #include "kubesim/api/go_strings.h"
 #include "kubesim/api/yaml.h"
@@ -217,7 +218,7 @@ api::Result<api::ObjectPtr> ApiServer::apply_object(const Request& request,
                                 ") does not match the namespace on the URL (" + request.ns + ")");
   }
   if (!current) {
-    // The apply creates the object: the create path names, checks and stores it.
+    // The apply creates the object: the create path names, defaults, checks and stores it.
     auto object = api::Object::from_json(std::move(next));
     if (!object) return object.status();
     Request create = request;
@@ -225,6 +226,10 @@ api::Result<api::ObjectPtr> ApiServer::apply_object(const Request& request,
     create.object = std::move(object.value());
     create.options = api::CreateOptions{options.dry_run, options.field_manager, options.field_validation};
     return create_object(create, warnings);
+  }
+  // structuredMergeManager defaults the merged object; its defaults are nobody's fields.
+  if (!info.custom && info.go_type != nullptr && defaulting::has_defaults(*info.go_type)) {
+    defaulting::apply_defaults(*info.go_type, next);
   }
   auto bad = validate_update(info, current->json(), next, request.ns, request.name, status,
                              options.field_validation, /*patched=*/true, warnings);

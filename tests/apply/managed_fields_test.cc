@@ -192,5 +192,27 @@ TEST(ManagedFieldsTest, StatusApplyOwnsOnlyTheStatus) {
             json::parse(R"({"f:status":{"f:replicas":{}}})"));
 }
 
+// Ported: TestCapManagersManagerMergesEntries (capmanagers_test.go)
+TEST(ManagedFieldsTest, TheOldestOfElevenUpdatersMergeIntoAncientChanges) {
+  const TypeRef type = TypeRef::deduced();
+  ManagedFields managed;
+  json object = json::object();
+  for (int i = 0; i < 11; ++i) {
+    json next = object;
+    next["f" + std::to_string(i)] = i;
+    record_update(managed, object, next, type, "m" + std::to_string(i),
+                  context("2026-01-01T00:00:" + std::string(i < 10 ? "0" : "") + std::to_string(i) + "Z",
+                          false));
+    object = next;
+  }
+  ASSERT_EQ(managed.size(), 10u);
+  const json encoded = encode_managed_fields(managed);
+  EXPECT_EQ(encoded[0]["manager"], "ancient-changes");
+  EXPECT_EQ(encoded[0]["time"], "2026-01-01T00:00:01Z");
+  EXPECT_EQ(encoded[0]["fieldsV1"], json::parse(R"({"f:f0":{},"f:f1":{}})"));
+  EXPECT_EQ(encoded[1]["manager"], "m2");
+  EXPECT_EQ(encoded[9]["manager"], "m10");
+}
+
 }  // namespace
 }  // namespace kubesim::fakeapi::apply

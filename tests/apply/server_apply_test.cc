@@ -87,6 +87,22 @@ TEST_F(ServerApplyTest, ANoOpApplyKeepsTheResourceVersion) {
   EXPECT_EQ(first.value()->resource_version(), second.value()->resource_version());
 }
 
+TEST_F(ServerApplyTest, DefaultsAreFilledInAndNobodysFields) {
+  auto created = apply(kDeployments, "deployment", kDeploymentYaml, "apply_test");
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created.value()->json()["spec"]["revisionHistoryLimit"], 10);
+  std::string more = kDeploymentYaml;
+  more += "      - name: sidecar\n        image: busybox:latest\n";
+  auto updated = apply(kDeployments, "deployment", more, "apply_test");
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  const json containers = updated.value()->json()["spec"]["template"]["spec"]["containers"];
+  ASSERT_EQ(containers.size(), 2u);
+  EXPECT_EQ(containers[1]["imagePullPolicy"], "Always");
+  const json fields = managed_fields(kDeployments, "deployment")[0]["fieldsV1"];
+  EXPECT_FALSE(fields["f:spec"].contains("f:revisionHistoryLimit")) << fields.dump();
+  EXPECT_TRUE(fields["f:spec"].contains("f:replicas"));
+}
+
 // Ported: TestApplyManagedFields
 TEST_F(ServerApplyTest, ManagedFieldsOfAnApplierAndAnUpdater) {
   ASSERT_TRUE(apply(kConfigMaps, "test-cm", kTestConfigMap, "apply_test").ok());

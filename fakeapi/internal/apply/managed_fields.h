@@ -8,8 +8,8 @@
 // managedFieldsUpdater, stripMetaManager, structuredMergeManager) over structured-merge-diff's
 // merge.Updater, for one served version per kind: entries recorded with another apiVersion are
 // read as if written in the current one (kube converts them; kubesim serves one version).
-// Not ported: the cap of ten Update managers ("ancient-changes"), and the upgrade of kubectl's
-// last-applied-configuration annotation.
+// Past ten Update entries, the oldest are merged into "ancient-changes" ones (capManagersManager).
+// Not ported: the upgrade of kubectl's last-applied-configuration annotation.
 #ifndef KUBESIM_FAKEAPI_INTERNAL_APPLY_MANAGED_FIELDS_H_
 #define KUBESIM_FAKEAPI_INTERNAL_APPLY_MANAGED_FIELDS_H_
 
@@ -79,7 +79,7 @@ FieldSet reset_fields_for(bool has_status, std::string_view subresource, const n
 // FieldManager.Update: `manager` (empty: "unknown") wrote `next` over `live` (an empty object
 // for a create). The fields it changed become its own and leave every other entry; fields the
 // write removed leave every entry. The manager's Update entry gets the time only when it owns
-// something new.
+// something new. More than ten Update entries are capped as kube caps them.
 void record_update(ManagedFields& managed, const nlohmann::json& live, const nlohmann::json& next,
                    const TypeRef& type, std::string_view manager, const OperationContext& context);
 

@@ -131,6 +131,48 @@ std::string validation_errors(const std::vector<std::string>& errors) {
   return out;
 }
 
+// capManagersManager: past ten Update entries, the oldest are merged, per apiVersion, into an
+// "ancient-changes" entry (the first of a version's oldest becomes it, the next ones join it).
+void cap_update_managers(ManagedFields& managed) {
+  constexpr std::size_t kMaxUpdateManagers = 10;
+  std::vector<std::string> updaters;
+  for (const ManagedEntry& m : managed) {
+    if (m.operation == kOperationUpdate) updaters.push_back(m.identifier());
+  }
+  if (updaters.size() <= kMaxUpdateManagers) return;
+  auto seconds_of = [&](const std::string& id) { return find_manager(managed, id)->time.substr(0, 19); };
+  std::sort(updaters.begin(), updaters.end(), [&](const std::string& a, const std::string& b) {
+    const std::string ta = seconds_of(a), tb = seconds_of(b);
+    return ta != tb ? ta < tb : a < b;
+  });
+  std::map<std::string, std::string> first_of_version;  // apiVersion: the first one's identifier
+  std::size_t length = updaters.size();
+  for (std::size_t i = 0; i < updaters.size() && length > kMaxUpdateManagers; ++i) {
+    const std::string version = find_manager(managed, updaters[i])->api_version;
+    ManagedEntry bucket_key;
+    bucket_key.manager = "ancient-changes";
+    bucket_key.operation = std::string(kOperationUpdate);
+    bucket_key.api_version = version;
+    const std::string bucket_id = bucket_key.identifier();
+    auto first = first_of_version.find(version);
+    if (first == first_of_version.end()) {
+      first_of_version.emplace(version, updaters[i]);
+      continue;
+    }
+    if (find_manager(managed, bucket_id) == managed.end()) {
+      auto renamed = find_manager(managed, first->second);
+      renamed->manager = bucket_key.manager;
+      renamed->subresource.clear();
+    }
+    auto entry = find_manager(managed, updaters[i]);
+    auto bucket = find_manager(managed, bucket_id);
+    bucket->fields = entry->fields.union_with(bucket->fields);
+    bucket->time = entry->time;
+    managed.erase(entry);
+    --length;
+  }
+}
+
 }  // namespace
 
 void record_update(ManagedFields& managed, const json& live, const json& next, const TypeRef& type,
@@ -157,6 +199,7 @@ void record_update(ManagedFields& managed, const json& live, const json& next, c
     self.time = context.now;
     managed.push_back(std::move(self));
   }
+  cap_update_managers(managed);
 }
 
 api::Result<ApplyOutcome> apply_configuration(const json& live, const json& config,
