@@ -150,7 +150,13 @@ TEST(HttpCrudTest, PatchesOfEveryTypeAndTheStatusSubresource) {
   EXPECT_EQ(status.json()["status"]["replicas"], 3);
   Response get_status = c.get("/apis/apps/v1/namespaces/default/deployments/d/status");
   EXPECT_EQ(get_status.code, 200);
-  EXPECT_EQ(c.get("/apis/apps/v1/namespaces/default/deployments/d/scale").code, 404);
+  // Its /scale is an autoscaling/v1 Scale; a subresource it does not have is 404.
+  Response scale = c.get("/apis/apps/v1/namespaces/default/deployments/d/scale");
+  ASSERT_EQ(scale.code, 200) << scale.body;
+  EXPECT_EQ(scale.json()["kind"], "Scale");
+  EXPECT_EQ(scale.json()["status"]["replicas"], 3);
+  EXPECT_EQ(c.get("/apis/apps/v1/namespaces/default/deployments/d/finalize").code, 404);
+  EXPECT_EQ(c.get("/apis/apps/v1/namespaces/default/deployments/d/nothing").code, 404);
 }
 
 TEST(HttpCrudTest, YamlBodiesDryRunAndClusterScopedResources) {
