@@ -225,7 +225,9 @@ api::Result<api::ObjectPtr> ApiServer::apply_object(const Request& request,
     create.verb = api::Verb::kCreate;
     create.object = std::move(object.value());
     create.options = api::CreateOptions{options.dry_run, options.field_manager, options.field_validation};
-    return create_object(create, warnings);
+    auto created = create_object(create, warnings);
+    apply_created_ = created.ok();
+    return created;
   }
   // structuredMergeManager defaults the merged object; its defaults are nobody's fields.
   if (!info.custom && info.go_type != nullptr && defaulting::has_defaults(*info.go_type)) {

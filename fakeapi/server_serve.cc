@@ -142,7 +142,9 @@ Response ApiServer::answer(const Request& request) {
         response = serve_write(request, &ApiServer::update_object, 200);
         break;
       case Verb::kPatch:
+        apply_created_ = false;
         response = serve_write(request, &ApiServer::patch_object, 200);
+        if (apply_created_ && response.ok()) response.code = 201;
         break;
       case Verb::kDelete:
         response = serve_delete(request);

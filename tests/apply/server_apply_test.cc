@@ -262,6 +262,19 @@ TEST_F(ServerApplyTest, CreatesAndUpdatesRecordTheirManager) {
   EXPECT_TRUE(managed_fields(kConfigMaps, "plain").is_null());
 }
 
+TEST_F(ServerApplyTest, AnApplyThatCreatesAnswers201) {
+  api::Request request;
+  request.verb = api::Verb::kPatch;
+  request.resource = kConfigMaps;
+  request.ns = "default";
+  request.name = "test-cm";
+  request.patch_type = api::PatchType::kApply;
+  request.patch_body = kTestConfigMap;
+  request.options = api::PatchOptions{.field_manager = "apply_test"};
+  EXPECT_EQ(server_.answer(request).code, 201);
+  EXPECT_EQ(server_.answer(request).code, 200);
+}
+
 TEST_F(ServerApplyTest, TheClientAppliesAConfiguration) {
   InProcessClient client(server_);
   api::PatchOptions options;

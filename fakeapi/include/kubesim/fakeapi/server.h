@@ -385,6 +385,8 @@ class ApiServer {
   std::map<std::string, nlohmann::json> served_crds_;
   std::set<std::string> finalizing_crds_;
   std::map<std::string, sim::TimerId> crd_check_timers_;
+  // Set by apply_object when its apply created the object (the answer is 201 Created).
+  bool apply_created_ = false;
 };
 
 }  // namespace kubesim::fakeapi
