@@ -61,7 +61,7 @@ ResourceInfo builtin_info(const internal::BuiltinResource& b) {
   info.name_rule = b.name_rule;
   info.field_selectors = split(b.field_selectors, ',');
   info.storage = b.storage;
-  info.go_type = types::go_type_of(info.gvr.group, info.kind);
+  info.go_type = types::go_type_of(info.gvr.group, info.gvr.version, info.kind);
   return info;
 }
 
