@@ -210,11 +210,16 @@ TEST(ClientTest, VerbsAndSubresourcesHaveTheirWireNames) {
   }
   EXPECT_EQ(to_string(Verb::kDeleteCollection), "deletecollection");
   EXPECT_FALSE(parse_verb("GET").has_value());
-  for (Subresource s : {Subresource::kNone, Subresource::kStatus, Subresource::kScale}) {
+  for (Subresource s :
+       {Subresource::kNone, Subresource::kStatus, Subresource::kScale, Subresource::kFinalize,
+        Subresource::kBinding, Subresource::kEviction, Subresource::kEphemeralContainers,
+        Subresource::kResize, Subresource::kToken, Subresource::kApproval, Subresource::kLog,
+        Subresource::kExec, Subresource::kAttach, Subresource::kPortForward, Subresource::kProxy}) {
     EXPECT_EQ(parse_subresource(to_string(s)), s);
   }
   EXPECT_EQ(to_string(Subresource::kStatus), "status");
-  EXPECT_FALSE(parse_subresource("log").has_value());
+  EXPECT_EQ(to_string(Subresource::kPortForward), "portforward");
+  EXPECT_FALSE(parse_subresource("checkpoint").has_value());  // alpha in 1.33: not served
 }
 
 }  // namespace
