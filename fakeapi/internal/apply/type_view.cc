@@ -1,6 +1,7 @@
-// TypeRef: the Go tables, the strategic merge tags and the list markers of k8s.io/api v0.33,
-// a CRD's openAPIV3Schema, or SMD's deduced type (typed/helpers.go, schema/elements.go;
-// kube-openapi's schemaconv for how OpenAPI extensions and patch tags become list types).
+// TypeRef: the Go tables (with k8s.io/api v0.33's list, map and struct markers) and the
+// strategic merge tags, a CRD's openAPIV3Schema, or SMD's deduced type (typed/helpers.go,
+// schema/elements.go; kube-openapi's schemaconv for how OpenAPI extensions and patch tags become
+// list types).
 #include "fakeapi/internal/apply/type_view.h"
 
 #include <algorithm>
@@ -15,70 +16,6 @@ using types::Cardinality;
 using types::FieldSpec;
 using types::MessageSpec;
 using types::ValueKind;
-
-// +listType markers that the strategic merge tags do not imply: map lists keyed otherwise
-// than by their merge key, or with no merge tags at all, and lists the markers make atomic
-// although their tags say merge.
-constexpr ListSpec kListSpecs[] = {
-    {"Container", "ports", ListType::kMap, {"containerPort", "protocol"}},
-    {"EphemeralContainerCommon", "ports", ListType::kMap, {"containerPort", "protocol"}},
-    {"ServiceSpec", "ports", ListType::kMap, {"port", "protocol"}},
-    {"Container", "env", ListType::kMap, {"name"}},
-    {"EphemeralContainerCommon", "env", ListType::kMap, {"name"}},
-    {"Container", "volumeMounts", ListType::kMap, {"mountPath"}},
-    {"EphemeralContainerCommon", "volumeMounts", ListType::kMap, {"mountPath"}},
-    {"Container", "volumeDevices", ListType::kMap, {"devicePath"}},
-    {"EphemeralContainerCommon", "volumeDevices", ListType::kMap, {"devicePath"}},
-    {"ContainerStatus", "volumeMounts", ListType::kMap, {"mountPath"}},
-    {"ContainerStatus", "allocatedResourcesStatus", ListType::kMap, {"name"}},
-    {"ResourceStatus", "resources", ListType::kMap, {"resourceID"}},
-    {"ResourceRequirements", "claims", ListType::kMap, {"name"}},
-    {"PodSpec", "volumes", ListType::kMap, {"name"}},
-    {"PodSpec", "initContainers", ListType::kMap, {"name"}},
-    {"PodSpec", "containers", ListType::kMap, {"name"}},
-    {"PodSpec", "ephemeralContainers", ListType::kMap, {"name"}},
-    {"PodSpec", "imagePullSecrets", ListType::kMap, {"name"}},
-    {"PodSpec", "hostAliases", ListType::kMap, {"ip"}},
-    {"PodSpec", "topologySpreadConstraints", ListType::kMap, {"topologyKey", "whenUnsatisfiable"}},
-    {"PodSpec", "schedulingGates", ListType::kMap, {"name"}},
-    {"PodSpec", "resourceClaims", ListType::kMap, {"name"}},
-    {"PodStatus", "conditions", ListType::kMap, {"type"}},
-    {"PodStatus", "podIPs", ListType::kMap, {"ip"}},
-    {"PodStatus", "hostIPs", ListType::kAtomic, {}},
-    {"PodStatus", "resourceClaimStatuses", ListType::kMap, {"name"}},
-    {"PersistentVolumeClaimStatus", "conditions", ListType::kMap, {"type"}},
-    {"ReplicationControllerStatus", "conditions", ListType::kMap, {"type"}},
-    {"ServiceStatus", "conditions", ListType::kMap, {"type"}},
-    {"ServiceAccount", "secrets", ListType::kMap, {"name"}},
-    {"NodeSpec", "podCIDRs", ListType::kSet, {}},
-    {"NodeStatus", "conditions", ListType::kMap, {"type"}},
-    {"NodeStatus", "addresses", ListType::kMap, {"type"}},
-    {"NamespaceStatus", "conditions", ListType::kMap, {"type"}},
-    {"StatefulSetStatus", "conditions", ListType::kMap, {"type"}},
-    {"DeploymentStatus", "conditions", ListType::kMap, {"type"}},
-    {"DaemonSetStatus", "conditions", ListType::kMap, {"type"}},
-    {"ReplicaSetStatus", "conditions", ListType::kMap, {"type"}},
-    {"JobStatus", "conditions", ListType::kAtomic, {}},
-    {"PodDisruptionBudgetStatus", "conditions", ListType::kMap, {"type"}},
-    {"ObjectMeta", "ownerReferences", ListType::kMap, {"uid"}},
-    {"ObjectMeta", "finalizers", ListType::kSet, {}},
-};
-
-// Messages marked +structType=atomic.
-constexpr std::string_view kAtomicStructs[] = {
-    "ConfigMapKeySelector", "CrossVersionObjectReference", "EndpointAddress", "EndpointPort",
-    "LabelSelector", "LocalObjectReference", "NodeSelector", "NodeSelectorTerm",
-    "ObjectFieldSelector", "ObjectReference", "OwnerReference", "ResourceFieldSelector",
-    "RoleRef", "ScopeSelector", "SecretKeySelector", "SecretReference", "ServiceBackendPort",
-    "Subject", "TopologySelectorTerm", "TypedLocalObjectReference",
-};
-
-std::string_view short_name(const MessageSpec* m) {
-  if (m == nullptr) return {};
-  const std::string_view full = m->name;
-  const std::size_t dot = full.rfind('.');
-  return dot == std::string_view::npos ? full : full.substr(dot + 1);
-}
 
 // The field with JSON name `name` of `m`, looked for through inlined structs too; `owner` is
 // the message that declares it.
@@ -188,10 +125,13 @@ Shape TypeRef::shape(const nlohmann::json& value) const {
 bool TypeRef::atomic() const {
   switch (source_) {
     case Source::kGo: {
-      const std::string_view name = short_name(struct_message());
-      return !name.empty() &&
-             std::find(std::begin(kAtomicStructs), std::end(kAtomicStructs), name) !=
-                 std::end(kAtomicStructs);
+      // The field's own +mapType/+structType marker, else its struct type's +structType.
+      if (field_ != nullptr && !in_collection_ && field_->cardinality != Cardinality::kRepeated &&
+          field_->has(types::kAtomic)) {
+        return true;
+      }
+      const MessageSpec* m = struct_message();
+      return m != nullptr && m->atomic;
     }
     case Source::kOpenApi:
       return schema_string(schema_, "x-kubernetes-map-type") == "atomic";
@@ -200,13 +140,10 @@ bool TypeRef::atomic() const {
   }
 }
 
-const ListSpec* TypeRef::list_spec() const {
-  if (source_ != Source::kGo || field_ == nullptr) return nullptr;
-  const std::string_view owner = short_name(owner_);
-  for (const ListSpec& spec : kListSpecs) {
-    if (spec.message == owner && spec.field == field_->name) return &spec;
-  }
-  return nullptr;
+// The Go table's +listType marker of this list field (kNone where k8s.io/api has none).
+types::ListType TypeRef::go_list_type() const {
+  if (source_ != Source::kGo || field_ == nullptr) return types::ListType::kNone;
+  return field_->list_type;
 }
 
 ListType TypeRef::list_type() const {
@@ -216,7 +153,16 @@ ListType TypeRef::list_type() const {
     if (type == "map") return ListType::kMap;
     return ListType::kAtomic;
   }
-  if (const ListSpec* spec = list_spec()) return spec->type;
+  switch (go_list_type()) {
+    case types::ListType::kAtomic:
+      return ListType::kAtomic;
+    case types::ListType::kSet:
+      return ListType::kSet;
+    case types::ListType::kMap:
+      return ListType::kMap;
+    case types::ListType::kNone:
+      break;
+  }
   if (patch_meta_ != nullptr && patch_meta_->strategy == PatchStrategy::kMerge) {
     return patch_meta_->merge_key.empty() ? ListType::kSet : ListType::kMap;
   }
@@ -234,12 +180,16 @@ std::vector<std::string> TypeRef::list_keys() const {
     }
     return keys;
   }
-  if (const ListSpec* spec = list_spec()) {
-    for (std::string_view key : spec->keys) {
-      if (!key.empty()) keys.emplace_back(key);
+  if (go_list_type() == types::ListType::kMap) {
+    std::string_view joined = field_->list_map_keys;
+    while (!joined.empty()) {
+      const std::size_t comma = joined.find(',');
+      keys.emplace_back(joined.substr(0, comma));
+      joined = comma == std::string_view::npos ? std::string_view() : joined.substr(comma + 1);
     }
     return keys;
   }
+  if (go_list_type() != types::ListType::kNone) return keys;
   if (patch_meta_ != nullptr && !patch_meta_->merge_key.empty()) keys.push_back(patch_meta_->merge_key);
   return keys;
 }
@@ -251,10 +201,13 @@ nlohmann::json TypeRef::key_default(std::string_view key) const {
                       "default");
     return d != nullptr ? *d : nlohmann::json();
   }
-  // ContainerPort and ServicePort default their protocol (+default="TCP").
-  const ListSpec* spec = list_spec();
-  if (spec != nullptr && spec->field == "ports" && key == "protocol") return "TCP";
-  return nullptr;
+  // The key field's +default= marker (ContainerPort's and ServicePort's protocol: "TCP").
+  if (go_list_type() != types::ListType::kMap || field_->message == nullptr) return nullptr;
+  const MessageSpec* owner = nullptr;
+  const FieldSpec* f = find_go_field(field_->message, key, &owner);
+  if (f == nullptr || f->default_json.empty()) return nullptr;
+  nlohmann::json d = nlohmann::json::parse(f->default_json, nullptr, false);
+  return d.is_discarded() ? nlohmann::json() : d;
 }
 
 bool TypeRef::has_field(std::string_view name) const {

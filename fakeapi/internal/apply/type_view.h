@@ -34,14 +34,6 @@ namespace kubesim::fakeapi::apply {
 enum class Shape : std::uint8_t { kScalar, kStruct, kMap, kList };
 enum class ListType : std::uint8_t { kAtomic, kSet, kMap };
 
-// The list semantics of one field of a built-in message, from k8s.io/api's markers.
-struct ListSpec {
-  std::string_view message;  // the message's short name ("Container")
-  std::string_view field;    // the JSON name
-  ListType type;
-  std::string_view keys[2];  // map lists: one or two keys; empty views unused
-};
-
 class TypeRef {
  public:
   // SMD's deduced type.
@@ -78,7 +70,7 @@ class TypeRef {
   enum class Source : std::uint8_t { kDeduced, kGo, kPatchOnly, kOpenApi };
 
   const types::MessageSpec* struct_message() const;
-  const ListSpec* list_spec() const;
+  types::ListType go_list_type() const;
 
   Source source_ = Source::kDeduced;
   bool root_ = false;  // a whole object: metadata is ObjectMeta

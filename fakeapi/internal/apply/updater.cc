@@ -63,8 +63,11 @@ std::vector<Conflict> take_changes(ManagedFields& managed, const json& live, con
     std::sort(owned.begin(), owned.end(), [](const auto& a, const auto& b) {
       return a.first->identifier() < b.first->identifier();
     });
-    for (const auto& [entry, set] : owned) {
-      set.for_each([&](const std::vector<std::string>& path) { conflicts.push_back({entry, path}); });
+    for (const auto& owner : owned) {
+      // (A structured binding cannot be captured by a lambda before C++20's clang 16.)
+      const auto& entry = owner.first;
+      owner.second.for_each(
+          [&](const std::vector<std::string>& path) { conflicts.push_back({entry, path}); });
     }
     return conflicts;
   }
